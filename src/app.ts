@@ -1,0 +1,131 @@
+import cors from 'cors';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Config, Mode } from './config.js';
+import { checkApiKey, createKeyMatcher } from './http/auth.js';
+import { createErrorHandler } from './http/error-handler.js';
+import { ApiError } from './http/errors.js';
+import { sendJson } from './http/send.js';
+import type { ModeHandler, Reply } from './modes/types.js';
+import type { OperationSpec, Spec } from './openapi/spec.js';
+import { formatIssues, type Validators } from './openapi/validate.js';
+
+/** State that can change while the sandbox runs. */
+export interface Runtime {
+  mode: Mode;
+}
+
+export interface AppDeps {
+  config: Config;
+  spec: Spec;
+  validators: Validators;
+  /** A handler for each mode the sandbox can switch to; `stateful` is required. */
+  modes: { stateful: ModeHandler } & Partial<Record<Mode, ModeHandler>>;
+  runtime: Runtime;
+  /** Extra routers mounted outside /v1, e.g. the control plane at /__sandbox. */
+  extensions?: { path: string; router: express.Router }[];
+  /** Called for unexpected (500) failures, with the error; the client sees none of it. */
+  onUnexpected?: (error: unknown, req: Request) => void;
+  /** Called after each /v1 operation with what was asked and answered (journal, metrics). */
+  onReply?: (event: { op: OperationSpec; key: string; req: Request; reply: Reply }) => void;
+}
+
+/** Headers the spec pins in every documented response of an operation (Deprecation, Sunset, Link on getPet). */
+function alwaysHeaders(op: OperationSpec): Record<string, string> {
+  const responses = [...op.responses.values()];
+  const first = responses[0]?.fixedHeaders ?? {};
+  return Object.fromEntries(Object.entries(first).filter(([name, value]) => responses.every((r) => r.fixedHeaders[name] === value)));
+}
+
+const hasBody = (req: Request) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
+/**
+ * Builds the sandbox's Express app from injected parts. Creates nothing at
+ * import time, opens no file and no port: tests build as many as they like.
+ *
+ * A request goes one way: CORS -> auth -> spec validation -> mode -> reply,
+ * and every failure on the way ends in the one error handler.
+ */
+export function createApp(deps: AppDeps): express.Express {
+  const { config, spec, validators, runtime } = deps;
+  for (const [name, mode] of Object.entries(deps.modes)) {
+    for (const op of spec.operations.keys()) if (!mode.operations.has(op)) throw new Error(`Mode ${name} has no handler for spec operation ${op}`);
+  }
+  const accepts = createKeyMatcher(config.apiKeys);
+  const authenticate: RequestHandler = (req, res, next) => {
+    res.locals.key = checkApiKey(req.headers, accepts);
+    next();
+  };
+  const jsonBody = express.json({ limit: config.bodyLimit, strict: true, type: 'application/json' });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(
+    cors({
+      origin: config.corsOrigins === '*' ? '*' : [...config.corsOrigins],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'Accept'],
+      exposedHeaders: ['Deprecation', 'Sunset', 'Link', 'WWW-Authenticate'],
+      maxAge: 600,
+    }),
+  );
+
+  const v1 = express.Router({ caseSensitive: true });
+  const methodsByPath = new Map<string, string[]>();
+  for (const op of spec.operations.values()) {
+    methodsByPath.set(op.routePath, [...(methodsByPath.get(op.routePath) ?? []), op.method.toUpperCase()]);
+    const validator = validators.request(op);
+    const headers = alwaysHeaders(op);
+    const steps: RequestHandler[] = [
+      (_req, res, next) => {
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+        next();
+      },
+      authenticate,
+    ];
+    if (op.requestBody) {
+      steps.push((req, _res, next) => {
+        if (hasBody(req) && !req.is('application/json')) {
+          throw ApiError.of('unsupported_media_type', `Content-Type must be application/json, got '${req.headers['content-type'] ?? 'none'}'.`);
+        }
+        next();
+      }, jsonBody);
+    }
+    steps.push(async (req: Request, res: Response) => {
+      const path = validator.path(req.params as Record<string, string>);
+      // A malformed identifier names no animal: the interface's answer for that is 404.
+      if (!path.ok) throw ApiError.of('not_found', `No pet with id '${Object.values(req.params).join('/')}': ${formatIssues(path.issues)}`);
+      const query = validator.query(req.query as Record<string, unknown>);
+      if (!query.ok) throw ApiError.of('invalid_request', formatIssues(query.issues));
+      const body = validator.body(hasBody(req) ? req.body : undefined);
+      if (!body.ok) throw ApiError.of('invalid_request', formatIssues(body.issues));
+      const key = res.locals.key as string;
+      const mode = deps.modes[runtime.mode] ?? deps.modes.stateful;
+      const reply = await mode.handle({ op, key, path: path.value, query: query.value, body: body.value, headers: req.headers, url: req.url });
+      const fixed = op.responses.get(reply.status)?.fixedHeaders ?? {};
+      for (const [name, value] of Object.entries({ ...fixed, ...reply.headers })) res.setHeader(name, value);
+      sendJson(res, reply.status, reply.body);
+      deps.onReply?.({ op, key, req, reply });
+    });
+    v1[op.method](op.routePath, ...steps);
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+    v1.all(path, authenticate, (req) => {
+      throw ApiError.of('method_not_allowed', `${req.method} is not allowed on ${req.baseUrl}${req.path}; allowed: ${allow}.`, { Allow: allow });
+    });
+  }
+  v1.use('/store', authenticate, (req) => {
+    throw ApiError.of('not_implemented', `${req.method} ${req.originalUrl.split('?')[0]} is part of the store area, whose methods, parameters and responses the interface does not describe.`);
+  });
+  v1.use(authenticate, (req) => {
+    throw ApiError.of('not_found', `No operation at ${req.method} ${req.originalUrl.split('?')[0]}.`);
+  });
+  app.use('/v1', v1);
+
+  for (const extension of deps.extensions ?? []) app.use(extension.path, extension.router);
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    next(ApiError.of('not_found', `No route ${req.method} ${req.path}. The Pet Store interface is served under /v1.`));
+  });
+  app.use(createErrorHandler(deps.onUnexpected ?? (() => undefined)));
+  return app;
+}

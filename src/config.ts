@@ -1,0 +1,125 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+export const MODES = ['stateful', 'example', 'dynamic'] as const;
+export type Mode = (typeof MODES)[number];
+
+/** Everything the sandbox can be told, after defaults. Frozen. */
+export interface Config {
+  /** TCP port; 0 picks a free one. Default 4010. */
+  readonly port: number;
+  /** Interface to listen on. Default 127.0.0.1 (use 0.0.0.0 to share the sandbox). */
+  readonly host: string;
+  /** Absolute path of the lowdb data file. Default ./data/db.json. */
+  readonly dataFile: string;
+  /** Faker seed for the data of a fresh store (and of dynamic mode). Default 1. */
+  readonly seed: number;
+  /** How many pets a fresh store is seeded with. Default 50. */
+  readonly count: number;
+  /** Accepted API keys (bearer tokens). Default the development key `sandbox-key`. */
+  readonly apiKeys: readonly string[];
+  /** Token for the control plane under /__sandbox. Default `sandbox-admin`. */
+  readonly adminToken: string;
+  /** How /v1 is answered: the stateful store, or Prism from the spec's examples or schemas. */
+  readonly mode: Mode;
+  /** Origins allowed by CORS; `*` allows any. */
+  readonly corsOrigins: '*' | readonly string[];
+  /** Largest accepted request body, in bytes. Default 102400 (100 KiB). */
+  readonly bodyLimit: number;
+}
+
+export const DEFAULT_API_KEY = 'sandbox-key';
+export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin';
+
+/** A wrong argument or variable: the CLI prints the message and exits 2. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Each option: its flag, environment variable and default. */
+export const OPTIONS = {
+  port: { env: 'PETSTORE_PORT', default: '4010', help: 'TCP port (0 = any free port)' },
+  host: { env: 'PETSTORE_HOST', default: '127.0.0.1', help: 'interface to listen on' },
+  data: { env: 'PETSTORE_DATA', default: './data/db.json', help: 'lowdb data file' },
+  seed: { env: 'PETSTORE_SEED', default: '1', help: 'faker seed for fresh data' },
+  count: { env: 'PETSTORE_COUNT', default: '50', help: 'pets in a fresh store' },
+  'api-keys': { env: 'PETSTORE_API_KEYS', default: DEFAULT_API_KEY, help: 'comma-separated accepted API keys' },
+  'admin-token': { env: 'PETSTORE_ADMIN_TOKEN', default: DEFAULT_ADMIN_TOKEN, help: 'token of the /__sandbox control plane' },
+  mode: { env: 'PETSTORE_MODE', default: 'stateful', help: 'stateful | example | dynamic' },
+  'cors-origins': { env: 'PETSTORE_CORS_ORIGINS', default: '*', help: 'comma-separated allowed origins, or *' },
+  'body-limit': { env: 'PETSTORE_BODY_LIMIT', default: '102400', help: 'largest request body in bytes' },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+function integer(name: string, raw: string, min: number, max: number): number {
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`--${name} must be a whole number, got '${raw}'`);
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`--${name} must be between ${min} and ${max}, got '${raw}'`);
+  return n;
+}
+
+function list(name: string, raw: string): string[] {
+  const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (items.length === 0) throw new ConfigError(`--${name} needs at least one value`);
+  return items;
+}
+
+/** Bearer tokens are RFC 6750 `b64token`s: anything else could never be sent. */
+const TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * Reads the configuration from command-line arguments (which win) and
+ * environment variables. Pure: no I/O, no process exit. Throws ConfigError.
+ * Returns the remaining positional arguments (sub-command and its operands).
+ */
+export function loadConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): { config: Config; positionals: string[]; help: boolean; version: boolean } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        ...Object.fromEntries(Object.keys(OPTIONS).map((k) => [k, { type: 'string' as const }])),
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const get = (name: OptionName): string => {
+    const flag = values[name];
+    if (typeof flag === 'string') return flag;
+    const fromEnv = env[OPTIONS[name].env];
+    return fromEnv !== undefined && fromEnv !== '' ? fromEnv : OPTIONS[name].default;
+  };
+
+  const mode = get('mode');
+  if (!(MODES as readonly string[]).includes(mode)) throw new ConfigError(`--mode must be one of ${MODES.join(', ')}, got '${mode}'`);
+  const apiKeys = list('api-keys', get('api-keys'));
+  for (const key of apiKeys) if (!TOKEN.test(key)) throw new ConfigError(`--api-keys: '${key}' is not a valid bearer token (letters, digits and -._~+/ only)`);
+  const adminToken = get('admin-token');
+  if (!TOKEN.test(adminToken)) throw new ConfigError('--admin-token must be a valid bearer token (letters, digits and -._~+/ only)');
+  const origins = list('cors-origins', get('cors-origins'));
+  const host = get('host').trim();
+  if (!host) throw new ConfigError('--host must not be empty');
+
+  const config: Config = Object.freeze({
+    port: integer('port', get('port'), 0, 65535),
+    host,
+    dataFile: resolve(get('data')),
+    seed: integer('seed', get('seed'), 0, 2 ** 32 - 1),
+    count: integer('count', get('count'), 0, 1_000_000),
+    apiKeys: Object.freeze(apiKeys),
+    adminToken,
+    mode: mode as Mode,
+    corsOrigins: origins.includes('*') ? '*' : Object.freeze(origins),
+    bodyLimit: integer('body-limit', get('body-limit'), 1024, 64 * 1024 * 1024),
+  });
+  return { config, positionals: parsed.positionals, help: values.help === true, version: values.version === true };
+}

@@ -1,0 +1,42 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { ApiError } from './errors.js';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * Matches a presented token against the accepted ones in constant time:
+ * both sides are hashed to equal length and every key is compared, so
+ * neither the position of a match nor a common prefix shows in the timing.
+ */
+export function createKeyMatcher(keys: readonly string[]): (token: string) => boolean {
+  const known = keys.map(digest);
+  return (token) => {
+    const presented = digest(token);
+    let found = false;
+    for (const k of known) found = timingSafeEqual(k, presented) || found;
+    return found;
+  };
+}
+
+/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), if any. */
+export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
+  const value = headers.authorization;
+  if (!value) return undefined;
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(value);
+  return match?.[1];
+}
+
+export function unauthorized(message: string): ApiError {
+  return ApiError.of('unauthorized', message, { 'WWW-Authenticate': 'Bearer' });
+}
+
+/** The 401 the interface prescribes for a missing or unknown key, in every mode. */
+export function checkApiKey(headers: IncomingHttpHeaders, accepts: (token: string) => boolean): string {
+  const token = bearerToken(headers);
+  if (token === undefined) {
+    throw unauthorized(headers.authorization ? 'Malformed Authorization header: send Authorization: Bearer <API_KEY>.' : 'Missing API key: send Authorization: Bearer <API_KEY>.');
+  }
+  if (!accepts(token)) throw unauthorized('Invalid API key.');
+  return token;
+}

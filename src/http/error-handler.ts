@@ -1,0 +1,42 @@
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import { ApiError } from './errors.js';
+import { sendJson } from './send.js';
+
+/** Failures of Express's body parser, by its `type`, as documented Error codes. */
+const PARSER_ERRORS: Record<string, (e: Error & { limit?: number; charset?: string; encoding?: string }) => ApiError> = {
+  'entity.parse.failed': (e) => ApiError.of('invalid_request', `Request body is not valid JSON: ${e.message}`),
+  'entity.too.large': (e) => ApiError.of('payload_too_large', `Request body is larger than the limit of ${e.limit} bytes.`),
+  'charset.unsupported': (e) => ApiError.of('unsupported_media_type', `Unsupported charset '${e.charset}': send UTF-8 JSON.`),
+  'encoding.unsupported': (e) => ApiError.of('unsupported_media_type', `Unsupported content encoding '${e.encoding}'.`),
+  'request.aborted': () => ApiError.of('invalid_request', 'The request body was aborted.'),
+  'request.size.invalid': () => ApiError.of('invalid_request', 'The request body is shorter or longer than its Content-Length.'),
+  'stream.encoding.set': () => ApiError.of('internal', 'Internal error.'),
+};
+
+/** Turns anything thrown into a known ApiError; unknown failures become a bare 500. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const type = (error as { type?: unknown } | null)?.type;
+  if (typeof type === 'string' && PARSER_ERRORS[type]) return PARSER_ERRORS[type](error as Error);
+  return ApiError.of('internal', 'Internal error. The sandbox logged the details.');
+}
+
+/** Writes an ApiError: the spec's Error body plus the error's own headers. */
+export function sendError(res: Response, error: ApiError): void {
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  sendJson(res, error.status, error.toBody());
+}
+
+/**
+ * The one place errors become responses. Never an HTML page, never a stack
+ * trace: unexpected failures are reported to `onUnexpected` and answered
+ * with a generic 500 Error body.
+ */
+export function createErrorHandler(onUnexpected: (error: unknown, req: Request) => void): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const api = toApiError(error);
+    if (api.status >= 500 && !(error instanceof ApiError)) onUnexpected(error, req);
+    sendError(res, api);
+  };
+}

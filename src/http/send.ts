@@ -1,0 +1,15 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Writes a JSON response with `Content-Type: application/json` exactly as the
+ * spec declares it. Express's `res.json` would append `; charset=utf-8`,
+ * which contract tools such as Dredd compare literally; JSON is UTF-8 by
+ * definition (RFC 8259), so the parameter carries no information.
+ */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const payload = Buffer.from(JSON.stringify(body));
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', payload.length);
+  res.end(payload);
+}

@@ -1,0 +1,152 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { OperationSpec, Spec } from './spec.js';
+
+/** One reason a request or record does not match the spec. */
+export interface Issue {
+  /** Where: `query`, `path`, `body`, or a record index for fixture sets. */
+  in: string;
+  /** The offending parameter or field path (`categoryId`, `0/name`); empty for the whole value. */
+  name: string;
+  message: string;
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+/** Checks one JSON value against one schema of the spec. */
+export type SchemaCheck = (value: unknown) => Issue[];
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const SPEC_ID = 'openapi.yaml';
+
+/**
+ * JSON numbers outside ±(2^53-1) are rounded by every JavaScript parser, so
+ * an int64 there could not be stored and returned digit for digit. The
+ * sandbox rejects them instead of rounding them silently.
+ */
+const INT64_MESSAGE = 'must be an integer between -9007199254740991 and 9007199254740991 (larger int64 values cannot be kept exactly)';
+
+function createAjv(spec: Spec, coerce: boolean): Ajv {
+  const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: coerce, useDefaults: coerce });
+  addFormats(ajv);
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addSchema(spec.document, SPEC_ID);
+  return ajv;
+}
+
+function describe(error: ErrorObject): { name: string; message: string } {
+  const path = error.instancePath.slice(1);
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { name: [path, p.missingProperty].filter(Boolean).join('/'), message: 'is required' };
+    case 'additionalProperties':
+      return { name: [path, p.additionalProperty].filter(Boolean).join('/'), message: 'is not allowed' };
+    case 'enum':
+      return { name: path, message: `must be one of: ${(p.allowedValues as unknown[]).join(', ')}` };
+    case 'format':
+      return { name: path, message: p.format === 'int64' ? INT64_MESSAGE : `must be a valid ${String(p.format)}` };
+    default:
+      return { name: path, message: error.message ?? 'is invalid' };
+  }
+}
+
+function toIssues(where: string, fn: ValidateFunction): Issue[] {
+  return (fn.errors ?? []).map((e) => ({ in: where, ...describe(e) }));
+}
+
+/** Renders issues as one human sentence for an Error body. */
+export function formatIssues(issues: Issue[]): string {
+  return issues
+    .map((i) => {
+      const subject =
+        i.in === 'query' ? `Query parameter '${i.name}'`
+        : i.in === 'path' ? `Path parameter '${i.name}'`
+        : i.in === 'body' ? (i.name ? `Request body field '${i.name.replace(/\//g, '.')}'` : 'Request body')
+        : `Record ${i.in}${i.name ? ` field '${i.name.replace(/\//g, '.')}'` : ''}`;
+      return `${subject} ${i.message}.`;
+    })
+    .join(' ');
+}
+
+/** Validators of one operation's request, compiled from the spec. */
+export interface RequestValidator {
+  query(raw: Record<string, unknown>): Checked<Record<string, unknown>>;
+  path(raw: Record<string, string>): Checked<Record<string, unknown>>;
+  /** `raw` is `undefined` when the request had no body. */
+  body(raw: unknown): Checked<unknown>;
+}
+
+const ref = (pointer: string) => ({ $ref: `${SPEC_ID}#${pointer}` });
+
+/**
+ * A copy of the schema at `pointer` whose local `$ref`s point into the spec
+ * document. Parameter schemas are inlined this way (not `$ref`'d) because Ajv
+ * applies `default`s only to schemas it reaches without a `$ref`.
+ */
+function inline(document: unknown, pointer: string): unknown {
+  const node = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((acc, key) => (acc as Record<string, unknown>)[key], document);
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (!value || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `${SPEC_ID}${v}` : rewrite(v)]),
+    );
+  };
+  return rewrite(node);
+}
+
+/**
+ * Compiles every schema the sandbox checks from the spec, once. Nothing
+ * here knows a field name: change a constraint in `spec/openapi.yaml` and the
+ * server's behaviour follows.
+ */
+export function createValidators(spec: Spec) {
+  const coercing = createAjv(spec, true);
+  const strict = createAjv(spec, false);
+
+  const paramsSchema = (op: OperationSpec, where: 'query' | 'path') => {
+    const params = op.parameters.filter((p) => p.in === where);
+    return {
+      type: 'object',
+      properties: Object.fromEntries(params.map((p) => [p.name, inline(spec.document, p.schemaPointer)])),
+      required: params.filter((p) => p.required).map((p) => p.name),
+    };
+  };
+
+  const request = (op: OperationSpec): RequestValidator => {
+    const query = coercing.compile(paramsSchema(op, 'query'));
+    const path = coercing.compile(paramsSchema(op, 'path'));
+    const body = op.requestBody ? strict.compile(ref(op.requestBody.pointer)) : undefined;
+    const checkParams = (fn: ValidateFunction, where: string, raw: Record<string, unknown>): Checked<Record<string, unknown>> => {
+      const value = { ...raw };
+      return fn(value) ? { ok: true, value } : { ok: false, issues: toIssues(where, fn) };
+    };
+    return {
+      query: (raw) => checkParams(query, 'query', raw),
+      path: (raw) => checkParams(path, 'path', raw),
+      body: (raw) => {
+        if (!body) return { ok: true, value: raw };
+        if (raw === undefined) {
+          return op.requestBody?.required ? { ok: false, issues: [{ in: 'body', name: '', message: 'is required (send a JSON object)' }] } : { ok: true, value: raw };
+        }
+        return body(raw) ? { ok: true, value: raw } : { ok: false, issues: toIssues('body', body) };
+      },
+    };
+  };
+
+  /** A check against any schema of the document, by JSON pointer (e.g. `/components/schemas/Pet`). */
+  const schema = (pointer: string, where = 'value'): SchemaCheck => {
+    const fn = strict.compile(ref(pointer));
+    return (value) => (fn(value) ? [] : toIssues(where, fn));
+  };
+
+  return { request, schema };
+}
+
+export type Validators = ReturnType<typeof createValidators>;

@@ -1,0 +1,22 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The package's root folder, whether this code runs from `src/` (tsx,
+ * vitest) or from the compiled `dist/src/`: the nearest folder upwards that
+ * holds `spec/openapi.yaml`.
+ */
+function findRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'spec', 'openapi.yaml'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('Cannot find spec/openapi.yaml above ' + fileURLToPath(import.meta.url));
+    dir = up;
+  }
+  return dir;
+}
+
+export const PACKAGE_ROOT = findRoot();
+export const SPEC_FILE = join(PACKAGE_ROOT, 'spec', 'openapi.yaml');
+export const FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures');

@@ -1,0 +1,31 @@
+import { Faker, en } from '@faker-js/faker';
+import type { Pet, PetStatus } from './types.js';
+
+/** Categories of the seeded data: a handful, as a real store would have. */
+export const SEED_CATEGORIES = [1, 2, 3, 4, 5, 6] as const;
+
+const STATUSES: { weight: number; value: PetStatus | undefined }[] = [
+  { weight: 5, value: 'available' },
+  { weight: 2, value: 'pending' },
+  { weight: 2, value: 'sold' },
+  { weight: 1, value: undefined },
+];
+
+/**
+ * Realistic pets from a fixed seed: the same seed always gives the same pets,
+ * byte for byte; a different seed gives different ones. Ids run from
+ * `firstId` upwards. About one pet in ten has no `status` key at all.
+ */
+export function generatePets(seed: number, count: number, firstId = 1): Pet[] {
+  const faker = new Faker({ locale: [en], seed });
+  return Array.from({ length: count }, (_, i) => {
+    const status = faker.helpers.weightedArrayElement(STATUSES);
+    const pet: Pet = {
+      id: firstId + i,
+      name: faker.animal.petName(),
+      categoryId: faker.helpers.arrayElement(SEED_CATEGORIES),
+    };
+    if (status) pet.status = status;
+    return pet;
+  });
+}

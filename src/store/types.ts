@@ -1,0 +1,25 @@
+import type { components } from '../openapi/schema.js';
+
+export type Pet = components['schemas']['Pet'];
+export type NewPet = components['schemas']['NewPet'];
+export type PetStatus = components['schemas']['PetStatus'];
+
+/** What one lowdb file holds. */
+export interface StoreData {
+  /** File format version, for future migrations. */
+  format: 1;
+  /** Bumped on every replace/reset; log records of older epochs are void. */
+  epoch: number;
+  /** The next id to assign: ids are never reused within an epoch. */
+  nextId: number;
+  /** Ordered by id ascending. */
+  pets: Pet[];
+}
+
+/** A store file that cannot be read as this sandbox's data: never overwritten. */
+export class StoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
