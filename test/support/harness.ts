@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type Config } from '../../src/config.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox.js';
+import { expectSpecValid } from './spec-check.js';
+
+export const KEY = 'sandbox-key';
+
+export interface TestSandbox extends Sandbox {
+  dir: string;
+  config: Config;
+  /** Calls `/v1` + path with the key (unless `key: null`), returns status, headers and parsed JSON body. */
+  call(path: string, init?: CallInit): Promise<CallResult>;
+  /** Like `call`, then checks the response against the spec for `operationId`. */
+  op(operationId: string, path: string, init?: CallInit): Promise<CallResult>;
+  /** Stops the server; removes its data folder unless `keepData`. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export interface CallInit extends Omit<RequestInit, 'body'> {
+  key?: string | null;
+  json?: unknown;
+  body?: string;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+/** A temporary data folder. */
+export function tempDir(prefix = 'petstore-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Configuration as the CLI would build it, on port 0 in a temporary folder. */
+export function testConfig(args: string[] = [], dir = tempDir()): Config {
+  return loadConfig(['--port', '0', '--data', join(dir, 'db.json'), ...args], {}).config;
+}
+
+/** Starts a real sandbox on 127.0.0.1, port 0. */
+export async function startTestSandbox(args: string[] = [], dir = tempDir()): Promise<TestSandbox> {
+  const config = testConfig(args, dir);
+  const sandbox = await startSandbox(config);
+  const call = async (path: string, init: CallInit = {}): Promise<CallResult> => {
+    const { key = KEY, json, headers, ...rest } = init;
+    const h = new Headers(headers);
+    if (key !== null && !h.has('authorization')) h.set('authorization', `Bearer ${key}`);
+    let body = init.body;
+    if (json !== undefined) {
+      body = JSON.stringify(json);
+      if (!h.has('content-type')) h.set('content-type', 'application/json');
+    }
+    const res = await fetch(`${sandbox.baseUrl}${path}`, { ...rest, headers: h, body });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+  return {
+    ...sandbox,
+    dir,
+    config,
+    call,
+    async op(operationId, path, init) {
+      const res = await call(path, init);
+      await expectSpecValid(operationId, res);
+      return res;
+    },
+    async stop(options = {}) {
+      await sandbox.close();
+      if (!options.keepData) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
