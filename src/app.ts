@@ -5,9 +5,15 @@ import { checkApiKey, createKeyMatcher } from './http/auth.js';
 import { createErrorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { sendJson } from './http/send.js';
-import type { ModeHandler, Reply } from './modes/types.js';
+import type { ModeHandler, OperationRequest, Reply } from './modes/types.js';
 import type { OperationSpec, Spec } from './openapi/spec.js';
 import { formatIssues, type Validators } from './openapi/validate.js';
+
+/**
+ * A step between validation and the mode: it may answer instead of the mode
+ * (a forced fault, `Prefer: code=...`) or let the request through (undefined).
+ */
+export type Interceptor = (request: OperationRequest, mode: Mode) => Promise<Reply | undefined> | Reply | undefined;
 
 /** State that can change while the sandbox runs. */
 export interface Runtime {
@@ -21,6 +27,8 @@ export interface AppDeps {
   /** A handler for each mode the sandbox can switch to; `stateful` is required. */
   modes: { stateful: ModeHandler } & Partial<Record<Mode, ModeHandler>>;
   runtime: Runtime;
+  /** Run in order after validation; the first reply wins over the mode. */
+  interceptors?: Interceptor[];
   /** Extra routers mounted outside /v1, e.g. the control plane at /__sandbox. */
   extensions?: { path: string; router: express.Router }[];
   /** Called for unexpected (500) failures, with the error; the client sees none of it. */
@@ -99,8 +107,13 @@ export function createApp(deps: AppDeps): express.Express {
       const body = validator.body(hasBody(req) ? req.body : undefined);
       if (!body.ok) throw ApiError.of('invalid_request', formatIssues(body.issues));
       const key = res.locals.key as string;
-      const mode = deps.modes[runtime.mode] ?? deps.modes.stateful;
-      const reply = await mode.handle({ op, key, path: path.value, query: query.value, body: body.value, headers: req.headers, url: req.url });
+      const request: OperationRequest = { op, key, path: path.value, query: query.value, body: body.value, headers: req.headers, url: req.url };
+      let reply: Reply | undefined;
+      for (const intercept of deps.interceptors ?? []) {
+        reply = await intercept(request, runtime.mode);
+        if (reply) break;
+      }
+      reply ??= await (deps.modes[runtime.mode] ?? deps.modes.stateful).handle(request);
       const fixed = op.responses.get(reply.status)?.fixedHeaders ?? {};
       for (const [name, value] of Object.entries({ ...fixed, ...reply.headers })) res.setHeader(name, value);
       sendJson(res, reply.status, reply.body);
