@@ -15,6 +15,19 @@ import { formatIssues, type Validators } from './openapi/validate.js';
  */
 export type Interceptor = (request: OperationRequest, mode: Mode) => Promise<Reply | undefined> | Reply | undefined;
 
+/** A finished /v1 request and what it was answered. */
+export interface V1Exchange {
+  req: Request;
+  /** The operation matched, if any. */
+  op: OperationSpec | undefined;
+  /** The API key, when it was accepted. */
+  key: string | undefined;
+  status: number;
+  /** The response body as sent (before serialization). */
+  body: unknown;
+  durationMs: number;
+}
+
 /** State that can change while the sandbox runs. */
 export interface Runtime {
   mode: Mode;
@@ -33,8 +46,8 @@ export interface AppDeps {
   extensions?: { path: string; router: express.Router }[];
   /** Called for unexpected (500) failures, with the error; the client sees none of it. */
   onUnexpected?: (error: unknown, req: Request) => void;
-  /** Called after each /v1 operation with what was asked and answered (journal, metrics). */
-  onReply?: (event: { op: OperationSpec; key: string; req: Request; reply: Reply }) => void;
+  /** Called when each /v1 response has been sent (journal, metrics). */
+  onResponse?: (event: V1Exchange) => void;
 }
 
 /** Headers the spec pins in every documented response of an operation (Deprecation, Sunset, Link on getPet). */
@@ -58,7 +71,9 @@ export function createApp(deps: AppDeps): express.Express {
   for (const [name, mode] of Object.entries(deps.modes)) {
     for (const op of spec.operations.keys()) if (!mode.operations.has(op)) throw new Error(`Mode ${name} has no handler for spec operation ${op}`);
   }
-  const accepts = createKeyMatcher(config.apiKeys);
+  const matcher = createKeyMatcher(config.apiKeys);
+  // With open keys any well-formed token is accepted (bearerToken() enforces the form).
+  const accepts = config.openKeys ? () => true : matcher;
   const authenticate: RequestHandler = (req, res, next) => {
     res.locals.key = checkApiKey(req.headers, accepts);
     next();
@@ -78,6 +93,17 @@ export function createApp(deps: AppDeps): express.Express {
   );
 
   const v1 = express.Router({ caseSensitive: true });
+  const { onResponse } = deps;
+  if (onResponse) {
+    v1.use((req, res, next) => {
+      const start = performance.now();
+      res.once('finish', () => {
+        const { op, key, body } = res.locals as { op?: OperationSpec; key?: string; body?: unknown };
+        onResponse({ req, op, key, status: res.statusCode, body, durationMs: performance.now() - start });
+      });
+      next();
+    });
+  }
   const methodsByPath = new Map<string, string[]>();
   for (const op of spec.operations.values()) {
     methodsByPath.set(op.routePath, [...(methodsByPath.get(op.routePath) ?? []), op.method.toUpperCase()]);
@@ -85,6 +111,7 @@ export function createApp(deps: AppDeps): express.Express {
     const headers = alwaysHeaders(op);
     const steps: RequestHandler[] = [
       (_req, res, next) => {
+        res.locals.op = op;
         for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
         next();
       },
@@ -116,8 +143,8 @@ export function createApp(deps: AppDeps): express.Express {
       reply ??= await (deps.modes[runtime.mode] ?? deps.modes.stateful).handle(request);
       const fixed = op.responses.get(reply.status)?.fixedHeaders ?? {};
       for (const [name, value] of Object.entries({ ...fixed, ...reply.headers })) res.setHeader(name, value);
+      res.locals.body = reply.body;
       sendJson(res, reply.status, reply.body);
-      deps.onReply?.({ op, key, req, reply });
     });
     v1[op.method](op.routePath, ...steps);
   }

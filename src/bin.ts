@@ -1,12 +1,9 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ConfigError, loadConfig, OPTIONS } from './config.js';
-import { PACKAGE_ROOT } from './paths.js';
+import { PACKAGE_VERSION as version } from './paths.js';
 import { startSandbox, type Logger } from './sandbox.js';
 import { StoreError } from './store/types.js';
 
-const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 const usage = `Usage: petstore-sandbox [options]
 

@@ -26,6 +26,10 @@ export interface Config {
   readonly corsOrigins: '*' | readonly string[];
   /** Largest accepted request body, in bytes. Default 102400 (100 KiB). */
   readonly bodyLimit: number;
+  /** Accept any well-formed bearer token, each with its own fresh workspace. Default off. */
+  readonly openKeys: boolean;
+  /** Requests kept in each workspace's journal. Default 200. */
+  readonly journalSize: number;
 }
 
 export const DEFAULT_API_KEY = 'sandbox-key';
@@ -51,6 +55,8 @@ export const OPTIONS = {
   mode: { env: 'PETSTORE_MODE', default: 'stateful', help: 'stateful | example | dynamic' },
   'cors-origins': { env: 'PETSTORE_CORS_ORIGINS', default: '*', help: 'comma-separated allowed origins, or *' },
   'body-limit': { env: 'PETSTORE_BODY_LIMIT', default: '102400', help: 'largest request body in bytes' },
+  'open-keys': { env: 'PETSTORE_OPEN_KEYS', default: 'false', help: 'any well-formed bearer token is accepted, each with its own workspace', flag: true },
+  'journal-size': { env: 'PETSTORE_JOURNAL_SIZE', default: '200', help: 'requests kept per workspace journal' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -60,6 +66,13 @@ function integer(name: string, raw: string, min: number, max: number): number {
   const n = Number(raw);
   if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`--${name} must be between ${min} and ${max}, got '${raw}'`);
   return n;
+}
+
+function boolean(name: string, raw: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`--${name} must be true or false, got '${raw}'`);
 }
 
 function list(name: string, raw: string): string[] {
@@ -83,7 +96,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
       args: [...argv],
       allowPositionals: true,
       options: {
-        ...Object.fromEntries(Object.keys(OPTIONS).map((k) => [k, { type: 'string' as const }])),
+        ...Object.fromEntries(Object.entries(OPTIONS).map(([k, o]) => [k, { type: 'flag' in o ? ('boolean' as const) : ('string' as const) }])),
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -95,6 +108,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   const get = (name: OptionName): string => {
     const flag = values[name];
     if (typeof flag === 'string') return flag;
+    if (flag === true) return 'true';
     const fromEnv = env[OPTIONS[name].env];
     return fromEnv !== undefined && fromEnv !== '' ? fromEnv : OPTIONS[name].default;
   };
@@ -120,6 +134,8 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     mode: mode as Mode,
     corsOrigins: origins.includes('*') ? '*' : Object.freeze(origins),
     bodyLimit: integer('body-limit', get('body-limit'), 1024, 64 * 1024 * 1024),
+    openKeys: boolean('open-keys', get('open-keys')),
+    journalSize: integer('journal-size', get('journal-size'), 0, 100_000),
   });
   return { config, positionals: parsed.positionals, help: values.help === true, version: values.version === true };
 }

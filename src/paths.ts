@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,3 +20,6 @@ function findRoot(): string {
 export const PACKAGE_ROOT = findRoot();
 export const SPEC_FILE = join(PACKAGE_ROOT, 'spec', 'openapi.yaml');
 export const FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures');
+
+/** The sandbox's version, from package.json. */
+export const PACKAGE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;

@@ -24,7 +24,9 @@ export function toApiError(error: unknown): ApiError {
 /** Writes an ApiError: the spec's Error body plus the error's own headers. */
 export function sendError(res: Response, error: ApiError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  sendJson(res, error.status, error.toBody());
+  const body = error.toBody();
+  res.locals.body = body;
+  sendJson(res, error.status, body);
 }
 
 /**

@@ -133,8 +133,10 @@ export class PetStore {
     while (this.flushing) await this.flushing;
   }
 
-  /** Flushes pending writes and releases the log file. */
+  /** Flushes pending writes, folds the log into the lowdb file and releases it. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.logRecords > 0) await this.schedule(undefined, true);
     await this.flush();
     this.closed = true;
     await this.log?.close();

@@ -1,21 +1,55 @@
+import { createHash } from 'node:crypto';
+import { basename, dirname, extname, join } from 'node:path';
 import { PetStore, type PetStoreOptions } from './pet-store.js';
 
-/**
- * Where each API key's pets live. Routes and modes only ask for the store of
- * a key; how stores map to files is decided here.
- */
-export interface Workspaces {
-  forKey(key: string): Promise<PetStore>;
-  /** Flushes and closes every open store. */
-  close(): Promise<void>;
+/** A short, stable id of an API key: names its file and its journal; never reveals the key. */
+export function workspaceId(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
-/** Every key shares one store: the configured data file. */
-export async function openSharedWorkspace(options: PetStoreOptions): Promise<Workspaces & { store: PetStore }> {
-  const store = await PetStore.open(options);
-  return {
-    store,
-    forKey: () => Promise.resolve(store),
-    close: () => store.close(),
-  };
+/**
+ * Where each API key's pets live: one lowdb file per key, beside the
+ * configured data file. The default key (the first configured one) uses the
+ * data file itself; every other key `<name>.<workspace id><ext>`, named from
+ * a hash of the key, never the key itself. A workspace is opened (and, the
+ * first time, seeded) on its first use.
+ */
+export class Workspaces {
+  private readonly open = new Map<string, Promise<PetStore>>();
+
+  constructor(
+    readonly dataFile: string,
+    readonly defaultKey: string,
+    private readonly storeOptions: Omit<PetStoreOptions, 'file'>,
+  ) {}
+
+  /** The file of a key's workspace. */
+  fileFor(key: string): string {
+    if (key === this.defaultKey) return this.dataFile;
+    const ext = extname(this.dataFile);
+    return join(dirname(this.dataFile), `${basename(this.dataFile, ext)}.${workspaceId(key)}${ext || '.json'}`);
+  }
+
+  forKey(key: string): Promise<PetStore> {
+    let store = this.open.get(key);
+    if (!store) {
+      store = PetStore.open({ ...this.storeOptions, file: this.fileFor(key) });
+      this.open.set(key, store);
+      // A workspace that failed to open is retried on the next request.
+      store.catch(() => this.open.delete(key));
+    }
+    return store;
+  }
+
+  /** Ids of the workspaces opened since start. */
+  openIds(): string[] {
+    return [...this.open.keys()].map(workspaceId);
+  }
+
+  /** Flushes and closes every open store. */
+  async close(): Promise<void> {
+    const stores = await Promise.allSettled(this.open.values());
+    this.open.clear();
+    await Promise.all(stores.map((s) => (s.status === 'fulfilled' ? s.value.close() : undefined)));
+  }
 }
