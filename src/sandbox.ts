@@ -1,12 +1,15 @@
 import type { Server } from 'node:http';
-import { createApp, type Runtime } from './app.js';
+import { createApp, type Runtime, type V1Exchange } from './app.js';
 import type { Config } from './config.js';
+import { Faults } from './control/faults.js';
+import { Journal, JOURNAL_BODY_LIMIT, type JournalEntry } from './control/journal.js';
+import { createControlRouter } from './control/router.js';
 import { closeServer, listen } from './http/server.js';
 import { createStatefulMode } from './modes/stateful/index.js';
-import { loadSpec } from './openapi/spec.js';
-import { createValidators } from './openapi/validate.js';
-import { formatIssues } from './openapi/validate.js';
-import { openSharedWorkspace } from './store/workspaces.js';
+import { loadSpec, type Spec } from './openapi/spec.js';
+import { createValidators, formatIssues, type SchemaCheck, type Validators } from './openapi/validate.js';
+import { PACKAGE_VERSION } from './paths.js';
+import { workspaceId, Workspaces } from './store/workspaces.js';
 
 export interface Logger {
   info(message: string): void;
@@ -22,33 +25,73 @@ export interface Sandbox {
   baseUrl: string;
   server: Server;
   runtime: Runtime;
-  /** Stops the listener, then flushes and closes the store. */
+  workspaces: Workspaces;
+  /** Stops the listener, then flushes and closes every store. */
   close(): Promise<void>;
 }
 
+/** Whether a journaled response matched the spec (documented status, valid body). */
+function responseChecker(spec: Spec, validators: Validators): (entry: JournalEntry) => boolean {
+  const checks = new Map<string, SchemaCheck>();
+  const error = validators.schema('/components/schemas/Error');
+  return (entry) => {
+    const op = entry.operationId ? spec.operations.get(entry.operationId) : undefined;
+    const pointer = op?.responses.get(entry.status)?.schemaPointer;
+    if (!pointer) return entry.status >= 400 && error(entry.responseBody).length === 0;
+    let check = checks.get(pointer);
+    if (!check) checks.set(pointer, (check = validators.schema(pointer)));
+    return check(entry.responseBody).length === 0;
+  };
+}
+
+function journalEntry(e: V1Exchange): JournalEntry {
+  const size = Number(e.req.headers['content-length'] ?? 0);
+  return {
+    time: new Date().toISOString(),
+    method: e.req.method,
+    path: e.req.originalUrl.split('?')[0] ?? '',
+    query: { ...(e.req.query as Record<string, unknown>) },
+    operationId: e.op?.operationId ?? null,
+    status: e.status,
+    durationMs: Math.round(e.durationMs * 100) / 100,
+    requestBody: size > JOURNAL_BODY_LIMIT ? { truncated: true, size } : e.req.body,
+    responseBody: e.body,
+  };
+}
+
 /**
- * Wires the sandbox together (spec, validators, store, app) and listens.
- * Store errors (a corrupt data file) reject before anything listens.
+ * Wires the sandbox together (spec, validators, stores, control plane, app)
+ * and listens. A data file that cannot be read rejects before anything listens.
  */
 export async function startSandbox(config: Config, logger: Logger = silentLogger): Promise<Sandbox> {
+  const startedAt = Date.now();
   const spec = loadSpec();
   const validators = createValidators(spec);
   const checkPet = validators.schema('/components/schemas/Pet');
-  const workspaces = await openSharedWorkspace({
-    file: config.dataFile,
+  const defaultKey = config.apiKeys[0] as string;
+  const workspaces = new Workspaces(config.dataFile, defaultKey, {
     seed: { seed: config.seed, count: config.count },
     checkPet: (pet) => {
       const issues = checkPet(pet);
       return issues.length ? [formatIssues(issues)] : [];
     },
   });
+  // The default workspace opens now, so a bad data file stops start-up with a clear error.
+  await workspaces.forKey(defaultKey);
+
   const runtime: Runtime = { mode: config.mode };
+  const journal = new Journal(config.journalSize, responseChecker(spec, validators));
+  const faults = new Faults(spec.operations);
+  const control = createControlRouter({ config, runtime, workspaces, journal, faults, checkPet: validators.schema('/components/schemas/Pet', 'record'), version: PACKAGE_VERSION, startedAt });
   const app = createApp({
     config,
     spec,
     validators,
     runtime,
     modes: { stateful: createStatefulMode(workspaces) },
+    interceptors: [faults.interceptor],
+    extensions: [{ path: '/__sandbox', router: control }],
+    onResponse: (exchange) => journal.add(workspaceId(exchange.key ?? defaultKey), journalEntry(exchange)),
     onUnexpected: (error, req) => logger.error(`Unexpected error on ${req.method} ${req.originalUrl}`, error),
   });
   let server: Server;
@@ -64,6 +107,7 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
     baseUrl: `${origin}/v1`,
     server,
     runtime,
+    workspaces,
     close: async () => {
       await closeServer(server);
       await workspaces.close();

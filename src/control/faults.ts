@@ -1,0 +1,90 @@
+import type { Interceptor } from '../app.js';
+import { ApiError, codeForStatus } from '../http/errors.js';
+import type { OperationSpec } from '../openapi/spec.js';
+import { workspaceId } from '../store/workspaces.js';
+
+/** What a client asks for: a delay and/or a forced error on one operation. */
+export interface FaultInput {
+  operationId: string;
+  /** Fixed delay in ms, or a uniform range. */
+  latencyMs?: number | { min: number; max: number };
+  /** An error status to answer with instead of the operation. */
+  status?: number;
+  /** Applies to the next `count` matching requests, then is removed. */
+  count?: number;
+  /** Applies to this fraction (0..1] of matching requests. Default 1. */
+  rate?: number;
+}
+
+export interface Fault extends FaultInput {
+  id: number;
+  /** Requests it has applied to so far. */
+  applied: number;
+}
+
+/** 5xx statuses a fault may force to rehearse an outage, beyond the operation's documented ones. */
+const OUTAGE_STATUSES = [500, 502, 503, 504];
+const MAX_LATENCY_MS = 60_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Per-workspace faults, and the interceptor that applies them. */
+export class Faults {
+  private readonly byWorkspace = new Map<string, Fault[]>();
+  private nextId = 1;
+
+  constructor(private readonly operations: ReadonlyMap<string, OperationSpec>) {}
+
+  list(workspace: string): Fault[] {
+    return this.byWorkspace.get(workspace) ?? [];
+  }
+
+  /** Validates and adds a fault; throws a 400 ApiError saying what is wrong. */
+  add(workspace: string, input: FaultInput): Fault {
+    const op = this.operations.get(input.operationId);
+    if (!op) throw ApiError.of('invalid_request', `Unknown operationId '${input.operationId}'; one of: ${[...this.operations.keys()].join(', ')}.`);
+    if (input.latencyMs === undefined && input.status === undefined) throw ApiError.of('invalid_request', 'A fault needs "latencyMs" and/or "status".');
+    const range = typeof input.latencyMs === 'object' ? input.latencyMs : { min: input.latencyMs ?? 0, max: input.latencyMs ?? 0 };
+    if (!(range.min >= 0 && range.max >= range.min && range.max <= MAX_LATENCY_MS)) {
+      throw ApiError.of('invalid_request', `"latencyMs" must be a number or {min, max} with 0 <= min <= max <= ${MAX_LATENCY_MS}.`);
+    }
+    if (input.status !== undefined) {
+      const allowed = [...op.responses.keys()].filter((s) => s >= 400).concat(OUTAGE_STATUSES);
+      if (!allowed.includes(input.status)) throw ApiError.of('invalid_request', `Status ${input.status} cannot be forced on ${op.operationId}; allowed: ${allowed.join(', ')}.`);
+    }
+    if (input.count !== undefined && !(Number.isInteger(input.count) && input.count > 0)) throw ApiError.of('invalid_request', '"count" must be a positive integer.');
+    if (input.rate !== undefined && !(input.rate > 0 && input.rate <= 1)) throw ApiError.of('invalid_request', '"rate" must be greater than 0 and at most 1.');
+    const fault: Fault = { ...input, id: this.nextId++, applied: 0 };
+    this.byWorkspace.set(workspace, [...this.list(workspace), fault]);
+    return fault;
+  }
+
+  clear(workspace: string, id?: number): number {
+    const before = this.list(workspace);
+    const after = id === undefined ? [] : before.filter((f) => f.id !== id);
+    this.byWorkspace.set(workspace, after);
+    return before.length - after.length;
+  }
+
+  /** Delays or fails requests of the caller's workspace as its faults say. */
+  readonly interceptor: Interceptor = async (request) => {
+    const faults = this.byWorkspace.get(workspaceId(request.key));
+    if (!faults || faults.length === 0) return undefined;
+    for (const fault of faults) {
+      if (fault.operationId !== request.op.operationId) continue;
+      if (fault.rate !== undefined && Math.random() >= fault.rate) continue;
+      fault.applied += 1;
+      if (fault.count !== undefined && fault.applied >= fault.count) this.clear(workspaceId(request.key), fault.id);
+      if (fault.latencyMs !== undefined) {
+        const { min, max } = typeof fault.latencyMs === 'object' ? fault.latencyMs : { min: fault.latencyMs, max: fault.latencyMs };
+        await sleep(min + Math.random() * (max - min));
+      }
+      if (fault.status !== undefined) {
+        const headers: Record<string, string> = fault.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
+        throw new ApiError(codeForStatus(fault.status), fault.status, `Fault injected by the sandbox (fault ${fault.id}): ${request.op.operationId} answers ${fault.status}.`, headers);
+      }
+      return undefined;
+    }
+    return undefined;
+  };
+}

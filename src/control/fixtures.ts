@@ -1,0 +1,78 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ApiError } from '../http/errors.js';
+import type { SchemaCheck } from '../openapi/validate.js';
+import { formatIssues } from '../openapi/validate.js';
+import { FIXTURES_DIR } from '../paths.js';
+import { generatePets } from '../store/seed.js';
+import type { Pet } from '../store/types.js';
+
+/**
+ * A fixture set, as files in `fixtures/` and as `/__sandbox/export` writes
+ * it: pets in the spec's Pet shape, or a generator header that makes them.
+ */
+export interface FixtureSet {
+  description?: string;
+  /** The next id to assign after loading; default one past the highest id. */
+  nextId?: number;
+  pets?: unknown[];
+  /** Instead of `pets`: that many pets generated from that faker seed. */
+  generate?: { seed: number; count: number };
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** Names of the fixture sets shipped in `fixtures/`. */
+export async function fixtureNames(dir = FIXTURES_DIR): Promise<string[]> {
+  const files = await readdir(dir).catch(() => []);
+  return files.filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+}
+
+/** Reads `fixtures/<name>.json`; the name cannot leave the folder. */
+export async function readFixture(name: string, dir = FIXTURES_DIR): Promise<FixtureSet> {
+  if (!NAME.test(name)) throw ApiError.of('invalid_request', `Fixture name '${name}' is not valid: letters, digits, '.', '_' and '-' only.`);
+  let text: string;
+  try {
+    text = await readFile(join(dir, `${name.replace(/\.json$/, '')}.json`), 'utf8');
+  } catch {
+    throw ApiError.of('not_found', `No fixture set '${name}'. Available: ${(await fixtureNames(dir)).join(', ')}.`);
+  }
+  try {
+    return JSON.parse(text) as FixtureSet;
+  } catch (error) {
+    throw ApiError.of('invalid_request', `Fixture set '${name}' is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The pets of a fixture set, every record validated against the spec's Pet
+ * schema and ids unique, before anything is written: all or nothing. A bad
+ * record is named by its index and field.
+ */
+export function resolveFixture(set: unknown, checkPet: SchemaCheck): { pets: Pet[]; nextId?: number } {
+  const s = (Array.isArray(set) ? { pets: set } : set) as FixtureSet | null;
+  if (!s || typeof s !== 'object') throw ApiError.of('invalid_request', 'A fixture set is a JSON object with "pets" (an array of Pet) or "generate" ({seed, count}).');
+  if (s.nextId !== undefined && (!Number.isSafeInteger(s.nextId) || s.nextId < 1)) throw ApiError.of('invalid_request', '"nextId" must be a positive integer.');
+  let pets: unknown[];
+  if (s.generate !== undefined) {
+    const { seed, count } = s.generate;
+    if (!Number.isSafeInteger(seed) || seed < 0 || !Number.isSafeInteger(count) || count < 0 || count > 1_000_000) {
+      throw ApiError.of('invalid_request', '"generate" needs a non-negative integer "seed" and a "count" between 0 and 1000000.');
+    }
+    pets = generatePets(seed, count);
+  } else if (Array.isArray(s.pets)) {
+    pets = s.pets;
+  } else {
+    throw ApiError.of('invalid_request', 'A fixture set needs "pets" (an array of Pet) or "generate" ({seed, count}).');
+  }
+  const firstAt = new Map<number, number>();
+  for (const [i, pet] of pets.entries()) {
+    const issues = checkPet(pet).map((issue) => ({ ...issue, in: String(i) }));
+    if (issues.length > 0) throw ApiError.of('invalid_request', `Nothing was loaded. ${formatIssues(issues)}`);
+    const id = (pet as Pet).id;
+    const seen = firstAt.get(id);
+    if (seen !== undefined) throw ApiError.of('invalid_request', `Nothing was loaded. Record ${i} has id ${id}, already used by record ${seen}.`);
+    firstAt.set(id, i);
+  }
+  return { pets: pets as Pet[], ...(s.nextId !== undefined ? { nextId: s.nextId } : {}) };
+}

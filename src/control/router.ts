@@ -1,0 +1,165 @@
+import express, { type Request, type RequestHandler } from 'express';
+import type { Runtime } from '../app.js';
+import { MODES, type Config, type Mode } from '../config.js';
+import { bearerToken, createKeyMatcher } from '../http/auth.js';
+import { ApiError } from '../http/errors.js';
+import { sendJson } from '../http/send.js';
+import type { SchemaCheck } from '../openapi/validate.js';
+import { generatePets } from '../store/seed.js';
+import { workspaceId, type Workspaces } from '../store/workspaces.js';
+import type { Faults, FaultInput } from './faults.js';
+import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
+import type { Journal } from './journal.js';
+
+export interface ControlDeps {
+  config: Config;
+  runtime: Runtime;
+  workspaces: Workspaces;
+  journal: Journal;
+  faults: Faults;
+  checkPet: SchemaCheck;
+  version: string;
+  startedAt: number;
+}
+
+/** Fixture sets and exports can be large: 10,000 pets and more. */
+const CONTROL_BODY_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * The control plane under /__sandbox (described in spec/sandbox-control.yaml).
+ * It is protected by the admin token, never by an API key, and acts on the
+ * workspace of the API key in `X-Sandbox-Key` (default: the first configured key).
+ */
+export function createControlRouter(deps: ControlDeps): express.Router {
+  const { config, runtime, workspaces, journal, faults, checkPet } = deps;
+  const isAdmin = createKeyMatcher([config.adminToken]);
+  const isApiKey = createKeyMatcher(config.apiKeys);
+  const router = express.Router();
+
+  const admin: RequestHandler = (req, _res, next) => {
+    const token = bearerToken(req.headers);
+    if (token === undefined) throw ApiError.of('unauthorized', 'The control plane needs the admin token: Authorization: Bearer <admin token>.', { 'WWW-Authenticate': 'Bearer realm="sandbox-control"' });
+    if (!isAdmin(token)) throw ApiError.of('forbidden', isApiKey(token) ? 'API keys cannot use the control plane; send the admin token.' : 'Wrong admin token.');
+    next();
+  };
+  /** The API key whose workspace a control request acts on. */
+  const keyOf = (req: Request): string => {
+    const raw = req.headers['x-sandbox-key'];
+    if (raw === undefined) return config.apiKeys[0] as string;
+    const key = Array.isArray(raw) ? raw[0] : raw;
+    if (!key || !bearerToken({ authorization: `Bearer ${key}` })) throw ApiError.of('invalid_request', 'X-Sandbox-Key must be a well-formed API key.');
+    if (!config.openKeys && !isApiKey(key)) throw ApiError.of('not_found', 'X-Sandbox-Key is not one of the configured API keys, so it has no workspace.');
+    return key;
+  };
+  const summary = async (key: string) => {
+    const store = await workspaces.forKey(key);
+    return { workspace: workspaceId(key), count: store.size, nextId: store.nextId };
+  };
+  const body = (req: Request): Record<string, unknown> => {
+    const b: unknown = req.body;
+    if (b === undefined) return {};
+    if (!b || typeof b !== 'object' || Array.isArray(b)) throw ApiError.of('invalid_request', 'The request body must be a JSON object.');
+    return b as Record<string, unknown>;
+  };
+
+  router.get('/health', (_req, res) => {
+    sendJson(res, 200, { status: 'ok', mode: runtime.mode, version: deps.version, uptimeSeconds: Math.round((Date.now() - deps.startedAt) / 1000) });
+  });
+  router.use(admin);
+  router.use((req, _res, next) => {
+    if (req.method !== 'GET' && req.method !== 'DELETE' && (req.headers['content-length'] ?? '0') !== '0' && !req.is('application/json')) {
+      throw ApiError.of('unsupported_media_type', 'Control requests with a body must be application/json.');
+    }
+    next();
+  }, express.json({ limit: CONTROL_BODY_LIMIT }));
+
+  router.get('/mode', (_req, res) => sendJson(res, 200, { mode: runtime.mode, modes: MODES }));
+  router.put('/mode', (req, res) => {
+    const mode = body(req).mode;
+    if (!(MODES as readonly unknown[]).includes(mode)) throw ApiError.of('invalid_request', `"mode" must be one of ${MODES.join(', ')}.`);
+    runtime.mode = mode as Mode;
+    sendJson(res, 200, { mode: runtime.mode, modes: MODES });
+  });
+
+  router.get('/workspaces', async (_req, res) => {
+    const keys = config.openKeys ? [] : config.apiKeys;
+    const list = await Promise.all(keys.map(summary));
+    sendJson(res, 200, { workspaces: list, open: workspaces.openIds() });
+  });
+  router.get('/fixtures', async (_req, res) => sendJson(res, 200, { fixtures: await fixtureNames() }));
+
+  router.post('/reset', async (req, res) => {
+    const b = body(req);
+    const seed = b.seed ?? config.seed;
+    const count = b.count ?? config.count;
+    if (!Number.isSafeInteger(seed) || (seed as number) < 0) throw ApiError.of('invalid_request', '"seed" must be a non-negative integer.');
+    if (!Number.isSafeInteger(count) || (count as number) < 0 || (count as number) > 1_000_000) throw ApiError.of('invalid_request', '"count" must be an integer from 0 to 1000000.');
+    if (b.empty !== undefined && typeof b.empty !== 'boolean') throw ApiError.of('invalid_request', '"empty" must be true or false.');
+    const key = keyOf(req);
+    const store = await workspaces.forKey(key);
+    await (b.empty ? store.replace([], 1) : store.replace(generatePets(seed as number, count as number)));
+    sendJson(res, 200, await summary(key));
+  });
+
+  router.post('/load', async (req, res) => {
+    const b = body(req);
+    const mode = b.mode ?? 'replace';
+    if (mode !== 'replace' && mode !== 'append') throw ApiError.of('invalid_request', '"mode" must be "replace" or "append".');
+    if ((b.fixture === undefined) === (b.pets === undefined && b.generate === undefined)) {
+      throw ApiError.of('invalid_request', 'Send either "fixture" (a name from fixtures/) or a fixture set ("pets" or "generate").');
+    }
+    const set = typeof b.fixture === 'string' ? await readFixture(b.fixture) : b.fixture !== undefined ? ApiError.of('invalid_request', '"fixture" must be a name.') : b;
+    if (set instanceof ApiError) throw set;
+    const { pets, nextId } = resolveFixture(set, checkPet);
+    const key = keyOf(req);
+    const store = await workspaces.forKey(key);
+    if (mode === 'append') {
+      const clash = pets.find((p) => store.get(p.id));
+      if (clash) throw ApiError.of('invalid_request', `Nothing was loaded. A pet with id ${clash.id} is already stored; use "mode": "replace" or other ids.`);
+      await store.replace([...store.all(), ...pets], Math.max(nextId ?? 0, store.nextId));
+    } else {
+      await store.replace(pets, nextId);
+    }
+    sendJson(res, 200, await summary(key));
+  });
+
+  router.get('/export', async (req, res) => {
+    const store = await workspaces.forKey(keyOf(req));
+    sendJson(res, 200, { nextId: store.nextId, pets: store.all() });
+  });
+
+  router.get('/journal', (req, res) => {
+    const raw = req.query.limit;
+    const limit = raw === undefined ? config.journalSize : Number(raw);
+    if (!Number.isInteger(limit) || limit < 0) throw ApiError.of('invalid_request', 'Query parameter \'limit\' must be a non-negative integer.');
+    const ws = workspaceId(keyOf(req));
+    sendJson(res, 200, { workspace: ws, size: config.journalSize, entries: journal.read(ws, limit) });
+  });
+  router.delete('/journal', (req, res) => {
+    const ws = workspaceId(keyOf(req));
+    sendJson(res, 200, { workspace: ws, cleared: journal.clear(ws) });
+  });
+
+  router.get('/faults', (req, res) => {
+    const ws = workspaceId(keyOf(req));
+    sendJson(res, 200, { workspace: ws, faults: faults.list(ws) });
+  });
+  router.post('/faults', (req, res) => {
+    const ws = workspaceId(keyOf(req));
+    sendJson(res, 201, faults.add(ws, body(req) as unknown as FaultInput));
+  });
+  router.delete('/faults', (req, res) => {
+    const ws = workspaceId(keyOf(req));
+    sendJson(res, 200, { workspace: ws, cleared: faults.clear(ws) });
+  });
+  router.delete('/faults/:id', (req, res) => {
+    const ws = workspaceId(keyOf(req));
+    const cleared = faults.clear(ws, Number(req.params.id));
+    if (cleared === 0) throw ApiError.of('not_found', `No fault ${req.params.id} in this workspace.`);
+    sendJson(res, 200, { workspace: ws, cleared });
+  });
+  router.use((req) => {
+    throw ApiError.of('not_found', `No control operation ${req.method} /__sandbox${req.path}.`);
+  });
+  return router;
+}
