@@ -89,7 +89,12 @@ const TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * environment variables. Pure: no I/O, no process exit. Throws ConfigError.
  * Returns the remaining positional arguments (sub-command and its operands).
  */
-export function loadConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): { config: Config; positionals: string[]; help: boolean; version: boolean } {
+export function loadConfig(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  /** Options of a sub-command, parsed alongside and returned in `extra`. */
+  commandOptions: Record<string, { type: 'string' | 'boolean' }> = {},
+): { config: Config; positionals: string[]; help: boolean; version: boolean; extra: Record<string, string | boolean | undefined> } {
   let parsed;
   try {
     parsed = parseArgs({
@@ -97,6 +102,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
       allowPositionals: true,
       options: {
         ...Object.fromEntries(Object.entries(OPTIONS).map(([k, o]) => [k, { type: 'flag' in o ? ('boolean' as const) : ('string' as const) }])),
+        ...commandOptions,
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -137,5 +143,6 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     openKeys: boolean('open-keys', get('open-keys')),
     journalSize: integer('journal-size', get('journal-size'), 0, 100_000),
   });
-  return { config, positionals: parsed.positionals, help: values.help === true, version: values.version === true };
+  const extra = Object.fromEntries(Object.keys(commandOptions).map((k) => [k, values[k]]));
+  return { config, positionals: parsed.positionals, help: values.help === true, version: values.version === true, extra };
 }

@@ -5,11 +5,11 @@ import { bearerToken, createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
 import { sendJson } from '../http/send.js';
 import type { SchemaCheck } from '../openapi/validate.js';
-import { generatePets } from '../store/seed.js';
 import { workspaceId, type Workspaces } from '../store/workspaces.js';
 import type { Faults, FaultInput } from './faults.js';
 import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
 import type { Journal } from './journal.js';
+import { checkResetOptions, exportWorkspace, loadWorkspace, resetWorkspace } from './operations.js';
 
 export interface ControlDeps {
   config: Config;
@@ -90,14 +90,9 @@ export function createControlRouter(deps: ControlDeps): express.Router {
 
   router.post('/reset', async (req, res) => {
     const b = body(req);
-    const seed = b.seed ?? config.seed;
-    const count = b.count ?? config.count;
-    if (!Number.isSafeInteger(seed) || (seed as number) < 0) throw ApiError.of('invalid_request', '"seed" must be a non-negative integer.');
-    if (!Number.isSafeInteger(count) || (count as number) < 0 || (count as number) > 1_000_000) throw ApiError.of('invalid_request', '"count" must be an integer from 0 to 1000000.');
-    if (b.empty !== undefined && typeof b.empty !== 'boolean') throw ApiError.of('invalid_request', '"empty" must be true or false.');
+    const options = checkResetOptions({ seed: b.seed ?? config.seed, count: b.count ?? config.count, empty: b.empty });
     const key = keyOf(req);
-    const store = await workspaces.forKey(key);
-    await (b.empty ? store.replace([], 1) : store.replace(generatePets(seed as number, count as number)));
+    await resetWorkspace(await workspaces.forKey(key), options);
     sendJson(res, 200, await summary(key));
   });
 
@@ -108,24 +103,16 @@ export function createControlRouter(deps: ControlDeps): express.Router {
     if ((b.fixture === undefined) === (b.pets === undefined && b.generate === undefined)) {
       throw ApiError.of('invalid_request', 'Send either "fixture" (a name from fixtures/) or a fixture set ("pets" or "generate").');
     }
-    const set = typeof b.fixture === 'string' ? await readFixture(b.fixture) : b.fixture !== undefined ? ApiError.of('invalid_request', '"fixture" must be a name.') : b;
-    if (set instanceof ApiError) throw set;
+    if (b.fixture !== undefined && typeof b.fixture !== 'string') throw ApiError.of('invalid_request', '"fixture" must be the name of a fixture set.');
+    const set = typeof b.fixture === 'string' ? await readFixture(b.fixture) : b;
     const { pets, nextId } = resolveFixture(set, checkPet);
     const key = keyOf(req);
-    const store = await workspaces.forKey(key);
-    if (mode === 'append') {
-      const clash = pets.find((p) => store.get(p.id));
-      if (clash) throw ApiError.of('invalid_request', `Nothing was loaded. A pet with id ${clash.id} is already stored; use "mode": "replace" or other ids.`);
-      await store.replace([...store.all(), ...pets], Math.max(nextId ?? 0, store.nextId));
-    } else {
-      await store.replace(pets, nextId);
-    }
+    await loadWorkspace(await workspaces.forKey(key), pets, nextId, mode);
     sendJson(res, 200, await summary(key));
   });
 
   router.get('/export', async (req, res) => {
-    const store = await workspaces.forKey(keyOf(req));
-    sendJson(res, 200, { nextId: store.nextId, pets: store.all() });
+    sendJson(res, 200, exportWorkspace(await workspaces.forKey(keyOf(req))));
   });
 
   router.get('/journal', (req, res) => {
