@@ -1,13 +1,23 @@
 #!/usr/bin/env node
+import { COMMAND_OPTIONS, COMMANDS, CommandError, runCommand, type Command } from './cli/commands.js';
 import { ConfigError, loadConfig, OPTIONS } from './config.js';
+import { acquireLock, runningServer } from './lock.js';
 import { PACKAGE_VERSION as version } from './paths.js';
 import { startSandbox, type Logger } from './sandbox.js';
 import { StoreError } from './store/types.js';
 
 
-const usage = `Usage: petstore-sandbox [options]
+const usage = `Usage: petstore-sandbox [options]             serve the Pet Store interface under /v1
+       petstore-sandbox <command> [options]   QA commands on a sandbox or its data
 
-Serves the Pet Store interface under /v1.
+Commands (against the sandbox serving --data, or --url; seed/reset/load/export
+work directly on the data file when no sandbox runs):
+  seed                      fill the workspace with --count pets from --seed
+  reset [--empty]           back to a fresh sandbox's data, or empty
+  load <name|file.json>     load a fixture set from fixtures/ or a file [--append]
+  export [file]             write the workspace as a fixture set (stdout if no file)
+  journal [--limit N]       the last requests the workspace received
+Command options: --url <origin> (e.g. http://127.0.0.1:4010), --key <API key> (workspace; default the first key)
 
 Options (each also from an environment variable):
 ${Object.entries(OPTIONS)
@@ -25,7 +35,7 @@ const logger: Logger = {
 async function main(): Promise<number> {
   let loaded;
   try {
-    loaded = loadConfig(process.argv.slice(2), process.env);
+    loaded = loadConfig(process.argv.slice(2), process.env, COMMAND_OPTIONS);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`petstore-sandbox: ${error.message}\n\n${usage}`);
@@ -40,9 +50,26 @@ async function main(): Promise<number> {
     console.log(version);
     return 0;
   }
-  if (positionals.length > 0) {
-    console.error(`petstore-sandbox: unknown command '${positionals[0]}'\n\n${usage}`);
-    return 2;
+  const [command, ...operands] = positionals;
+  if (command !== undefined && command !== 'serve') {
+    if (!(COMMANDS as readonly string[]).includes(command)) {
+      console.error(`petstore-sandbox: unknown command '${command}'\n\n${usage}`);
+      return 2;
+    }
+    try {
+      await runCommand(command as Command, operands, config, loaded.extra, { out: (t) => console.log(t), err: (t) => console.error(t) });
+      return 0;
+    } catch (error) {
+      if (!(error instanceof CommandError)) throw error;
+      console.error(`petstore-sandbox ${command}: ${error.message}`);
+      return error.exitCode;
+    }
+  }
+
+  const other = runningServer(config.dataFile);
+  if (other) {
+    console.error(`petstore-sandbox: ${config.dataFile} is already served by process ${other.pid} at ${other.origin}. Use another --data, or stop that sandbox.`);
+    return 1;
   }
 
   let sandbox;
@@ -59,6 +86,7 @@ async function main(): Promise<number> {
     }
     throw error;
   }
+  const releaseLock = acquireLock(config.dataFile, sandbox.origin);
   console.log(`Pet Store sandbox ${version} (${config.mode} mode) listening on ${sandbox.baseUrl}`);
   console.log(`  data file: ${config.dataFile}`);
   console.log(`  API key:   Authorization: Bearer ${config.apiKeys[0]}`);
@@ -73,6 +101,7 @@ async function main(): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   await sandbox.close();
+  releaseLock();
   return 0;
 }
 
