@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, startCliServer } from '../support/cli.js';
+import { KEY, tempDir } from '../support/harness.js';
+
+const dir = tempDir('petstore-cli-');
+const data = join(dir, 'db.json');
+const fixture = JSON.parse(readFileSync(new URL('../../fixtures/every-status.json', import.meta.url), 'utf8')) as { pets: unknown[] };
+
+describe('QA commands', { timeout: 120_000 }, () => {
+  let server: Awaited<ReturnType<typeof startCliServer>> | undefined;
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('load and export work on the data file when no sandbox runs', async () => {
+    const load = await runCli(['load', 'every-status', '--data', data]);
+    expect(load.stderr).toBe('');
+    expect(load.code).toBe(0);
+    expect(JSON.parse(load.stdout)).toMatchObject({ count: fixture.pets.length });
+    const out = join(dir, 'offline.json');
+    expect((await runCli(['export', out, '--data', data])).code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8')).pets).toEqual(fixture.pets);
+  });
+
+  it('a fresh sandbox goes to a loaded scenario, a journal and an exported snapshot with the CLI alone', async () => {
+    server = await startCliServer(['--data', data]);
+    expect((await runCli(['reset', '--data', data])).code).toBe(0);
+    const load = await runCli(['load', 'every-status', '--data', data]);
+    expect(load.code).toBe(0);
+    expect(JSON.parse(load.stdout)).toMatchObject({ count: fixture.pets.length });
+
+    const sold = await fetch(`${server.baseUrl}/pets?status=sold`, { headers: { authorization: `Bearer ${KEY}` } });
+    expect(await sold.json()).toEqual(fixture.pets.filter((p) => (p as { status?: string }).status === 'sold'));
+    const created = await fetch(`${server.baseUrl}/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Scenario', categoryId: 2 }),
+    });
+    expect(created.status).toBe(201);
+
+    const journal = await runCli(['journal', '--limit', '2', '--data', data]);
+    expect(journal.code).toBe(0);
+    const entries = JSON.parse(journal.stdout).entries as { method: string; path: string; status: number; query: unknown; requestBody: unknown }[];
+    expect(entries.map((e) => [e.method, e.path, e.status])).toEqual([
+      ['GET', '/v1/pets', 200],
+      ['POST', '/v1/pets', 201],
+    ]);
+    expect(entries[0]?.query).toEqual({ status: 'sold' });
+    expect(entries[1]?.requestBody).toEqual({ name: 'Scenario', categoryId: 2 });
+
+    const out = join(dir, 'snapshot.json');
+    expect((await runCli(['export', out, '--data', data])).code).toBe(0);
+    const viaHttp = await fetch(`${server.origin}/__sandbox/export`, { headers: { authorization: 'Bearer sandbox-admin' } });
+    expect(readFileSync(out, 'utf8')).toBe(await viaHttp.text());
+    expect(JSON.parse(readFileSync(out, 'utf8')).pets).toHaveLength(fixture.pets.length + 1);
+  });
+
+  it('refuses a second sandbox on the same data file', async () => {
+    const second = await runCli(['--port', '0', '--data', data]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('already served by process');
+  });
+
+  it('exits 2 on bad usage and 1 on failure, with a clear message', async () => {
+    const usage = await runCli(['load', '--data', data]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('Usage: load');
+    const missing = await runCli(['load', 'no-such-set', '--data', join(dir, 'other.json')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("No fixture set 'no-such-set'");
+    const journal = await runCli(['journal', '--data', join(dir, 'other.json')]);
+    expect(journal.code).toBe(1);
+    expect(journal.stderr).toContain('journal lives in a running sandbox');
+  });
+});
