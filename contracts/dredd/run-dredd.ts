@@ -1,0 +1,103 @@
+import Dredd, { type DreddStats } from 'dredd';
+import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+export const SPEC_FILE = here('../../spec/openapi.yaml');
+/** Creates the condition of each response (key, invalid body, missing and existing ids). */
+export const CONDITION_HOOKS = here('./hooks.cjs');
+/** Validates each real response against the spec (Dredd checks only status and Content-Type). */
+export const VALIDATION_HOOKS = here('./validate-hooks.cjs');
+
+// Dredd's reporter writes pass/fail lines through its own logger, which `loglevel` does not silence.
+// Required, not imported: how an ESM default import sees this CommonJS module differs between loaders.
+const reporterOutput = (createRequire(import.meta.url)('dredd/build/reporters/reporterOutputLogger.js') as { default: { transports: { console: { silent: boolean } } } }).default;
+
+export interface DreddOptions {
+  /** Base URL of the deployment including its base path, e.g. `http://127.0.0.1:4010/v1`. */
+  endpoint: string;
+  /** API key sent as `Authorization: Bearer <key>`. */
+  key: string;
+  /** Origin serving `/__sandbox`; without it the hooks ask the API itself for an existing id. */
+  adminUrl?: string;
+  adminToken?: string;
+  /** Check bodies against the spec in an afterEach hook. Default true. */
+  validateBodies?: boolean;
+  /** Print Dredd's own report (pass/fail lines). Default false. */
+  print?: boolean;
+}
+
+export interface DreddResult {
+  /** Dredd's transaction name, e.g. `/pets > Add an animal > 400 > application/json`. */
+  name: string;
+  status: 'pass' | 'fail' | 'skip' | 'error';
+  /** Why it failed (Dredd's validation messages and the spec check's problems). */
+  message: string;
+}
+
+export interface DreddReport {
+  ok: boolean;
+  stats: DreddStats;
+  results: DreddResult[];
+}
+
+const ENV = { key: 'PETSTORE_CONTRACT_KEY', adminUrl: 'PETSTORE_CONTRACT_ADMIN_URL', adminToken: 'PETSTORE_CONTRACT_ADMIN_TOKEN' } as const;
+
+interface DreddTest {
+  title?: string;
+  message?: string;
+  origin?: { resourceName?: string; actionName?: string; exampleName?: string };
+}
+
+const nameOf = (test: DreddTest) => (test.origin ? [test.origin.resourceName, test.origin.actionName, test.origin.exampleName].join(' > ') : (test.title ?? '?'));
+
+// Dredd's hooks read their settings from process.env, so two runs in one process must not overlap.
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs Dredd over every transaction of spec/openapi.yaml against `endpoint`,
+ * with the project's hooks, and reports each transaction's outcome.
+ */
+export function runDredd(options: DreddOptions): Promise<DreddReport> {
+  const run = queue.then(() => runOnce(options));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+function runOnce(options: DreddOptions): Promise<DreddReport> {
+  const saved = Object.fromEntries(Object.values(ENV).map((name) => [name, process.env[name]]));
+  process.env[ENV.key] = options.key;
+  if (options.adminUrl) process.env[ENV.adminUrl] = options.adminUrl;
+  else delete process.env[ENV.adminUrl];
+  if (options.adminToken) process.env[ENV.adminToken] = options.adminToken;
+  else delete process.env[ENV.adminToken];
+  reporterOutput.transports.console.silent = !options.print;
+
+  const results: DreddResult[] = [];
+  const emitter = new EventEmitter();
+  const record = (status: DreddResult['status']) => (test: DreddTest) => results.push({ name: nameOf(test), status, message: status === 'pass' ? '' : (test.message ?? '') });
+  emitter.on('test pass', record('pass'));
+  emitter.on('test fail', record('fail'));
+  emitter.on('test skip', record('skip'));
+  emitter.on('test error', (error: Error, test: DreddTest) => results.push({ name: nameOf(test), status: 'error', message: error.message }));
+
+  const dredd = new Dredd({
+    endpoint: options.endpoint,
+    path: [SPEC_FILE],
+    hookfiles: options.validateBodies === false ? [CONDITION_HOOKS] : [CONDITION_HOOKS, VALIDATION_HOOKS],
+    loglevel: options.print ? 'error' : 'silent',
+    color: false,
+    emitter,
+  });
+  return new Promise<DreddReport>((resolve, reject) => {
+    dredd.run((error, stats) => {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      if (error) reject(error);
+      else resolve({ ok: stats.failures === 0 && stats.errors === 0 && stats.tests > 0, stats, results });
+    });
+  });
+}
