@@ -1,0 +1,70 @@
+import { Verifier } from '@pact-foundation/pact';
+import type { RequestHandler } from 'express';
+import { createControlPlane } from '../control-plane.js';
+import { describePacts, listPactFiles, PROVIDER } from '../pact-files.js';
+import { createStateHandlers } from './states.js';
+
+export interface VerifyPactsOptions {
+  /** The base address ending in `/v1`; pact paths start with `/v1`. */
+  target: string;
+  key: string;
+  /** Origin serving `/__sandbox`, where provider states are set up. */
+  adminUrl: string;
+  adminToken: string;
+  /** Default: every `*.json` in contracts/pacts. */
+  pactFiles?: string[];
+  logLevel?: 'error' | 'warn' | 'info' | 'debug';
+}
+
+export interface PactSummary {
+  files: string[];
+  consumers: string[];
+  interactions: number;
+}
+
+/**
+ * The address pact paths are appended to: the target without its `/v1`,
+ * because consumers record full paths (`/v1/pets`), as a client configured
+ * with the base address sends them.
+ */
+export function providerBaseUrl(target: string): string {
+  const url = target.replace(/\/+$/, '');
+  if (!url.endsWith('/v1')) throw new Error(`The target must end in /v1, got '${target}'.`);
+  return url.slice(0, -'/v1'.length);
+}
+
+/**
+ * Replays every interaction of the pact files against `target`, setting up
+ * each provider state through the control plane first. The key is sent
+ * only where the consumer sent an Authorization header: an interaction
+ * without one is about the 401. Rejects when any interaction fails.
+ */
+export async function verifyPacts(options: VerifyPactsOptions): Promise<PactSummary> {
+  process.env.PACT_DO_NOT_TRACK ??= 'true';
+  const files = options.pactFiles ?? listPactFiles();
+  if (files.length === 0) throw new Error('No pact files to verify.');
+  const pacts = describePacts(files);
+  if (pacts.wrongProvider.length > 0) throw new Error(`Pact files for another provider: ${pacts.wrongProvider.join(', ')}.`);
+  const control = createControlPlane({ adminUrl: options.adminUrl, adminToken: options.adminToken, key: options.key });
+  const requestFilter: RequestHandler = (req, _res, next) => {
+    if (req.headers.authorization !== undefined) req.headers.authorization = `Bearer ${options.key}`;
+    next();
+  };
+  const states = createStateHandlers(pacts.states, control);
+  let failure: unknown;
+  try {
+    await new Verifier({
+      provider: PROVIDER,
+      providerBaseUrl: providerBaseUrl(options.target),
+      pactUrls: files,
+      stateHandlers: states.handlers,
+      requestFilter,
+      logLevel: options.logLevel ?? 'warn',
+    }).verifyProvider();
+  } catch (error) {
+    failure = error;
+  }
+  const problems = [...states.failures, ...(failure ? [`verification failed: ${(failure as Error).message ?? String(failure)}`] : [])];
+  if (problems.length > 0) throw new Error(`Pact verification failed:\n- ${[...new Set(problems)].join('\n- ')}`);
+  return { files, consumers: pacts.consumers, interactions: pacts.interactions };
+}
