@@ -5,6 +5,8 @@ import { Faults } from './control/faults.js';
 import { Journal, JOURNAL_BODY_LIMIT, type JournalEntry } from './control/journal.js';
 import { createControlRouter } from './control/router.js';
 import { closeServer, listen } from './http/server.js';
+import { createPreferInterceptor } from './modes/prefer/interceptor.js';
+import { createPrismEngine, createPrismMode } from './modes/prism/index.js';
 import { createStatefulMode } from './modes/stateful/index.js';
 import { loadSpec, type Spec } from './openapi/spec.js';
 import { createValidators, formatIssues, type SchemaCheck, type Validators } from './openapi/validate.js';
@@ -80,6 +82,12 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
   await workspaces.forKey(defaultKey);
 
   const runtime: Runtime = { mode: config.mode };
+  // Prism loads lazily (seconds of imports): at start-up only when a Prism mode is chosen, else on first use.
+  const prism = createPrismEngine([...spec.operations.keys()]);
+  if (config.mode !== 'stateful') await prism.ready().catch(async (error: unknown) => {
+    await workspaces.close();
+    throw error;
+  });
   const journal = new Journal(config.journalSize, responseChecker(spec, validators));
   const faults = new Faults(spec.operations);
   const control = createControlRouter({ config, runtime, workspaces, journal, faults, checkPet: validators.schema('/components/schemas/Pet', 'record'), version: PACKAGE_VERSION, startedAt });
@@ -88,8 +96,12 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
     spec,
     validators,
     runtime,
-    modes: { stateful: createStatefulMode(workspaces) },
-    interceptors: [faults.interceptor],
+    modes: {
+      stateful: createStatefulMode(workspaces),
+      example: createPrismMode({ spec, engine: prism, dynamic: false, seed: config.seed }),
+      dynamic: createPrismMode({ spec, engine: prism, dynamic: true, seed: config.seed }),
+    },
+    interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
     extensions: [{ path: '/__sandbox', router: control }],
     onResponse: (exchange) => journal.add(workspaceId(exchange.key ?? defaultKey), journalEntry(exchange)),
     onUnexpected: (error, req) => logger.error(`Unexpected error on ${req.method} ${req.originalUrl}`, error),

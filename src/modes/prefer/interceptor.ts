@@ -1,0 +1,20 @@
+import type { Interceptor } from '../../app.js';
+import type { PrismEngine } from '../prism/engine.js';
+import { mockFor } from '../prism/mock-config.js';
+import { readPreferences } from './preferences.js';
+
+/**
+ * `Prefer` in every mode. A malformed preference or an undocumented
+ * `code` is a 400 Error everywhere. In stateful mode, `code=<status>` or
+ * `example=<name>` answers as example mode would (the spec's example of
+ * that documented status, or a generated body with `dynamic=true`)
+ * without reading or changing the store. Prism modes honour `Prefer`
+ * themselves, so there the request goes on.
+ */
+export function createPreferInterceptor(options: { engine: PrismEngine; seed: number }): Interceptor {
+  return async (request, mode) => {
+    const preferences = readPreferences(request);
+    if (mode !== 'stateful' || (preferences.code === undefined && preferences.example === undefined)) return undefined;
+    return options.engine.respond(request, mockFor(preferences, { dynamic: false, seed: options.seed }, request));
+  };
+}
