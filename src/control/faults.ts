@@ -27,6 +27,8 @@ const OUTAGE_STATUSES = [500, 502, 503, 504];
 const MAX_LATENCY_MS = 60_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const FAULT_FIELDS = ['operationId', 'latencyMs', 'status', 'count', 'rate'];
 
 /** Per-workspace faults, and the interceptor that applies them. */
 export class Faults {
@@ -41,11 +43,16 @@ export class Faults {
 
   /** Validates and adds a fault; throws a 400 ApiError saying what is wrong. */
   add(workspace: string, input: FaultInput): Fault {
+    // The input is echoed and listed as the fault: anything unchecked would come back out.
+    const unknown = Object.keys(input).find((k) => !FAULT_FIELDS.includes(k));
+    if (unknown !== undefined) throw ApiError.of('invalid_request', `Unknown fault property '${unknown}'; a fault has: ${FAULT_FIELDS.join(', ')}.`);
     const op = this.operations.get(input.operationId);
     if (!op) throw ApiError.of('invalid_request', `Unknown operationId '${input.operationId}'; one of: ${[...this.operations.keys()].join(', ')}.`);
     if (input.latencyMs === undefined && input.status === undefined) throw ApiError.of('invalid_request', 'A fault needs "latencyMs" and/or "status".');
-    const range = typeof input.latencyMs === 'object' ? input.latencyMs : { min: input.latencyMs ?? 0, max: input.latencyMs ?? 0 };
-    if (!(range.min >= 0 && range.max >= range.min && range.max <= MAX_LATENCY_MS)) {
+    const latency: unknown = input.latencyMs === undefined ? 0 : input.latencyMs;
+    const range = isNumber(latency) ? { min: latency, max: latency } : (latency as { min?: unknown; max?: unknown } | null);
+    const isRange = typeof range === 'object' && range !== null && Object.keys(range).every((k) => k === 'min' || k === 'max');
+    if (!isRange || !isNumber(range.min) || !isNumber(range.max) || !(range.min >= 0 && range.max >= range.min && range.max <= MAX_LATENCY_MS)) {
       throw ApiError.of('invalid_request', `"latencyMs" must be a number or {min, max} with 0 <= min <= max <= ${MAX_LATENCY_MS}.`);
     }
     if (input.status !== undefined) {
@@ -53,7 +60,7 @@ export class Faults {
       if (!allowed.includes(input.status)) throw ApiError.of('invalid_request', `Status ${input.status} cannot be forced on ${op.operationId}; allowed: ${allowed.join(', ')}.`);
     }
     if (input.count !== undefined && !(Number.isInteger(input.count) && input.count > 0)) throw ApiError.of('invalid_request', '"count" must be a positive integer.');
-    if (input.rate !== undefined && !(input.rate > 0 && input.rate <= 1)) throw ApiError.of('invalid_request', '"rate" must be greater than 0 and at most 1.');
+    if (input.rate !== undefined && !(isNumber(input.rate) && input.rate > 0 && input.rate <= 1)) throw ApiError.of('invalid_request', '"rate" must be greater than 0 and at most 1.');
     const fault: Fault = { ...input, id: this.nextId++, applied: 0 };
     this.byWorkspace.set(workspace, [...this.list(workspace), fault]);
     return fault;
