@@ -117,7 +117,8 @@ export function createControlRouter(deps: ControlDeps): express.Router {
 
   router.get('/journal', (req, res) => {
     const raw = req.query.limit;
-    const limit = raw === undefined ? config.journalSize : Number(raw);
+    // Number('') is 0 and Number(' 5') is 5: only digits are a limit.
+    const limit = raw === undefined ? config.journalSize : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(limit) || limit < 0) throw ApiError.of('invalid_request', 'Query parameter \'limit\' must be a non-negative integer.');
     const ws = workspaceId(keyOf(req));
     sendJson(res, 200, { workspace: ws, size: config.journalSize, entries: journal.read(ws, limit) });

@@ -1,0 +1,119 @@
+/**
+ * The journal: what it records of each /v1 request, per workspace, how many
+ * it keeps, and how it cuts long bodies.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { controlOf, type Control } from '../support/control-client.js';
+import { startTestSandbox, type TestSandbox } from '../support/harness.js';
+
+interface Entry {
+  time: string;
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  operationId: string | null;
+  status: number;
+  durationMs: number;
+  requestBody: unknown;
+  responseBody: unknown;
+  specValid: boolean;
+}
+
+describe('journal contents', () => {
+  let sb: TestSandbox;
+  let ctl: Control;
+  beforeAll(async () => {
+    sb = await startTestSandbox(['--api-keys', 'key-a,key-b']);
+    ctl = controlOf(sb);
+  });
+  afterAll(() => sb.stop());
+
+  const entries = async (key = 'key-a', query = ''): Promise<Entry[]> => (await ctl('GET', `/journal${query}`, { key })).body.entries as Entry[];
+
+  it('records each /v1 request: time, method, path, query, operation, status, duration, bodies, spec validity', async () => {
+    await ctl('DELETE', '/journal', { key: 'key-a' });
+    const since = Date.now() - 1000;
+    const list = await sb.op('listPets', '/pets?limit=2&status=sold', { key: 'key-a' });
+    const created = await sb.op('createPet', '/pets', { key: 'key-a', method: 'POST', json: { name: 'Rex', categoryId: 1 } });
+    const invalid = await sb.op('createPet', '/pets', { key: 'key-a', method: 'POST', json: { categoryId: 1 } });
+    const missing = await sb.op('getPet', '/pets/999999', { key: 'key-a' });
+    const got = await entries();
+    expect(got.map((e) => [e.method, e.path, e.operationId, e.status])).toEqual([
+      ['GET', '/v1/pets', 'listPets', 200],
+      ['POST', '/v1/pets', 'createPet', 201],
+      ['POST', '/v1/pets', 'createPet', 400],
+      ['GET', '/v1/pets/999999', 'getPet', 404],
+    ]);
+    expect(got[0]?.query).toEqual({ limit: '2', status: 'sold' });
+    expect(got[1]?.query).toEqual({});
+    expect(got.map((e) => e.requestBody)).toEqual([null, { name: 'Rex', categoryId: 1 }, { categoryId: 1 }, null]);
+    expect(got.map((e) => e.responseBody)).toEqual([list.body, created.body, invalid.body, missing.body]);
+    for (const e of got) {
+      expect(e.specValid).toBe(true);
+      expect(e.durationMs).toBeGreaterThanOrEqual(0);
+      expect(Date.parse(e.time)).toBeGreaterThanOrEqual(since);
+    }
+  });
+
+  it('records requests refused for their key in the default workspace, and no control request', async () => {
+    await ctl('DELETE', '/journal', { key: 'key-a' });
+    await sb.op('listPets', '/pets', { key: 'wrong-key' });
+    await ctl('GET', '/export');
+    const got = await entries();
+    expect(got).toHaveLength(1);
+    expect(got[0]).toMatchObject({ path: '/v1/pets', status: 401, specValid: true });
+  });
+
+  it('keeps each workspace\'s requests apart', async () => {
+    await ctl('DELETE', '/journal', { key: 'key-a' });
+    await ctl('DELETE', '/journal', { key: 'key-b' });
+    await sb.op('listPets', '/pets?limit=3', { key: 'key-b' });
+    expect(await entries('key-a')).toEqual([]);
+    expect((await entries('key-b')).map((e) => e.query)).toEqual([{ limit: '3' }]);
+  });
+
+  it('returns the newest `limit` entries, oldest first, and refuses a bad limit', async () => {
+    await ctl('DELETE', '/journal', { key: 'key-a' });
+    for (const n of [1, 2, 3, 4]) await sb.op('listPets', `/pets?limit=${n}`, { key: 'key-a' });
+    expect((await entries('key-a', '?limit=2')).map((e) => e.query.limit)).toEqual(['3', '4']);
+    expect(await entries('key-a', '?limit=0')).toEqual([]);
+    for (const bad of ['-1', 'two', '1.5', '', '2&limit=3']) expect((await ctl('GET', `/journal?limit=${bad}`, { key: 'key-a' })).status).toBe(400);
+  });
+
+  it('clears a workspace\'s journal and says how many entries went', async () => {
+    const before = (await entries()).length;
+    expect((await ctl('DELETE', '/journal', { key: 'key-a' })).body).toMatchObject({ cleared: before });
+    expect(await entries()).toEqual([]);
+    expect((await ctl('DELETE', '/journal', { key: 'key-a' })).body).toMatchObject({ cleared: 0 });
+  });
+});
+
+describe('journal bounds', () => {
+  let sb: TestSandbox;
+  let ctl: Control;
+  beforeAll(async () => {
+    sb = await startTestSandbox(['--journal-size', '5']);
+    ctl = controlOf(sb);
+  });
+  afterAll(() => sb.stop());
+
+  it('--journal-size 5 keeps the last 5 requests', async () => {
+    for (let n = 1; n <= 8; n++) await sb.op('listPets', `/pets?limit=${n}`);
+    const res = await ctl('GET', '/journal?limit=100');
+    expect(res.body.size).toBe(5);
+    expect((res.body.entries as Entry[]).map((e) => e.query.limit)).toEqual(['4', '5', '6', '7', '8']);
+  });
+
+  it('keeps bodies up to 4096 characters whole and truncates longer ones', async () => {
+    await ctl('DELETE', '/journal');
+    const short = await sb.op('createPet', '/pets', { method: 'POST', json: { name: 'r'.repeat(4000), categoryId: 1 } });
+    const longPet = { name: 'x'.repeat(5000), categoryId: 1 };
+    const long = await sb.op('createPet', '/pets', { method: 'POST', json: longPet });
+    const [kept, cut] = (await ctl('GET', '/journal')).body.entries as Entry[];
+    expect(kept?.requestBody).toEqual({ name: 'r'.repeat(4000), categoryId: 1 });
+    expect(kept?.responseBody).toEqual(short.body);
+    expect(cut?.requestBody).toEqual({ truncated: true, size: JSON.stringify(longPet).length });
+    expect(cut?.responseBody).toEqual({ truncated: true, size: long.text.length, text: long.text.slice(0, 4096) });
+    expect(cut?.specValid).toBe(true);
+  });
+});
