@@ -5,6 +5,8 @@
  * 401 = no key, 400 = an invalid body, 404 = an id that does not exist,
  * 200 on getPet = an id made to exist through the control plane (or, on a
  * deployment without one, an id the deployment itself reports).
+ * A sandbox in example or dynamic mode stores nothing, so no id is missing
+ * there: the 404 is asked for with `Prefer: code=404`, as Prism documents.
  *
  * Dredd ignores `servers` and `security`, so the key is added here.
  * Settings come from the environment because Dredd loads this file itself:
@@ -19,7 +21,7 @@ const { adminCall, apiCall } = require('./http.cjs');
 /** An id no deployment is expected to hold, for deployments whose ids cannot be listed. */
 const FALLBACK_MISSING_ID = 999999999;
 
-const state = { existingId: undefined, missingId: FALLBACK_MISSING_ID, problem: undefined };
+const state = { existingId: undefined, missingId: FALLBACK_MISSING_ID, mode: undefined, problem: undefined };
 
 function settings() {
   const key = process.env.PETSTORE_CONTRACT_KEY;
@@ -35,6 +37,7 @@ function basePath(t) {
 
 /** Makes a pet exist through the control plane (appended: the workspace's other data stays). */
 async function prepareWithControlPlane(s) {
+  state.mode = (await adminCall(s, 'GET', '/__sandbox/mode')).mode;
   const exported = await adminCall(s, 'GET', '/__sandbox/export');
   const ids = exported.pets.map((p) => p.id);
   const id = Math.max(exported.nextId, ...ids.map((i) => i + 1));
@@ -83,7 +86,10 @@ hooks.beforeEach((t, done) => {
       t.request.body = JSON.stringify({ categoryId: 'one', colour: 'brown' });
       delete t.request.headers['Content-Length'];
     }
-    if (kind === 'getPet 404') setPetId(t, state.missingId);
+    if (kind === 'getPet 404') {
+      setPetId(t, state.missingId);
+      if (state.mode && state.mode !== 'stateful') t.request.headers.Prefer = 'code=404';
+    }
     if (kind === 'getPet 200') {
       if (state.problem) t.fail = state.problem;
       else setPetId(t, state.existingId);
