@@ -1,0 +1,37 @@
+import type { DreddReport } from './dredd/run-dredd.js';
+
+/** One line of the final summary. */
+export interface Outcome {
+  tool: string;
+  ok: boolean;
+  skipped?: boolean;
+  line: string;
+}
+
+const indent = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .map((line) => `          ${line}`)
+    .join('\n');
+
+/** Prints each Dredd transaction with why it failed; returns its summary line. */
+export function printDredd(report: DreddReport): Outcome {
+  console.log('Dredd: spec/openapi.yaml');
+  for (const result of report.results) {
+    console.log(`  ${result.status.toUpperCase().padEnd(6)}  ${result.name}`);
+    if (result.status !== 'pass' && result.message.trim()) console.log(indent(result.message));
+  }
+  const { tests, passes, failures, errors } = report.stats;
+  const line = `${passes} of ${tests} transactions passed${failures ? `, ${failures} failed` : ''}${errors ? `, ${errors} errored` : ''}`;
+  return { tool: 'Dredd', ok: report.ok, line };
+}
+
+/** Prints the summary; true when every check passed or was skipped. */
+export function printSummary(outcomes: Outcome[]): boolean {
+  const ok = outcomes.every((o) => o.ok);
+  console.log('\nSummary');
+  for (const o of outcomes) console.log(`  ${(o.skipped ? 'SKIP' : o.ok ? 'PASS' : 'FAIL').padEnd(5)} ${o.tool}: ${o.line}`);
+  console.log(`\nRESULT: ${ok ? 'PASS' : 'FAIL'}`);
+  return ok;
+}

@@ -1,0 +1,143 @@
+/**
+ * `npm run verify -- --target <base URL ending in /v1> --key <key>
+ *  [--admin-url <origin> --admin-token <token>]`
+ *
+ * Checks any deployment of the Pet Store interface against its contracts:
+ * Dredd over every documented response of spec/openapi.yaml, then every
+ * pact file in contracts/pacts where provider states can be set (the target
+ * has a /__sandbox control plane). Exit 0 = all passed, 1 = a contract is
+ * broken or a check could not run, 2 = bad usage.
+ */
+import { parseArgs } from 'node:util';
+import { createControlPlane } from './control-plane.js';
+import { listPactFiles, PACTS_DIR } from './pact-files.js';
+import { printDredd, printSummary, type Outcome } from './verify-report.js';
+
+const USAGE = `Usage: npm run verify -- --target <base URL ending in /v1> --key <API key> [options]
+
+Checks a deployment of the Pet Store interface against its contracts:
+  Dredd  every documented response of spec/openapi.yaml, bodies checked against the spec
+  Pact   every pact file in contracts/pacts (needs the /__sandbox control plane to set provider states)
+
+Options:
+  --target <url>         the deployment's base address, ending in /v1 (required)
+  --key <key>            an API key the deployment accepts (required)
+  --admin-url <origin>   where /__sandbox is served (default: the target without /v1, if it answers there)
+  --admin-token <token>  the control plane's admin token (default: $PETSTORE_ADMIN_TOKEN or sandbox-admin)
+  --pacts <dir>          folder of pact files (default: contracts/pacts)
+  --verbose              also print Dredd's own report
+  -h, --help             this text
+
+Exit status: 0 all contracts hold, 1 a contract is broken or could not be checked, 2 bad usage.
+Pact provider states replace the data of the key's workspace: do not point this at data you need.`;
+
+class UsageError extends Error {}
+
+function readArgs(argv: string[]) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        target: { type: 'string' },
+        key: { type: 'string' },
+        'admin-url': { type: 'string' },
+        'admin-token': { type: 'string' },
+        pacts: { type: 'string' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return undefined;
+  if (!values.target) throw new UsageError('--target is required');
+  if (!values.key) throw new UsageError('--key is required');
+  let url: URL;
+  try {
+    url = new URL(values.target);
+  } catch {
+    throw new UsageError(`--target is not a URL: '${values.target}'`);
+  }
+  if (!/^https?:$/.test(url.protocol) || !/\/v1\/?$/.test(url.pathname)) throw new UsageError(`--target must be an http(s) URL ending in /v1, got '${values.target}'`);
+  const target = values.target.replace(/\/+$/, '');
+  return {
+    target,
+    key: values.key,
+    adminUrl: values['admin-url']?.replace(/\/+$/, ''),
+    adminToken: values['admin-token'] ?? process.env.PETSTORE_ADMIN_TOKEN ?? 'sandbox-admin',
+    pactsDir: values.pacts ?? PACTS_DIR,
+    verbose: values.verbose === true,
+  };
+}
+
+async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = readArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`verify: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (!args) {
+    console.log(USAGE);
+    return 0;
+  }
+  // Loaded only now: Dredd and Pact take seconds to import, a usage error should not wait for them.
+  const [{ runDredd }, { providerBaseUrl, verifyPacts }] = await Promise.all([import('./dredd/run-dredd.js'), import('./provider/verify-pacts.js')]);
+  const outcomes: Outcome[] = [];
+  console.log(`Verifying ${args.target}\n`);
+
+  // The control plane: asked for explicitly, or looked for next to the API.
+  const adminUrl = args.adminUrl ?? providerBaseUrl(args.target);
+  const control = createControlPlane({ adminUrl, adminToken: args.adminToken, key: args.key });
+  let controlPlane: string | undefined;
+  if (await control.isPresent()) {
+    try {
+      const mode = await control.mode();
+      controlPlane = adminUrl;
+      console.log(`Control plane: ${adminUrl}/__sandbox (${mode} mode)\n`);
+    } catch (error) {
+      console.log(`Control plane: ${adminUrl}/__sandbox refused the admin token: ${(error as Error).message}\n`);
+      outcomes.push({ tool: 'Control plane', ok: false, line: 'admin token refused (pass --admin-token)' });
+    }
+  } else if (args.adminUrl) {
+    console.log(`Control plane: none at ${adminUrl}/__sandbox/health\n`);
+    outcomes.push({ tool: 'Control plane', ok: false, line: `--admin-url ${adminUrl} has no /__sandbox control plane` });
+  } else {
+    console.log(`Control plane: none at ${adminUrl}/__sandbox (Dredd finds an existing pet through the API instead)\n`);
+  }
+
+  const dredd = await runDredd({ endpoint: args.target, key: args.key, adminUrl: controlPlane, adminToken: args.adminToken, print: args.verbose });
+  outcomes.push(printDredd(dredd));
+
+  const files = listPactFiles(args.pactsDir);
+  if (!controlPlane) {
+    console.log('\nPact: SKIPPED: provider states can only be set through a /__sandbox control plane, and the target has none (or it refused the token).');
+    outcomes.push({ tool: 'Pact', ok: true, skipped: true, line: 'skipped (no control plane to set provider states)' });
+  } else if (files.length === 0) {
+    outcomes.push({ tool: 'Pact', ok: true, skipped: true, line: `skipped (no pact files in ${args.pactsDir})` });
+  } else {
+    console.log(`\nPact: verifying ${files.length} pact file(s) from ${args.pactsDir}\n`);
+    try {
+      const summary = await verifyPacts({ target: args.target, key: args.key, adminUrl: controlPlane, adminToken: args.adminToken, pactFiles: files, logLevel: args.verbose ? 'info' : 'error' });
+      outcomes.push({ tool: 'Pact', ok: true, line: `${summary.interactions} interaction(s) of ${summary.consumers.join(', ')} verified` });
+    } catch (error) {
+      console.log(`\n${(error as Error).message}`);
+      outcomes.push({ tool: 'Pact', ok: false, line: (error as Error).message.split('\n').slice(1).join('; ') || 'verification failed' });
+    }
+  }
+  return printSummary(outcomes) ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error('verify: could not run', error);
+    process.exitCode = 1;
+  },
+);
