@@ -23,22 +23,28 @@ export interface CheckedResponse {
   body: unknown;
 }
 
-/** Formats the validator's Ajv ignores unless told: checked here, independently of the server's. */
+/** String formats the validator's Ajv ignores unless told: checked here, independently of the server's. */
 const FORMATS = {
   'date-time': (s: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)),
-  int64: (n: number) => Number.isSafeInteger(n),
-  int32: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
 };
+/** Integer formats as bounds (the validator registers string formats only): an int64 JSON can carry exactly. */
+const INTEGER_BOUNDS: Record<string, [number, number]> = { int64: [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER], int32: [-(2 ** 31), 2 ** 31 - 1] };
 
 let loaded: Promise<Json> | undefined;
 // From the file path, so `./openapi.yaml#/...` references resolve beside it.
 const document = () => (loaded ??= $RefParser.dereference(CONTROL_SPEC_PATH) as Promise<Json>);
 
-/** OpenAPI 3.0's boolean `exclusiveMinimum`/`exclusiveMaximum` in the JSON Schema form Ajv 8 reads. */
+/** OpenAPI 3.0 schema details in the JSON Schema form Ajv 8 reads: boolean exclusive bounds, integer formats. */
 function toJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(toJsonSchema);
   if (!node || typeof node !== 'object') return node;
   const out: Json = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, toJsonSchema(v)]));
+  const bounds = typeof out.format === 'string' ? INTEGER_BOUNDS[out.format] : undefined;
+  if (bounds) {
+    delete out.format;
+    out.minimum = Math.max(out.minimum ?? bounds[0], bounds[0]);
+    out.maximum = Math.min(out.maximum ?? bounds[1], bounds[1]);
+  }
   for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
     if (typeof out[flag] !== 'boolean') continue;
     if (out[flag]) out[flag] = out[bound];
