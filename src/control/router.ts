@@ -67,7 +67,9 @@ export function createControlRouter(deps: ControlDeps): express.Router {
   });
   router.use(admin);
   router.use((req, _res, next) => {
-    if (req.method !== 'GET' && req.method !== 'DELETE' && (req.headers['content-length'] ?? '0') !== '0' && !req.is('application/json')) {
+    // A chunked body has no Content-Length: without this it would be ignored and the request run as if bodiless.
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (req.method !== 'GET' && req.method !== 'DELETE' && hasBody && !req.is('application/json')) {
       throw ApiError.of('unsupported_media_type', 'Control requests with a body must be application/json.');
     }
     next();
@@ -90,7 +92,7 @@ export function createControlRouter(deps: ControlDeps): express.Router {
 
   router.post('/reset', async (req, res) => {
     const b = body(req);
-    const options = checkResetOptions({ seed: b.seed ?? config.seed, count: b.count ?? config.count, empty: b.empty });
+    const options = checkResetOptions({ seed: b.seed === undefined ? config.seed : b.seed, count: b.count === undefined ? config.count : b.count, empty: b.empty });
     const key = keyOf(req);
     await resetWorkspace(await workspaces.forKey(key), options);
     sendJson(res, 200, await summary(key));

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectControlValid } from '../support/control-check.js';
 import { controlOf, type Control } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 
@@ -101,6 +102,28 @@ describe('request bodies', () => {
     const res = await ctl('POST', '/reset', { body: 'empty=true', headers: { 'content-type': 'text/plain' } });
     expect(res.status).toBe(415);
     expect(res.body.code).toBe('unsupported_media_type');
+  });
+
+  it('refuses a chunked body that is not application/json with 415, changing nothing', async () => {
+    await ctl('POST', '/reset', { json: { seed: 2, count: 3 } });
+    const before = (await ctl('GET', '/export')).text;
+    // A streamed body has no Content-Length: it is sent with Transfer-Encoding: chunked.
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('empty=true'));
+        controller.close();
+      },
+    });
+    const res = await fetch(`${sb.origin}/__sandbox/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sb.config.adminToken}`, 'content-type': 'text/plain' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    const body = (await res.json()) as unknown;
+    await expectControlValid('POST', '/__sandbox/reset', { status: res.status, headers: res.headers, body });
+    expect(res.status).toBe(415);
+    expect((await ctl('GET', '/export')).text).toBe(before);
   });
 
   it('refuses malformed JSON with 400', async () => {

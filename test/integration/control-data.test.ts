@@ -43,7 +43,7 @@ describe('reset', () => {
     expect(await exportText('key-b')).toBe(explicit);
   });
 
-  it.each([{ seed: -1 }, { count: 1_000_001 }, { count: 'ten' }, { seed: 1.5 }, { empty: 'yes' }])('refuses %j with 400 and changes nothing', async (json) => {
+  it.each([{ seed: -1 }, { count: 1_000_001 }, { count: 'ten' }, { seed: 1.5 }, { empty: 'yes' }, { seed: null }, { count: null }])('refuses %j with 400 and changes nothing', async (json) => {
     const before = await exportText();
     const res = await ctl('POST', '/reset', { key: 'key-a', json });
     expect(res.status).toBe(400);
