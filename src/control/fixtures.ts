@@ -55,7 +55,8 @@ export function resolveFixture(set: unknown, checkPet: SchemaCheck): { pets: Pet
   if (s.nextId !== undefined && (!Number.isSafeInteger(s.nextId) || s.nextId < 1)) throw ApiError.of('invalid_request', '"nextId" must be a positive integer.');
   let pets: unknown[];
   if (s.generate !== undefined) {
-    const { seed, count } = s.generate;
+    // `generate: null` would throw on destructuring and answer 500.
+    const { seed, count } = (s.generate ?? {}) as NonNullable<FixtureSet['generate']>;
     if (!Number.isSafeInteger(seed) || seed < 0 || !Number.isSafeInteger(count) || count < 0 || count > 1_000_000) {
       throw ApiError.of('invalid_request', '"generate" needs a non-negative integer "seed" and a "count" between 0 and 1000000.');
     }
