@@ -45,7 +45,7 @@ describe('the spec is the single source of truth', () => {
     const call = await serveEditedSpec((y) => y.replace("          description: The animal's name.\n          example: Rex\n        categoryId:", "          description: The animal's name.\n          minLength: 2\n          example: Rex\n        categoryId:"));
     const res = await call('/pets', { method: 'POST', body: JSON.stringify({ name: 'X', categoryId: 1 }) });
     expect(res.status).toBe(400);
-    expect((await res.json()).message).toContain("'name'");
+    expect(((await res.json()) as { message: string }).message).toContain("'name'");
   });
 
   it('every operation of the spec has a handler in the stateful mode', () => {
