@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(
     cors({
       origin: config.corsOrigins === '*' ? '*' : [...config.corsOrigins],
-      allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'Accept'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'Accept', 'X-Sandbox-Key'],
       exposedHeaders: ['Deprecation', 'Sunset', 'Link', 'WWW-Authenticate'],
       maxAge: 600,
     }),

@@ -66,14 +66,15 @@ export function createControlRouter(deps: ControlDeps): express.Router {
     sendJson(res, 200, { status: 'ok', mode: runtime.mode, version: deps.version, uptimeSeconds: Math.round((Date.now() - deps.startedAt) / 1000) });
   });
   router.use(admin);
-  router.use((req, _res, next) => {
+  const parseJson = express.json({ limit: CONTROL_BODY_LIMIT });
+  // Only POST and PUT take a body; GET and DELETE ignore whatever is sent.
+  router.use((req, res, next) => {
+    if (req.method !== 'POST' && req.method !== 'PUT') return next();
     // A chunked body has no Content-Length: without this it would be ignored and the request run as if bodiless.
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    if (req.method !== 'GET' && req.method !== 'DELETE' && hasBody && !req.is('application/json')) {
-      throw ApiError.of('unsupported_media_type', 'Control requests with a body must be application/json.');
-    }
-    next();
-  }, express.json({ limit: CONTROL_BODY_LIMIT }));
+    if (hasBody && !req.is('application/json')) throw ApiError.of('unsupported_media_type', 'Control requests with a body must be application/json.');
+    parseJson(req, res, next);
+  });
 
   router.get('/mode', (_req, res) => sendJson(res, 200, { mode: runtime.mode, modes: MODES }));
   router.put('/mode', (req, res) => {
