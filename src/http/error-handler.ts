@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import { ApiError } from './errors.js';
+import { ApiError, codeForStatus } from './errors.js';
 import { sendJson } from './send.js';
 
 /** Failures of Express's body parser, by its `type`, as documented Error codes. */
@@ -18,6 +18,14 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const type = (error as { type?: unknown } | null)?.type;
   if (typeof type === 'string' && PARSER_ERRORS[type]) return PARSER_ERRORS[type](error as Error);
+  // Express and the body parser mark other faults of the client with a 4xx `status`: a path whose
+  // percent-encoding does not decode, a gzip/deflate/br body that does not inflate.
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500) {
+    const zlib = String((error as { code?: unknown }).code ?? '').startsWith('Z_');
+    const message = zlib ? `Request body does not decode as its Content-Encoding says (${(error as Error).message}).` : `Malformed request: ${(error as Error).message}.`;
+    return new ApiError(codeForStatus(status), status, message);
+  }
   return ApiError.of('internal', 'Internal error. The sandbox logged the details.');
 }
 

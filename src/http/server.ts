@@ -1,6 +1,6 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { RequestListener } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 /** Limits on the connection level (README, "Limits"). */
 export const SERVER_LIMITS = {
@@ -14,35 +14,74 @@ export const SERVER_LIMITS = {
   keepAliveTimeoutMs: 5_000,
 } as const;
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+function errorBody(status: number, code: string, message: string): string {
+  return JSON.stringify({ code, message, status });
+}
+
+/** A whole response written straight to the socket, for requests Express never sees; closes the connection. */
+function rawErrorResponse(status: number, code: string, message: string): string {
+  const body = errorBody(status, code, message);
+  return `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
 
 /**
  * Node's HTTP parser rejects some requests before Express sees them (a head
- * too large, a malformed request line). Answer those with the Error body too,
- * not the bare status line Node would send.
+ * too large, a malformed request line, a broken chunked body). Answer those
+ * with the Error body too, not the bare status line (or silence) Node would send.
  */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable || (socket as Socket & { _httpMessage?: unknown })._httpMessage) {
-    socket.destroy();
-    return;
-  }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const code = status === 431 ? 'request_header_too_large' : status === 408 ? 'request_timeout' : 'invalid_request';
   const message =
     status === 431 ? `Request headers are larger than ${SERVER_LIMITS.maxHeaderSize} bytes.`
     : status === 408 ? 'The request was not received in time.'
     : 'Malformed HTTP request.';
-  const body = JSON.stringify({ code, message, status });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  if (inFlight && !inFlight.writableFinished && socket.writable) {
+    // A request is being answered on this connection. If it arrived whole, the bytes that broke
+    // the parser came after it (a lying Content-Length, pipelined garbage): let its answer go
+    // out, then close. If its own body broke the parser, it is the request answered with the error.
+    inFlight.once('close', () => socket.destroy());
+    if (inFlight.req.complete || inFlight.headersSent) {
+      inFlight.shouldKeepAlive = false;
+      return;
+    }
+    const body = errorBody(status, code, message);
+    inFlight.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    inFlight.end(body);
+    return;
+  }
+  if (!socket.writable || inFlight) {
+    socket.destroy();
+    return;
+  }
+  socket.end(rawErrorResponse(status, code, message));
+}
+
+/** CONNECT asks for a tunnel, which the sandbox never opens: answer it, do not just drop the connection. */
+function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.end(rawErrorResponse(405, 'method_not_allowed', 'CONNECT is not supported: the sandbox is not a proxy.'));
 }
 
 /** An HTTP server with the sandbox's limits, listening; resolves with its base URL. */
 export async function listen(handler: RequestListener, port: number, host: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer({ maxHeaderSize: SERVER_LIMITS.maxHeaderSize, requestTimeout: SERVER_LIMITS.requestTimeoutMs, headersTimeout: SERVER_LIMITS.headersTimeoutMs }, handler);
+  const server = createServer(
+    {
+      maxHeaderSize: SERVER_LIMITS.maxHeaderSize,
+      requestTimeout: SERVER_LIMITS.requestTimeoutMs,
+      headersTimeout: SERVER_LIMITS.headersTimeoutMs,
+      // Node answers a missing Host with a bare 400 and no body; the sandbox answers every request with JSON instead.
+      requireHostHeader: false,
+    },
+    handler,
+  );
   server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeoutMs;
   server.on('clientError', answerClientError);
+  server.on('connect', refuseConnect);
+  // An `Expect` other than 100-continue would get Node's bare 417; ignoring it is allowed (RFC 9110, 10.1.1).
+  server.on('checkExpectation', handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

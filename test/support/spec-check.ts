@@ -25,6 +25,14 @@ export interface CheckedResponse {
 
 const ERROR_SCHEMA_POINTER = ['components', 'schemas', 'Error'];
 
+// Compiling a validator costs tens of milliseconds; fuzz tests check thousands of responses.
+const validators = new Map<string, InstanceType<typeof OpenAPIResponseValidator>>();
+function validatorFor(key: string, status: number, schema: Json): InstanceType<typeof OpenAPIResponseValidator> {
+  let validator = validators.get(key);
+  if (!validator) validators.set(key, (validator = new OpenAPIResponseValidator({ responses: { [String(status)]: { schema } } })));
+  return validator;
+}
+
 let loaded: Promise<Json> | undefined;
 const document = () => (loaded ??= $RefParser.dereference(parse(readFileSync(SPEC_PATH, 'utf8'))) as Promise<Json>);
 
@@ -49,7 +57,7 @@ export async function responseProblems(operationId: string, res: CheckedResponse
   const contentType = res.headers.get('content-type');
   if (contentType !== 'application/json') problems.push(`Content-Type is '${contentType}', expected exactly 'application/json'`);
   const schema = documented ? documented.content?.['application/json']?.schema : ERROR_SCHEMA_POINTER.reduce((n: Json, k) => n[k], doc);
-  const validator = new OpenAPIResponseValidator({ responses: { [String(res.status)]: { schema } } });
+  const validator = validatorFor(`${operationId} ${res.status}`, res.status, schema);
   const failure = validator.validateResponse(res.status, res.body);
   if (failure) problems.push(`body does not match the ${documented ? 'documented' : 'Error'} schema of ${operationId} ${res.status}: ${JSON.stringify(failure.errors)}`);
   if (res.status >= 400 && (res.body as Json | null)?.status !== res.status) problems.push(`Error status ${(res.body as Json | null)?.status} differs from HTTP status ${res.status}`);
