@@ -119,11 +119,29 @@ export function createValidators(spec: Spec) {
     };
   };
 
+  /**
+   * Ajv coerces strings with `Number()`, which also reads `0x10`, `1e2`,
+   * `+5` and ` 7`. A parameter's text must be plain decimal notation of its
+   * schema type before it is coerced.
+   */
+  const notation = (schema: ReturnType<typeof paramsSchema>) =>
+    Object.entries(schema.properties).flatMap(([name, s]) => {
+      const type = (s as { type?: unknown }).type;
+      const pattern = type === 'integer' ? /^-?\d+$/ : type === 'number' ? /^-?\d+(\.\d+)?$/ : undefined;
+      return pattern ? [{ name, pattern, message: `must be ${type}` }] : [];
+    });
+
   const request = (op: OperationSpec): RequestValidator => {
-    const query = coercing.compile(paramsSchema(op, 'query'));
-    const path = coercing.compile(paramsSchema(op, 'path'));
+    const querySchema = paramsSchema(op, 'query');
+    const pathSchema = paramsSchema(op, 'path');
+    const query = { fn: coercing.compile(querySchema), numbers: notation(querySchema) };
+    const path = { fn: coercing.compile(pathSchema), numbers: notation(pathSchema) };
     const body = op.requestBody ? strict.compile(ref(op.requestBody.pointer)) : undefined;
-    const checkParams = (fn: ValidateFunction, where: string, raw: Record<string, unknown>): Checked<Record<string, unknown>> => {
+    const checkParams = ({ fn, numbers }: typeof query, where: string, raw: Record<string, unknown>): Checked<Record<string, unknown>> => {
+      for (const { name, pattern, message } of numbers) {
+        const text = raw[name];
+        if (typeof text === 'string' && !pattern.test(text)) return { ok: false, issues: [{ in: where, name, message }] };
+      }
       const value = { ...raw };
       return fn(value) ? { ok: true, value } : { ok: false, issues: toIssues(where, fn) };
     };
