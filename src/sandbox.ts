@@ -90,7 +90,7 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
   });
   const journal = new Journal(config.journalSize, responseChecker(spec, validators));
   const faults = new Faults(spec.operations);
-  const control = createControlRouter({ config, runtime, workspaces, journal, faults, checkPet: validators.schema('/components/schemas/Pet', 'record'), version: PACKAGE_VERSION, startedAt });
+  const control = createControlRouter({ config, runtime, workspaces, journal, faults, checkPet: validators.schema('/components/schemas/Pet', 'record'), version: PACKAGE_VERSION, startedAt, prepareMode: (mode) => (mode === 'stateful' ? Promise.resolve() : prism.ready()) });
   const app = createApp({
     config,
     spec,

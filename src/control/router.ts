@@ -20,6 +20,8 @@ export interface ControlDeps {
   checkPet: SchemaCheck;
   version: string;
   startedAt: number;
+  /** Makes a mode ready to answer (Prism loads on first use); awaited before a switch takes effect. */
+  prepareMode?: (mode: Mode) => Promise<void>;
 }
 
 /** Fixture sets and exports can be large: 10,000 pets and more. */
@@ -77,9 +79,10 @@ export function createControlRouter(deps: ControlDeps): express.Router {
   });
 
   router.get('/mode', (_req, res) => sendJson(res, 200, { mode: runtime.mode, modes: MODES }));
-  router.put('/mode', (req, res) => {
+  router.put('/mode', async (req, res) => {
     const mode = body(req).mode;
     if (!(MODES as readonly unknown[]).includes(mode)) throw ApiError.of('invalid_request', `"mode" must be one of ${MODES.join(', ')}.`);
+    await deps.prepareMode?.(mode as Mode);
     runtime.mode = mode as Mode;
     sendJson(res, 200, { mode: runtime.mode, modes: MODES });
   });
