@@ -1,4 +1,6 @@
-import { Faker, en } from '@faker-js/faker';
+// The English build only: the package's main entry loads every locale, which made start-up
+// several hundred milliseconds slower. Output is the same, byte for byte, for every seed.
+import { faker } from '@faker-js/faker/locale/en';
 import type { Pet, PetStatus } from './types.js';
 
 /** Categories of the seeded data: a handful, as a real store would have. */
@@ -17,7 +19,8 @@ const STATUSES: { weight: number; value: PetStatus | undefined }[] = [
  * `firstId` upwards. About one pet in ten has no `status` key at all.
  */
 export function generatePets(seed: number, count: number, firstId = 1): Pet[] {
-  const faker = new Faker({ locale: [en], seed });
+  // One shared instance, reseeded: generation is synchronous, so no other call can interleave.
+  faker.seed(seed);
   return Array.from({ length: count }, (_, i) => {
     const status = faker.helpers.weightedArrayElement(STATUSES);
     const pet: Pet = {
