@@ -151,14 +151,22 @@ export class PetStore {
     if (line) this.pendingLines.push(line);
     if (snapshot) this.pendingSnapshot = true;
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    this.flushing ??= this.drain().finally(() => {
-      this.flushing = undefined;
-    });
+    this.flushing ??= this.drain();
     return done;
   }
 
   /** The flusher: one batch at a time, each batch one disk write. */
   private async drain(): Promise<void> {
+    try {
+      await this.drainBatches();
+    } finally {
+      this.flushing = undefined;
+      // A waiter's continuation may have scheduled a write while this drain was finishing: it must not be left behind.
+      if (this.waiters.length > 0) this.flushing = this.drain();
+    }
+  }
+
+  private async drainBatches(): Promise<void> {
     while (this.waiters.length > 0) {
       const waiters = this.waiters;
       const lines = this.pendingLines;
