@@ -61,10 +61,16 @@ export const OPTIONS = {
 
 type OptionName = keyof typeof OPTIONS;
 
+/** How an option is named in messages: its flag and its variable, as either may have set it. */
+function describeOption(name: string): string {
+  const env = (OPTIONS as Record<string, { env: string }>)[name]?.env;
+  return env ? `--${name} (or ${env})` : `--${name}`;
+}
+
 function integer(name: string, raw: string, min: number, max: number): number {
-  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`--${name} must be a whole number, got '${raw}'`);
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${describeOption(name)} must be a whole number, got '${raw}'`);
   const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`--${name} must be between ${min} and ${max}, got '${raw}'`);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${describeOption(name)} must be between ${min} and ${max}, got '${raw}'`);
   return n;
 }
 
@@ -72,12 +78,12 @@ function boolean(name: string, raw: string): boolean {
   const v = raw.trim().toLowerCase();
   if (['true', '1', 'yes', 'on'].includes(v)) return true;
   if (['false', '0', 'no', 'off'].includes(v)) return false;
-  throw new ConfigError(`--${name} must be true or false, got '${raw}'`);
+  throw new ConfigError(`${describeOption(name)} must be true or false, got '${raw}'`);
 }
 
 function list(name: string, raw: string): string[] {
   const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (items.length === 0) throw new ConfigError(`--${name} needs at least one value`);
+  if (items.length === 0) throw new ConfigError(`${describeOption(name)} needs at least one value`);
   return items;
 }
 

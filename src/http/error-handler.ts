@@ -2,9 +2,19 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import { ApiError, codeForStatus } from './errors.js';
 import { sendJson } from './send.js';
 
+/** The strict JSON parser refuses valid JSON that is not an object or array (`null`, `"x"`, `1`). */
+function isJson(text: unknown): boolean {
+  try {
+    JSON.parse(String(text));
+    return typeof text === 'string';
+  } catch {
+    return false;
+  }
+}
+
 /** Failures of Express's body parser, by its `type`, as documented Error codes. */
 const PARSER_ERRORS: Record<string, (e: Error & { limit?: number; charset?: string; encoding?: string }) => ApiError> = {
-  'entity.parse.failed': (e) => ApiError.of('invalid_request', `Request body is not valid JSON: ${e.message}`),
+  'entity.parse.failed': (e) => ApiError.of('invalid_request', isJson((e as { body?: unknown }).body) ? 'Request body must be a JSON object.' : `Request body is not valid JSON: ${e.message}`),
   'entity.too.large': (e) => ApiError.of('payload_too_large', `Request body is larger than the limit of ${e.limit} bytes.`),
   'charset.unsupported': (e) => ApiError.of('unsupported_media_type', `Unsupported charset '${e.charset}': send UTF-8 JSON.`),
   'encoding.unsupported': (e) => ApiError.of('unsupported_media_type', `Unsupported content encoding '${e.encoding}'.`),
