@@ -8,13 +8,24 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * Matches a presented token against the accepted ones in constant time:
  * both sides are hashed to equal length and every key is compared, so
  * neither the position of a match nor a common prefix shows in the timing.
+ *
+ * The answer for a token is remembered (hashing was a large part of the
+ * cost of a request). A Map lookup hashes the whole token before comparing,
+ * so a hit or miss tells only whether that exact token was presented
+ * before, never how much of it matches a key.
  */
 export function createKeyMatcher(keys: readonly string[]): (token: string) => boolean {
   const known = keys.map(digest);
+  const answers = new Map<string, boolean>();
   return (token) => {
+    const remembered = answers.get(token);
+    if (remembered !== undefined) return remembered;
     const presented = digest(token);
     let found = false;
     for (const k of known) found = timingSafeEqual(k, presented) || found;
+    // Bounded: a client sending ever new tokens only ever costs the hashing.
+    if (answers.size >= 1024) answers.clear();
+    answers.set(token, found);
     return found;
   };
 }

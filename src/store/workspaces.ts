@@ -2,9 +2,18 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, extname, join } from 'node:path';
 import { PetStore, type PetStoreOptions } from './pet-store.js';
 
+// Every /v1 request asks for its workspace id (journal, faults): hash each key once. Bounded,
+// because with --open-keys any well-formed token is a key.
+const ids = new Map<string, string>();
+
 /** A short, stable id of an API key: names its file and its journal; never reveals the key. */
 export function workspaceId(key: string): string {
-  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+  let id = ids.get(key);
+  if (id === undefined) {
+    if (ids.size >= 1024) ids.clear();
+    ids.set(key, (id = createHash('sha256').update(key).digest('hex').slice(0, 16)));
+  }
+  return id;
 }
 
 /**
