@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { SPEC_FILE } from '../paths.js';
+import { readSpecDocument } from './spec-cache.js';
 
 type Json = Record<string, unknown>;
 
@@ -120,7 +119,7 @@ function readOperation(document: Json, path: string, method: OperationSpec['meth
 
 /** Reads and indexes an OpenAPI 3.0 document by `operationId`. */
 export function loadSpec(file: string = SPEC_FILE): Spec {
-  const document = parse(readFileSync(file, 'utf8')) as Json;
+  const document = readSpecDocument(file);
   const operations = new Map<string, OperationSpec>();
   for (const [path, item] of Object.entries((document.paths ?? {}) as Record<string, Json>)) {
     const shared = (item.parameters as unknown[] | undefined) ?? [];

@@ -27,7 +27,10 @@ const SPEC_ID = 'openapi.yaml';
 const INT64_MESSAGE = 'must be an integer between -9007199254740991 and 9007199254740991 (larger int64 values cannot be kept exactly)';
 
 function createAjv(spec: Spec, coerce: boolean): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: coerce, useDefaults: coerce });
+  // validateSchema off: checking schemas against JSON Schema's meta-schema compiled that meta-schema in
+  // every instance at every start (tens of ms) and checks little here (the document as a whole is no
+  // JSON Schema); the spec itself is checked by `npm run lint:spec`.
+  const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: coerce, useDefaults: coerce, validateSchema: false });
   addFormats(ajv);
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
@@ -160,8 +163,17 @@ export function createValidators(spec: Spec) {
 
   /** A check against any schema of the document, by JSON pointer (e.g. `/components/schemas/Pet`). */
   const schema = (pointer: string, where = 'value'): SchemaCheck => {
-    const fn = strict.compile(ref(pointer));
-    return (value) => (fn(value) ? [] : toIssues(where, fn));
+    // Compiled on first use: start-up needs only the checks it runs (a pointer is still checked now).
+    const target = pointer
+      .split('/')
+      .slice(1)
+      .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), spec.document);
+    if (target === undefined) throw new Error(`No schema at ${pointer} in ${spec.file}`);
+    let fn: ValidateFunction | undefined;
+    return (value) => {
+      fn ??= strict.compile(ref(pointer));
+      return fn(value) ? [] : toIssues(where, fn);
+    };
   };
 
   return { request, schema };
