@@ -1,0 +1,83 @@
+/**
+ * Load from a separate process: the autocannon CLI, bounded by its
+ * duration, on loopback. The servers under test and the process that
+ * drives the bench share no event loop with it.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../src/paths.js';
+import { AUTH } from './processes.js';
+
+const AUTOCANNON = join(PACKAGE_ROOT, 'node_modules', 'autocannon', 'autocannon.js');
+
+export interface LoadSpec {
+  url: string;
+  connections: number;
+  durationSec: number;
+  /** A JSON body makes it a POST. */
+  body?: string;
+}
+
+export interface LoadResult {
+  /** Mean requests per second over the run (2xx and others). */
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  /** Answers that were not 2xx, and socket errors/timeouts: must be 0. */
+  non2xx: number;
+  errors: number;
+}
+
+interface AutocannonJson {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const args = [AUTOCANNON, '--json', '--no-progress', '-c', String(spec.connections), '-d', String(spec.durationSec), '-t', '10', '-H', `authorization=${AUTH}`];
+  if (spec.body !== undefined) args.push('-m', 'POST', '-H', 'content-type=application/json', '-b', spec.body);
+  args.push(spec.url);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => void (err += chunk.toString()));
+  // Bounded: the run plus a margin, then it is killed.
+  const timer = setTimeout(() => child.kill('SIGKILL'), (spec.durationSec + 30) * 1000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  if (code !== 0) throw new Error(`autocannon exited with ${code}: ${err.slice(-1000)}`);
+  const r = JSON.parse(out) as AutocannonJson;
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
+}
+
+/** The median of numbers (the middle round damps one noisy round). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/** Median of each metric over rounds; errors are summed. */
+export function combine(rounds: LoadResult[]): LoadResult {
+  return {
+    rps: median(rounds.map((r) => r.rps)),
+    p50: median(rounds.map((r) => r.p50)),
+    p99: median(rounds.map((r) => r.p99)),
+    requests: rounds.reduce((n, r) => n + r.requests, 0),
+    non2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
+    errors: rounds.reduce((n, r) => n + r.errors, 0),
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * The servers under test, each its own process on 127.0.0.1 and an
+ * ephemeral port: the sandbox (built, `dist/src/bin.js`), the Prism mock on
+ * the same spec, and the minimal Express app.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { PACKAGE_ROOT } from '../../src/paths.js';
+
+export const AUTH = 'Bearer sandbox-key';
+const SANDBOX_BIN = join(PACKAGE_ROOT, 'dist', 'src', 'bin.js');
+const PRISM_BIN = join(PACKAGE_ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
+const BASELINE = join(PACKAGE_ROOT, 'test', 'bench', 'baseline-server.ts');
+
+export interface ServerProcess {
+  name: string;
+  origin: string;
+  /** Where the interface's paths start: `<origin>/v1`, or the origin for Prism (it serves the spec's paths as written). */
+  base: string;
+  pid: number;
+  /** Process start (spawn) to the first 200 on GET <base>/pets, ms. */
+  readyMs: number;
+  /** Peak resident set size so far (Linux VmHWM), MB; undefined elsewhere. */
+  peakRssMb(): number | undefined;
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Kills whatever is still running (on a failure or Ctrl-C). */
+export function killAll(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
+/** A free TCP port on 127.0.0.1, for servers that cannot be told port 0. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function peakRss(pid: number): number | undefined {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function firstOk(url: string, deadline: number, child: ChildProcess): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${url}: the server exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(url, { headers: { authorization: AUTH } });
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (performance.now() > deadline) throw new Error(`${url} did not answer 200 in time`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+interface SpawnSpec {
+  name: string;
+  args: string[];
+  /** Known origin, or a pattern of stdout that gives it. */
+  origin: string | RegExp;
+  /** Path prefix of the interface on that origin. */
+  prefix: string;
+  timeoutMs: number;
+}
+
+async function start(spec: SpawnSpec): Promise<ServerProcess> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, spec.args, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => running.delete(child));
+  let output = '';
+  const deadline = t0 + spec.timeoutMs;
+  try {
+    let origin = typeof spec.origin === 'string' ? spec.origin : '';
+    if (spec.origin instanceof RegExp) {
+      const pattern = spec.origin;
+      origin = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${spec.name} printed no address in time`)), spec.timeoutMs);
+        child.stdout?.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const found = pattern.exec(output)?.[1];
+          if (found) {
+            clearTimeout(timer);
+            resolve(found);
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`${spec.name} exited with code ${code}: ${output}`)));
+      });
+    }
+    child.stdout?.resume();
+    child.stderr?.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    await firstOk(`${origin}${spec.prefix}/pets`, deadline, child);
+    const readyMs = performance.now() - t0;
+    const pid = child.pid ?? 0;
+    return {
+      name: spec.name,
+      origin,
+      base: `${origin}${spec.prefix}`,
+      pid,
+      readyMs,
+      peakRssMb: () => peakRss(pid),
+      stop: async () => {
+        if (child.exitCode !== null) return;
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      },
+    };
+  } catch (error) {
+    child.kill('SIGKILL');
+    await exited;
+    throw new Error(`${spec.name} did not start: ${(error as Error).message}\n${output.slice(-2000)}`);
+  }
+}
+
+/** The sandbox in stateful mode on `dataFile`; a missing file is seeded with `count` pets. */
+export function startSandbox(dataFile: string, count = 50, name = 'sandbox'): Promise<ServerProcess> {
+  return start({
+    name,
+    args: [SANDBOX_BIN, '--port', '0', '--data', dataFile, '--count', String(count), '--mode', 'stateful'],
+    origin: /listening on (http:\/\/[^\s/]+)\/v1/,
+    prefix: '/v1',
+    timeoutMs: 120_000,
+  });
+}
+
+/** Prism's mock of spec/openapi.yaml in static mode. */
+export async function startPrism(): Promise<ServerProcess> {
+  const port = await freePort();
+  return start({
+    name: 'prism',
+    args: [PRISM_BIN, 'mock', '-h', '127.0.0.1', '-p', String(port), join(PACKAGE_ROOT, 'spec', 'openapi.yaml')],
+    origin: `http://127.0.0.1:${port}`,
+    prefix: '',
+    timeoutMs: 60_000,
+  });
+}
+
+/** The minimal Express 5 app (baseline-server.ts). */
+export function startBaseline(): Promise<ServerProcess> {
+  return start({ name: 'express', args: ['--import', 'tsx', BASELINE], origin: /listening (http:\/\/\S+)/, prefix: '/v1', timeoutMs: 60_000 });
+}

@@ -1,0 +1,64 @@
+/** The bench's printed table, its targets and the JSON it writes. */
+import type { LoadResult } from './load.js';
+
+export interface Row {
+  scenario: string;
+  server: string;
+  result: LoadResult;
+  /** req/s of this row over Prism's and the minimal Express app's in the same scenario. */
+  vsPrism?: number;
+  vsExpress?: number;
+}
+
+export interface Measure {
+  name: string;
+  value: number;
+  unit: string;
+}
+
+export interface Target {
+  name: string;
+  /** e.g. `0.93x` or `212 ms`. */
+  actual: string;
+  required: string;
+  pass: boolean;
+}
+
+/** A target on a ratio `a / b >= min`. */
+export function ratioTarget(name: string, a: number, b: number, min: number): Target {
+  const ratio = a / b;
+  return { name, actual: `${ratio.toFixed(2)}x`, required: `>= ${min}x`, pass: Number.isFinite(ratio) && ratio >= min };
+}
+
+/** A target on a measured value `value < max`. */
+export function maxTarget(name: string, value: number, max: number, unit: string): Target {
+  return { name, actual: `${value.toFixed(0)} ${unit}`, required: `< ${max} ${unit}`, pass: Number.isFinite(value) && value < max };
+}
+
+const fmt = (n: number | undefined, digits = 0) => (n === undefined || !Number.isFinite(n) ? '' : n.toFixed(digits));
+
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
+  return [line(head), `|${widths.map((w, i) => (i < 2 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+/** The load table, the start-up/memory table and the targets, as Markdown. */
+export function render(rows: Row[], measures: Measure[], targets: Target[]): string {
+  const load = table(
+    ['Scenario', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'x Prism', 'x Express', 'non-2xx/errors'],
+    rows.map((r) => [
+      r.scenario,
+      r.server,
+      fmt(r.result.rps),
+      fmt(r.result.p50, 1),
+      fmt(r.result.p99, 1),
+      r.vsPrism === undefined ? '' : `${r.vsPrism.toFixed(2)}`,
+      r.vsExpress === undefined ? '' : `${r.vsExpress.toFixed(2)}`,
+      `${r.result.non2xx}/${r.result.errors}`,
+    ]),
+  );
+  const other = table(['Measure', '', 'value'], measures.map((m) => [m.name, '', `${fmt(m.value, m.unit === 'ms' ? 0 : 1)} ${m.unit}`]));
+  const goals = table(['Target', 'Result', 'actual', 'required'], targets.map((t) => [t.name, t.pass ? 'PASS' : 'FAIL', t.actual, t.required]));
+  return `${load}\n\n${other}\n\n${goals}\n`;
+}

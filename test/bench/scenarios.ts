@@ -1,0 +1,92 @@
+/**
+ * The bench's scenarios. Every scenario runs the same load on each server
+ * in rounds, rotating the order each round, so a slow spell of the machine
+ * does not fall on one server only; each metric is the median over rounds.
+ */
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { combine, median, runLoad, type LoadResult, type LoadSpec } from './load.js';
+import { startSandbox, type ServerProcess } from './processes.js';
+
+export interface BenchOptions {
+  durationSec: number;
+  rounds: number;
+  /** Starts per ready-time measurement. */
+  starts: number;
+  warmup: boolean;
+  log: (line: string) => void;
+}
+
+export const NEW_PET = JSON.stringify({ name: 'Bench', categoryId: 1, status: 'available' });
+
+/** A contender in a scenario: a running server, or one started fresh for each round. */
+export interface Contender {
+  label: string;
+  server?: ServerProcess;
+  /** Starts a server for one round (e.g. a copy of a prepared store); it is stopped after the round. */
+  fresh?: () => Promise<ServerProcess>;
+  /** Called with the round's server after its load, before it is stopped (memory probes). */
+  after?: (server: ServerProcess) => void;
+}
+
+function rotate<T>(items: T[], by: number): T[] {
+  const k = by % items.length;
+  return [...items.slice(k), ...items.slice(0, k)];
+}
+
+/** Runs `load` (path after the base, connections, body) against each contender, alternating, for `rounds` rounds. */
+export async function compare(opts: BenchOptions, contenders: Contender[], load: Omit<LoadSpec, 'url' | 'durationSec'> & { path: string }): Promise<Map<string, LoadResult>> {
+  const rounds = new Map<string, LoadResult[]>(contenders.map((c) => [c.label, []]));
+  const spec = (server: ServerProcess, durationSec: number): LoadSpec => ({ ...load, url: `${server.base}${load.path}`, durationSec });
+  // JIT warm-up, unmeasured: servers that run through the scenario get longer (Prism keeps getting faster for seconds).
+  if (opts.warmup) {
+    for (const c of contenders) if (c.server) await runLoad(spec(c.server, 3));
+  }
+  for (let round = 0; round < opts.rounds; round++) {
+    for (const c of rotate(contenders, round)) {
+      const server = c.server ?? (await c.fresh?.());
+      if (!server) throw new Error(`${c.label}: no server`);
+      try {
+        if (!c.server && opts.warmup) await runLoad(spec(server, 1));
+        const result = await runLoad(spec(server, opts.durationSec));
+        opts.log(`  round ${round + 1} ${c.label.padEnd(22)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms`);
+        rounds.get(c.label)?.push(result);
+        c.after?.(server);
+      } finally {
+        if (!c.server) await server.stop();
+      }
+    }
+  }
+  return new Map([...rounds].map(([label, results]) => [label, combine(results)]));
+}
+
+/** A contender that starts the sandbox on a fresh copy of `template` (a folder holding db.json) each round. */
+export function freshCopy(label: string, template: string, work: string, after?: (s: ServerProcess) => void): Contender {
+  let n = 0;
+  return {
+    label,
+    ...(after ? { after } : {}),
+    fresh: async () => {
+      const dir = join(work, `${label.replace(/\W+/g, '-')}-${(n += 1)}`);
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      cpSync(template, dir, { recursive: true });
+      const server = await startSandbox(join(dir, 'db.json'), 0, label);
+      const stop = server.stop;
+      return { ...server, stop: async () => (await stop(), rmSync(dir, { recursive: true, force: true })) };
+    },
+  };
+}
+
+/** Median start-to-first-200 over `opts.starts` starts of the sandbox on an existing store; also its peak RSS. */
+export async function readyTime(opts: BenchOptions, dataFile: string): Promise<{ ms: number; all: number[]; peakRssMb: number }> {
+  const all: number[] = [];
+  let peakRssMb = 0;
+  for (let i = 0; i < opts.starts; i++) {
+    const server = await startSandbox(dataFile, 0, 'ready');
+    all.push(server.readyMs);
+    peakRssMb = Math.max(peakRssMb, server.peakRssMb() ?? 0);
+    await server.stop();
+  }
+  return { ms: median(all), all, peakRssMb };
+}
