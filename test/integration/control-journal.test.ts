@@ -3,21 +3,12 @@
  * it keeps, and how it cuts long bodies.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../../src/control/journal.js';
 import { controlOf, type Control } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 
-interface Entry {
-  time: string;
-  method: string;
-  path: string;
-  query: Record<string, unknown>;
-  operationId: string | null;
-  status: number;
-  durationMs: number;
-  requestBody: unknown;
-  responseBody: unknown;
-  specValid: boolean;
-}
+/** An entry as read back: `specValid` is always set then. */
+type Entry = JournalEntry & { specValid: boolean };
 
 describe('journal contents', () => {
   let sb: TestSandbox;
