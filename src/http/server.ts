@@ -12,6 +12,8 @@ export const SERVER_LIMITS = {
   requestTimeoutMs: 30_000,
   /** Idle keep-alive connections are closed after this. */
   keepAliveTimeoutMs: 5_000,
+  /** How often the two timeouts above are checked (Node's default, 30 s, let a 10 s limit last up to 40 s). */
+  timeoutCheckIntervalMs: 1_000,
 } as const;
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
@@ -72,6 +74,7 @@ export async function listen(handler: RequestListener, port: number, host: strin
       maxHeaderSize: SERVER_LIMITS.maxHeaderSize,
       requestTimeout: SERVER_LIMITS.requestTimeoutMs,
       headersTimeout: SERVER_LIMITS.headersTimeoutMs,
+      connectionsCheckingInterval: SERVER_LIMITS.timeoutCheckIntervalMs,
       // Node answers a missing Host with a bare 400 and no body; the sandbox answers every request with JSON instead.
       requireHostHeader: false,
     },
