@@ -4,6 +4,7 @@ import type { Config, Mode } from './config.js';
 import { checkApiKey, createKeyMatcher } from './http/auth.js';
 import { createErrorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
+import { limitJsonDepth } from './http/json-depth.js';
 import { sendJson } from './http/send.js';
 import type { ModeHandler, OperationRequest, Reply } from './modes/types.js';
 import type { OperationSpec, Spec } from './openapi/spec.js';
@@ -78,7 +79,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.locals.key = checkApiKey(req.headers, accepts);
     next();
   };
-  const jsonBody = express.json({ limit: config.bodyLimit, strict: true, type: 'application/json' });
+  const jsonBody = express.json({ limit: config.bodyLimit, strict: true, type: 'application/json', verify: limitJsonDepth() });
 
   const app = express();
   app.disable('x-powered-by');

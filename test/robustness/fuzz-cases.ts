@@ -132,7 +132,7 @@ const encodings = fc.tuple(validPet, fc.constantFrom('gzip', 'deflate', 'br', 'i
   return post('content-encoding', [AUTH, JSON_TYPE, ['Content-Encoding', encoding]], zipped ? gzipSync(body) : Buffer.from(real ? body : 'not compressed at all'), zipped ? { json: body } : {});
 });
 
-const chunked = fc.tuple(validPet, fc.constantFrom('ok', 'bad-size', 'no-end', 'ext')).map(([body, kind]) => {
+const chunked = fc.tuple(fc.oneof(validPet, bodyText), fc.constantFrom('ok', 'bad-size', 'no-end', 'ext')).map(([body, kind]) => {
   const n = Buffer.byteLength(body).toString(16);
   const wire = { ok: `${n}\r\n${body}\r\n0\r\n\r\n`, 'bad-size': `zz\r\n${body}\r\n0\r\n\r\n`, 'no-end': `${n}\r\n${body}\r\n`, ext: `${n};x=y\r\n${body}\r\n0\r\n\r\n` }[kind];
   return post(`chunked ${kind}`, [AUTH, JSON_TYPE, ['Transfer-Encoding', 'chunked']], Buffer.from(wire), { contentLength: null, ...(kind === 'ok' || kind === 'ext' ? { json: body } : {}), ...(kind === 'no-end' ? { end: true } : {}) });

@@ -1,0 +1,38 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from './errors.js';
+
+/**
+ * Deepest nesting of arrays and objects accepted in a `/v1` JSON body
+ * (README, "Limits"). A NewPet is one level deep. Without a limit, a body
+ * within the size limit could nest 50,000 levels: parsed fine, but every
+ * later recursive walk of it (the journal serializing what was sent) would
+ * overflow the stack.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN = new Set([0x5b, 0x7b]);
+const CLOSE = new Set([0x5d, 0x7d]);
+
+/**
+ * A `verify` hook for Express's JSON parser: rejects a body nested deeper
+ * than `max` before it is parsed. One pass over the bytes, skipping strings.
+ */
+export function limitJsonDepth(max = MAX_JSON_DEPTH) {
+  return (_req: IncomingMessage, _res: unknown, raw: Buffer): void => {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < raw.length; i++) {
+      const c = raw[i] as number;
+      if (inString) {
+        if (c === BACKSLASH) i++;
+        else if (c === QUOTE) inString = false;
+      } else if (c === QUOTE) inString = true;
+      else if (OPEN.has(c)) {
+        depth += 1;
+        if (depth > max) throw ApiError.of('invalid_request', `Request body is nested deeper than ${max} levels of arrays and objects.`);
+      } else if (CLOSE.has(c)) depth -= 1;
+    }
+  };
+}
