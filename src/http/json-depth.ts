@@ -2,8 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError } from './errors.js';
 
 /**
- * Deepest nesting of arrays and objects accepted in a `/v1` JSON body
- * (README, "Limits"). A NewPet is one level deep. Without a limit, a body
+ * Deepest nesting of arrays and objects accepted in a JSON body, on `/v1`
+ * and the control plane (README, "Limits"). A NewPet is one level deep, a
+ * fixture set three. Without a limit, a body
  * within the size limit could nest 50,000 levels: parsed fine, but every
  * later recursive walk of it (the journal serializing what was sent) would
  * overflow the stack.
@@ -12,8 +13,7 @@ export const MAX_JSON_DEPTH = 32;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPEN = new Set([0x5b, 0x7b]);
-const CLOSE = new Set([0x5d, 0x7d]);
+const [OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT] = [0x5b, 0x5d, 0x7b, 0x7d];
 
 /**
  * A `verify` hook for Express's JSON parser: rejects a body nested deeper
@@ -29,10 +29,10 @@ export function limitJsonDepth(max = MAX_JSON_DEPTH) {
         if (c === BACKSLASH) i++;
         else if (c === QUOTE) inString = false;
       } else if (c === QUOTE) inString = true;
-      else if (OPEN.has(c)) {
+      else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
         depth += 1;
         if (depth > max) throw ApiError.of('invalid_request', `Request body is nested deeper than ${max} levels of arrays and objects.`);
-      } else if (CLOSE.has(c)) depth -= 1;
+      } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth -= 1;
     }
   };
 }
