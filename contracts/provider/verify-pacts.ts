@@ -39,6 +39,28 @@ export function providerBaseUrl(target: string): string {
  * only where the consumer sent an Authorization header: an interaction
  * without one is about the 401. Rejects when any interaction fails.
  */
+/**
+ * The verifier reports a failure as its whole JSON result; name the failed
+ * interactions and their first mismatch instead.
+ */
+function describeFailure(failure: unknown): string {
+  const message = (failure as Error | undefined)?.message ?? String(failure);
+  try {
+    const result = JSON.parse(message.slice(message.indexOf('{'))) as {
+      interactionResults?: { description: string; result: string }[];
+      errors?: { interaction: string; mismatch?: { mismatches?: { mismatch: string; path?: string }[] } }[];
+    };
+    const all = result.interactionResults ?? [];
+    const failed = (result.errors ?? []).map((e) => {
+      const first = e.mismatch?.mismatches?.[0];
+      return `${e.interaction.replace(/^Verifying a pact between .+? Given /, 'given ')}${first ? ` (${first.path ? `${first.path}: ` : ''}${first.mismatch})` : ''}`;
+    });
+    return `${failed.length} of ${all.length} interaction(s) failed: ${failed.join('; ')}`;
+  } catch {
+    return message;
+  }
+}
+
 export async function verifyPacts(options: VerifyPactsOptions): Promise<PactSummary> {
   process.env.PACT_DO_NOT_TRACK ??= 'true';
   const files = options.pactFiles ?? listPactFiles();
@@ -64,7 +86,7 @@ export async function verifyPacts(options: VerifyPactsOptions): Promise<PactSumm
   } catch (error) {
     failure = error;
   }
-  const problems = [...states.failures, ...(failure ? [`verification failed: ${(failure as Error).message ?? String(failure)}`] : [])];
+  const problems = [...states.failures, ...(failure ? [`verification failed: ${describeFailure(failure)}`] : [])];
   if (problems.length > 0) throw new Error(`Pact verification failed:\n- ${[...new Set(problems)].join('\n- ')}`);
   return { files, consumers: pacts.consumers, interactions: pacts.interactions };
 }
