@@ -108,12 +108,14 @@ export function createApp(deps: AppDeps): express.Express {
   const v1 = express.Router({ caseSensitive: true });
   const { onResponse } = deps;
   if (onResponse) {
-    v1.use((req, res, next) => {
-      const start = performance.now();
-      res.once('finish', () => {
-        const { op, key, body } = res.locals as { op?: OperationSpec; key?: string; body?: unknown };
-        onResponse({ req, op, key, status: res.statusCode, body, durationMs: performance.now() - start });
-      });
+    // One shared listener, no closure per request: the response carries what the event needs.
+    const finished = function (this: Response) {
+      const { op, key, body, start } = this.locals as { op?: OperationSpec; key?: string; body?: unknown; start: number };
+      onResponse({ req: this.req, op, key, status: this.statusCode, body, durationMs: performance.now() - start });
+    };
+    v1.use((_req, res, next) => {
+      res.locals.start = performance.now();
+      res.on('finish', finished);
       next();
     });
   }
@@ -122,13 +124,16 @@ export function createApp(deps: AppDeps): express.Express {
     methodsByPath.set(op.routePath, [...(methodsByPath.get(op.routePath) ?? []), op.method.toUpperCase()]);
     const validator = validators.request(op);
     const headers = Object.entries(alwaysHeaders(op));
+    const fixedByStatus = new Map([...op.responses].map(([status, r]) => [status, Object.entries(r.fixedHeaders)]));
     const steps: RequestHandler[] = [
       (req, res, next) => {
         res.locals.op = op;
         for (const [name, value] of headers) res.setHeader(name, value);
         // Authenticated in this same step (pinned headers first, so a 401 carries them too): one handler fewer per request.
         res.locals.key = checkApiKey(req.headers, accepts);
-        next();
+        // Without a body to read, the operation is answered from this step too: one handler fewer again.
+        if (op.requestBody) next();
+        else answer(req, res).catch(next);
       },
     ];
     if (op.requestBody) {
@@ -139,7 +144,7 @@ export function createApp(deps: AppDeps): express.Express {
         next();
       }, jsonBody);
     }
-    steps.push(async (req: Request, res: Response) => {
+    const answer = async (req: Request, res: Response) => {
       const path = validator.path(req.params as Record<string, string>);
       // A malformed identifier names no animal: the interface's answer for that is 404.
       if (!path.ok) throw ApiError.of('not_found', `No pet with id '${Object.values(req.params).join('/')}': ${formatIssues(path.issues)}`);
@@ -155,11 +160,12 @@ export function createApp(deps: AppDeps): express.Express {
         if (reply) break;
       }
       reply ??= await (deps.modes[runtime.mode] ?? deps.modes.stateful).handle(request);
-      const fixed = op.responses.get(reply.status)?.fixedHeaders ?? {};
-      for (const [name, value] of Object.entries({ ...fixed, ...reply.headers })) res.setHeader(name, value);
+      for (const [name, value] of fixedByStatus.get(reply.status) ?? []) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
       res.locals.body = reply.body;
       sendJson(res, reply.status, reply.body);
-    });
+    };
+    if (op.requestBody) steps.push(answer);
     v1[op.method](op.routePath, ...steps);
   }
   for (const [path, methods] of methodsByPath) {
