@@ -7,21 +7,14 @@
  * the wrong operation.
  */
 import $RefParser from '@apidevtools/json-schema-ref-parser';
-import ResponseValidatorModule from 'openapi-response-validator';
+import { OpenAPIResponseValidator, type CheckedResponse } from './spec-check.js';
 import { fileURLToPath } from 'node:url';
 
 export const CONTROL_SPEC_PATH = fileURLToPath(new URL('../../spec/sandbox-control.yaml', import.meta.url));
 
 type Json = Record<string, any>;
 
-// A CommonJS module whose default export is the class.
-const OpenAPIResponseValidator = ((ResponseValidatorModule as unknown as { default?: unknown }).default ?? ResponseValidatorModule) as unknown as typeof ResponseValidatorModule.default;
-
-export interface CheckedResponse {
-  status: number;
-  headers: Headers;
-  body: unknown;
-}
+export type { CheckedResponse };
 
 /** String formats the validator's Ajv ignores unless told: checked here, independently of the server's. */
 const FORMATS = {

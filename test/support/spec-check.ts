@@ -15,7 +15,7 @@ export const SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import
 type Json = Record<string, any>;
 
 // A CommonJS module whose default export is the class.
-const OpenAPIResponseValidator = ((ResponseValidatorModule as unknown as { default?: unknown }).default ?? ResponseValidatorModule) as unknown as typeof ResponseValidatorModule.default;
+export const OpenAPIResponseValidator = ((ResponseValidatorModule as unknown as { default?: unknown }).default ?? ResponseValidatorModule) as unknown as typeof ResponseValidatorModule.default;
 
 export interface CheckedResponse {
   status: number;
