@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { Config, Mode } from './config.js';
 import { checkApiKey, createKeyMatcher } from './http/auth.js';
 import { createErrorHandler } from './http/error-handler.js';
+import { hasBody } from './http/has-body.js';
 import { ApiError } from './http/errors.js';
 import { limitJsonDepth } from './http/json-depth.js';
 import { sendJson } from './http/send.js';
@@ -58,7 +59,6 @@ function alwaysHeaders(op: OperationSpec): Record<string, string> {
   return Object.fromEntries(Object.entries(first).filter(([name, value]) => responses.every((r) => r.fixedHeaders[name] === value)));
 }
 
-const hasBody = (req: Request) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /**
  * Builds the sandbox's Express app from injected parts. Creates nothing at

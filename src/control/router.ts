@@ -3,6 +3,7 @@ import type { Runtime } from '../app.js';
 import { MODES, type Config, type Mode } from '../config.js';
 import { bearerToken, createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
+import { hasBody } from '../http/has-body.js';
 import { limitJsonDepth } from '../http/json-depth.js';
 import { sendJson } from '../http/send.js';
 import type { SchemaCheck } from '../openapi/validate.js';
@@ -75,8 +76,7 @@ export function createControlRouter(deps: ControlDeps): express.Router {
   router.use((req, res, next) => {
     if (req.method !== 'POST' && req.method !== 'PUT') return next();
     // A chunked body has no Content-Length: without this it would be ignored and the request run as if bodiless.
-    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    if (hasBody && !req.is('application/json')) throw ApiError.of('unsupported_media_type', 'Control requests with a body must be application/json.');
+    if (hasBody(req) && !req.is('application/json')) throw ApiError.of('unsupported_media_type', 'Control requests with a body must be application/json.');
     parseJson(req, res, next);
   });
 
