@@ -5,15 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectControlValid } from '../support/control-check.js';
-import { controlOf, type Control } from '../support/control-client.js';
+import { controlOf, startControlSandbox, type Control } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 
 let sb: TestSandbox;
 let ctl: Control;
-beforeAll(async () => {
-  sb = await startTestSandbox(['--api-keys', 'key-a,key-b', '--admin-token', 'admin-1']);
-  ctl = controlOf(sb);
-});
+beforeAll(async () => ({ sb, ctl } = await startControlSandbox(['--api-keys', 'key-a,key-b', '--admin-token', 'admin-1'])));
 afterAll(() => sb.stop());
 
 /** Every operation that needs the admin token, with a valid body where it takes one. */

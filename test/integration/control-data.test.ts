@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { controlOf, type Control } from '../support/control-client.js';
+import { controlOf, startControlSandbox, type Control } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url);
@@ -13,10 +13,7 @@ const fixtureFile = (name: string) => JSON.parse(readFileSync(new URL(`${name}.j
 
 let sb: TestSandbox;
 let ctl: Control;
-beforeAll(async () => {
-  sb = await startTestSandbox(['--api-keys', 'key-a,key-b']);
-  ctl = controlOf(sb);
-});
+beforeAll(async () => ({ sb, ctl } = await startControlSandbox()));
 afterAll(() => sb.stop());
 
 const exportText = async (key = 'key-a') => (await ctl('GET', '/export', { key })).text;

@@ -3,15 +3,12 @@
  * never asserted: a fault's `applied` counter shows whether it acted.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { controlOf, type Control } from '../support/control-client.js';
+import { controlOf, startControlSandbox, type Control } from '../support/control-client.js';
 import { startTestSandbox, type CallResult, type TestSandbox } from '../support/harness.js';
 
 let sb: TestSandbox;
 let ctl: Control;
-beforeAll(async () => {
-  sb = await startTestSandbox(['--api-keys', 'key-a,key-b']);
-  ctl = controlOf(sb);
-});
+beforeAll(async () => ({ sb, ctl } = await startControlSandbox()));
 afterAll(() => sb.stop());
 beforeEach(async () => {
   await ctl('DELETE', '/faults', { key: 'key-a' });

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/control/journal.js';
-import { controlOf, type Control } from '../support/control-client.js';
+import { controlOf, startControlSandbox, type Control } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 
 /** An entry as read back: `specValid` is always set then. */
@@ -13,10 +13,7 @@ type Entry = JournalEntry & { specValid: boolean };
 describe('journal contents', () => {
   let sb: TestSandbox;
   let ctl: Control;
-  beforeAll(async () => {
-    sb = await startTestSandbox(['--api-keys', 'key-a,key-b']);
-    ctl = controlOf(sb);
-  });
+  beforeAll(async () => ({ sb, ctl } = await startControlSandbox()));
   afterAll(() => sb.stop());
 
   const entries = async (key = 'key-a', query = ''): Promise<Entry[]> => (await ctl('GET', `/journal${query}`, { key })).body.entries as Entry[];
@@ -82,10 +79,7 @@ describe('journal contents', () => {
 describe('journal bounds', () => {
   let sb: TestSandbox;
   let ctl: Control;
-  beforeAll(async () => {
-    sb = await startTestSandbox(['--journal-size', '5']);
-    ctl = controlOf(sb);
-  });
+  beforeAll(async () => ({ sb, ctl } = await startControlSandbox(['--journal-size', '5'])));
   afterAll(() => sb.stop());
 
   it('--journal-size 5 keeps the last 5 requests', async () => {

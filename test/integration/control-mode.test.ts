@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { controlOf, type Control } from '../support/control-client.js';
+import { controlOf, startControlSandbox, type Control } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 
 const PRISM_MS = 90_000;
@@ -17,10 +17,7 @@ const listExamples = [
 
 let sb: TestSandbox;
 let ctl: Control;
-beforeAll(async () => {
-  sb = await startTestSandbox(['--count', '5']);
-  ctl = controlOf(sb);
-});
+beforeAll(async () => ({ sb, ctl } = await startControlSandbox(['--count', '5'])));
 afterAll(() => sb.stop());
 
 describe('mode', () => {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { controlOf, type Control } from '../support/control-client.js';
+import { controlOf, startControlSandbox, type Control } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 
 /** The workspace name, computed here as the spec states it (first 16 hex digits of SHA-256). */
@@ -16,10 +16,7 @@ const hashOf = (key: string) => createHash('sha256').update(key).digest('hex').s
 describe('configured keys', () => {
   let sb: TestSandbox;
   let ctl: Control;
-  beforeAll(async () => {
-    sb = await startTestSandbox(['--api-keys', 'key-a,key-b']);
-    ctl = controlOf(sb);
-  });
+  beforeAll(async () => ({ sb, ctl } = await startControlSandbox()));
   afterAll(() => sb.stop());
 
   it('two keys never see each other\'s pets, and ids are per workspace', async () => {
@@ -70,10 +67,7 @@ describe('configured keys', () => {
 describe('--open-keys', () => {
   let sb: TestSandbox;
   let ctl: Control;
-  beforeAll(async () => {
-    sb = await startTestSandbox(['--open-keys', '--count', '5']);
-    ctl = controlOf(sb);
-  });
+  beforeAll(async () => ({ sb, ctl } = await startControlSandbox(['--open-keys', '--count', '5'])));
   afterAll(() => sb.stop());
 
   const newcomer = 'tester-7f3e-alice';

@@ -1,4 +1,4 @@
-import type { CallResult, TestSandbox } from './harness.js';
+import { startTestSandbox, type CallResult, type TestSandbox } from './harness.js';
 import { expectControlValid } from './control-check.js';
 
 export interface ControlInit {
@@ -44,4 +44,10 @@ export function controlOf(sb: TestSandbox): Control {
     await expectControlValid(method, url.split('?')[0] as string, result);
     return result;
   };
+}
+
+/** A sandbox (by default with two keys, two workspaces) and its checked control client. */
+export async function startControlSandbox(args: string[] = ['--api-keys', 'key-a,key-b']): Promise<{ sb: TestSandbox; ctl: Control }> {
+  const sb = await startTestSandbox(args);
+  return { sb, ctl: controlOf(sb) };
 }
