@@ -1,8 +1,10 @@
 import cors from 'cors';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
 import type { Config, Mode } from './config.js';
 import { checkApiKey, createKeyMatcher } from './http/auth.js';
-import { createErrorHandler } from './http/error-handler.js';
+import { createErrorHandler, sendError, toApiError } from './http/error-handler.js';
 import { hasBody } from './http/has-body.js';
 import { ApiError } from './http/errors.js';
 import { limitJsonDepth } from './http/json-depth.js';
@@ -19,7 +21,13 @@ export type Interceptor = (request: OperationRequest, mode: Mode) => Promise<Rep
 
 /** A finished /v1 request and what it was answered. */
 export interface V1Exchange {
-  req: Request;
+  req: IncomingMessage;
+  /** The path as requested (with `/v1`), without the query string. */
+  path: string;
+  /** The query string's parameters as sent, before validation. */
+  query: Record<string, unknown>;
+  /** The parsed request body, if one was read. */
+  requestBody: unknown;
   /** The operation matched, if any. */
   op: OperationSpec | undefined;
   /** The API key, when it was accepted. */
@@ -47,7 +55,7 @@ export interface AppDeps {
   /** Extra routers mounted outside /v1, e.g. the control plane at /__sandbox. */
   extensions?: { path: string; router: express.Router }[];
   /** Called for unexpected (500) failures, with the error; the client sees none of it. */
-  onUnexpected?: (error: unknown, req: Request) => void;
+  onUnexpected?: (error: unknown, req: IncomingMessage) => void;
   /** Called when each /v1 response has been sent (journal, metrics). */
   onResponse?: (event: V1Exchange) => void;
 }
@@ -60,6 +68,30 @@ function alwaysHeaders(op: OperationSpec): Record<string, string> {
 }
 
 
+/** What the finished-response listener reads; Express's `res.locals`, or the same object on a bare response. */
+interface ExchangeLocals {
+  start: number;
+  op?: OperationSpec;
+  key?: string;
+  body?: unknown;
+  /** Set by the fast path, which has no Express request to read them from. */
+  path?: string;
+  query?: Record<string, unknown>;
+}
+
+type WithLocals = ServerResponse & { locals: ExchangeLocals };
+
+/** One operation's way through the sandbox, shared by its Express route and the fast path. */
+interface Route {
+  op: OperationSpec;
+  /** Headers every documented response of the operation carries, set before anything can fail. */
+  pinned: [string, string][];
+  /** Validation, interceptors and the mode: the reply to a request that passed auth. */
+  reply(input: { params: Record<string, string>; query: Record<string, unknown>; body: unknown; headers: IncomingMessage['headers']; url: string; key: string }): Promise<Reply>;
+  /** Writes a reply with the spec's fixed headers for its status. */
+  write(res: ServerResponse, reply: Reply): void;
+}
+
 /**
  * Builds the sandbox's Express app from injected parts. Creates nothing at
  * import time, opens no file and no port: tests build as many as they like.
@@ -68,6 +100,33 @@ function alwaysHeaders(op: OperationSpec): Record<string, string> {
  * and every failure on the way ends in the one error handler.
  */
 export function createApp(deps: AppDeps): express.Express {
+  return createHandlers(deps).app;
+}
+
+/**
+ * The server's request listener: the Express app, behind a fast path that
+ * answers the plainest requests to GET operations (an exact path, no body,
+ * nothing for Express to decode) with the same route, headers and errors
+ * but without Express's per-request machinery. Every other request, and
+ * every one the fast path is unsure of, goes to Express untouched.
+ */
+export function createRequestListener(deps: AppDeps, options: { fastPath?: boolean } = {}): RequestListener {
+  const { app, fast } = createHandlers(deps);
+  if (options.fastPath === false) return app;
+  return (req, res) => {
+    if (!fast(req, res)) app(req, res);
+  };
+}
+
+/** A URL Express would parse the slow way (parseurl's fast path refuses these characters); left to Express. */
+const UNUSUAL_URL = /[\t\n\f\r #\u00a0\ufeff]/;
+
+/**
+ * The Express app and the fast path in front of it, built on the same
+ * routes. `fast` answers a request and returns true, or touches nothing and
+ * returns false. Exported for tests of which requests it takes.
+ */
+export function createHandlers(deps: AppDeps): { app: express.Express; fast: (req: IncomingMessage, res: ServerResponse) => boolean } {
   const { config, spec, validators, runtime } = deps;
   for (const [name, mode] of Object.entries(deps.modes)) {
     for (const op of spec.operations.keys()) if (!mode.operations.has(op)) throw new Error(`Mode ${name} has no handler for spec operation ${op}`);
@@ -94,12 +153,16 @@ export function createApp(deps: AppDeps): express.Express {
   // With any origin allowed, an actual (non-preflight) request gets two constant headers, the
   // same ones the cors package would set; it recomputes them on every request, a cost on the hot path.
   const exposed = exposedHeaders.join(',');
+  const anyOrigin = config.corsOrigins === '*';
+  const corsHeaders = (res: ServerResponse) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', exposed);
+  };
   app.use(
-    config.corsOrigins === '*' ?
+    anyOrigin ?
       (req, res, next) => {
         if (req.method === 'OPTIONS') return corsHandler(req, res, next);
-        res.setHeader('Access-Control-Allow-Origin', '*');
-        res.setHeader('Access-Control-Expose-Headers', exposed);
+        corsHeaders(res);
         next();
       }
     : corsHandler,
@@ -107,28 +170,75 @@ export function createApp(deps: AppDeps): express.Express {
 
   const v1 = express.Router({ caseSensitive: true });
   const { onResponse } = deps;
-  if (onResponse) {
-    // One shared listener, no closure per request: the response carries what the event needs.
-    const finished = function (this: Response) {
-      const { op, key, body, start } = this.locals as { op?: OperationSpec; key?: string; body?: unknown; start: number };
-      onResponse({ req: this.req, op, key, status: this.statusCode, body, durationMs: performance.now() - start });
+  // One shared listener, no closure per request: the response carries what the event needs.
+  const finished =
+    onResponse &&
+    function (this: ServerResponse) {
+      const { op, key, body, start, path, query } = (this as WithLocals).locals;
+      const req = this.req as IncomingMessage & Partial<Request>;
+      onResponse({
+        req,
+        path: path ?? (req.originalUrl ?? '').split('?')[0] ?? '',
+        query: query ?? (req.query as Record<string, unknown>),
+        requestBody: req.body,
+        op,
+        key,
+        status: this.statusCode,
+        body,
+        durationMs: performance.now() - start,
+      });
     };
+  if (finished) {
     v1.use((_req, res, next) => {
       res.locals.start = performance.now();
       res.on('finish', finished);
       next();
     });
   }
+
+  const routes: Route[] = [];
   const methodsByPath = new Map<string, string[]>();
   for (const op of spec.operations.values()) {
     methodsByPath.set(op.routePath, [...(methodsByPath.get(op.routePath) ?? []), op.method.toUpperCase()]);
     const validator = validators.request(op);
-    const headers = Object.entries(alwaysHeaders(op));
     const fixedByStatus = new Map([...op.responses].map(([status, r]) => [status, Object.entries(r.fixedHeaders)]));
+    const route: Route = {
+      op,
+      pinned: Object.entries(alwaysHeaders(op)),
+      async reply({ params, query, body, headers, url, key }) {
+        const path = validator.path(params);
+        // A malformed identifier names no animal: the interface's answer for that is 404.
+        if (!path.ok) throw ApiError.of('not_found', `No pet with id '${Object.values(params).join('/')}': ${formatIssues(path.issues)}`);
+        const checkedQuery = validator.query(query);
+        if (!checkedQuery.ok) throw ApiError.of('invalid_request', formatIssues(checkedQuery.issues));
+        const checkedBody = validator.body(body);
+        if (!checkedBody.ok) throw ApiError.of('invalid_request', formatIssues(checkedBody.issues));
+        const request: OperationRequest = { op, key, path: path.value, query: checkedQuery.value, body: checkedBody.value, headers, url };
+        for (const intercept of deps.interceptors ?? []) {
+          const reply = await intercept(request, runtime.mode);
+          if (reply) return reply;
+        }
+        return (deps.modes[runtime.mode] ?? deps.modes.stateful).handle(request);
+      },
+      write(res, reply) {
+        for (const [name, value] of fixedByStatus.get(reply.status) ?? []) res.setHeader(name, value);
+        for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+        (res as WithLocals).locals.body = reply.body;
+        sendJson(res, reply.status, reply.body);
+      },
+    };
+    routes.push(route);
+    const answer = async (req: Request, res: Response) => {
+      const query = req.query as Record<string, unknown>;
+      res.locals.query = query;
+      const body = hasBody(req) ? (req.body as unknown) : undefined;
+      const reply = await route.reply({ params: req.params as Record<string, string>, query, body, headers: req.headers, url: req.url, key: res.locals.key as string });
+      route.write(res, reply);
+    };
     const steps: RequestHandler[] = [
       (req, res, next) => {
         res.locals.op = op;
-        for (const [name, value] of headers) res.setHeader(name, value);
+        for (const [name, value] of route.pinned) res.setHeader(name, value);
         // Authenticated in this same step (pinned headers first, so a 401 carries them too): one handler fewer per request.
         res.locals.key = checkApiKey(req.headers, accepts);
         // Without a body to read, the operation is answered from this step too: one handler fewer again.
@@ -137,35 +247,17 @@ export function createApp(deps: AppDeps): express.Express {
       },
     ];
     if (op.requestBody) {
-      steps.push((req, _res, next) => {
-        if (hasBody(req) && !req.is('application/json')) {
-          throw ApiError.of('unsupported_media_type', `Content-Type must be application/json, got '${req.headers['content-type'] ?? 'none'}'.`);
-        }
-        next();
-      }, jsonBody);
+      steps.push(
+        (req, _res, next) => {
+          if (hasBody(req) && !req.is('application/json')) {
+            throw ApiError.of('unsupported_media_type', `Content-Type must be application/json, got '${req.headers['content-type'] ?? 'none'}'.`);
+          }
+          next();
+        },
+        jsonBody,
+        answer,
+      );
     }
-    const answer = async (req: Request, res: Response) => {
-      const path = validator.path(req.params as Record<string, string>);
-      // A malformed identifier names no animal: the interface's answer for that is 404.
-      if (!path.ok) throw ApiError.of('not_found', `No pet with id '${Object.values(req.params).join('/')}': ${formatIssues(path.issues)}`);
-      const query = validator.query(req.query as Record<string, unknown>);
-      if (!query.ok) throw ApiError.of('invalid_request', formatIssues(query.issues));
-      const body = validator.body(hasBody(req) ? req.body : undefined);
-      if (!body.ok) throw ApiError.of('invalid_request', formatIssues(body.issues));
-      const key = res.locals.key as string;
-      const request: OperationRequest = { op, key, path: path.value, query: query.value, body: body.value, headers: req.headers, url: req.url };
-      let reply: Reply | undefined;
-      for (const intercept of deps.interceptors ?? []) {
-        reply = await intercept(request, runtime.mode);
-        if (reply) break;
-      }
-      reply ??= await (deps.modes[runtime.mode] ?? deps.modes.stateful).handle(request);
-      for (const [name, value] of fixedByStatus.get(reply.status) ?? []) res.setHeader(name, value);
-      for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
-      res.locals.body = reply.body;
-      sendJson(res, reply.status, reply.body);
-    };
-    if (op.requestBody) steps.push(answer);
     v1[op.method](op.routePath, ...steps);
   }
   for (const [path, methods] of methodsByPath) {
@@ -186,6 +278,79 @@ export function createApp(deps: AppDeps): express.Express {
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(ApiError.of('not_found', `No route ${req.method} ${req.path}. The Pet Store interface is served under /v1.`));
   });
-  app.use(createErrorHandler(deps.onUnexpected ?? (() => undefined)));
-  return app;
+  const onUnexpected = deps.onUnexpected ?? (() => undefined);
+  app.use(createErrorHandler(onUnexpected));
+
+  const match = createGetMatcher(routes);
+  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
+    const api = toApiError(error);
+    if (api.status >= 500 && !(error instanceof ApiError)) onUnexpected(error, req);
+    sendError(res as WithLocals, api);
+  };
+  const fast = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = req.url ?? '';
+    if (req.method !== 'GET' || UNUSUAL_URL.test(url) || hasBody(req)) return false;
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const found = match(path);
+    if (!found) return false;
+    const { route, params } = found;
+    const locals: ExchangeLocals = { start: performance.now(), op: route.op, path, query: parseQuery(q === -1 ? '' : url.slice(q + 1)) };
+    (res as WithLocals).locals = locals;
+    if (finished) res.on('finish', finished);
+    const go = () => {
+      for (const [name, value] of route.pinned) res.setHeader(name, value);
+      try {
+        locals.key = checkApiKey(req.headers, accepts);
+      } catch (error) {
+        fail(req, res, error);
+        return;
+      }
+      route
+        .reply({ params, query: locals.query ?? {}, body: undefined, headers: req.headers, url: url.slice('/v1'.length), key: locals.key })
+        .then((reply) => route.write(res, reply))
+        .catch((error: unknown) => fail(req, res, error));
+    };
+    if (anyOrigin) {
+      corsHeaders(res);
+      go();
+    } else corsHandler(req, res, go);
+    return true;
+  };
+  return { app, fast };
+}
+
+/**
+ * Finds the GET route Express would pick for an exact path under `/v1`, in
+ * the order routes are registered, with its decoded parameters. Undefined for
+ * anything else (a trailing or double slash, a parameter that does not
+ * decode), which is then Express's to answer.
+ */
+function createGetMatcher(routes: Route[]): (path: string) => { route: Route; params: Record<string, string> } | undefined {
+  const compiled = routes
+    .filter((r) => r.op.method === 'get')
+    .map((route) => ({ route, segments: `/v1${route.op.routePath}`.split('/').map((s) => (s.startsWith(':') ? { param: s.slice(1) } : s)) }));
+  return (path) => {
+    const parts = path.split('/');
+    for (const { route, segments } of compiled) {
+      if (segments.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      let ok = true;
+      for (let i = 0; i < segments.length && ok; i++) {
+        const segment = segments[i] as string | { param: string };
+        const part = parts[i] as string;
+        if (typeof segment === 'string') ok = segment === part;
+        else if (part === '') ok = false;
+        else {
+          try {
+            params[segment.param] = part.includes('%') ? decodeURIComponent(part) : part;
+          } catch {
+            return undefined;
+          }
+        }
+      }
+      if (ok) return { route, params };
+    }
+    return undefined;
+  };
 }

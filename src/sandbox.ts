@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { createApp, type Runtime, type V1Exchange } from './app.js';
+import { createRequestListener, type Runtime, type V1Exchange } from './app.js';
 import type { Config } from './config.js';
 import { Faults } from './control/faults.js';
 import { Journal, JOURNAL_BODY_LIMIT, type JournalEntry } from './control/journal.js';
@@ -32,6 +32,14 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
+export interface SandboxOptions {
+  /**
+   * Whether plain GET requests skip Express's routing (the default). Off,
+   * every request goes through Express: tests compare the two.
+   */
+  fastPath?: boolean;
+}
+
 /** Whether a journaled response matched the spec (documented status, valid body). */
 function responseChecker(spec: Spec, validators: Validators): (entry: JournalEntry) => boolean {
   const checks = new Map<string, SchemaCheck>();
@@ -50,13 +58,13 @@ function journalEntry(e: V1Exchange): JournalEntry {
   const size = Number(e.req.headers['content-length'] ?? 0);
   return {
     time: new Date().toISOString(),
-    method: e.req.method,
-    path: e.req.originalUrl.split('?')[0] ?? '',
-    query: { ...(e.req.query as Record<string, unknown>) },
+    method: e.req.method ?? '',
+    path: e.path,
+    query: { ...e.query },
     operationId: e.op?.operationId ?? null,
     status: e.status,
     durationMs: Math.round(e.durationMs * 100) / 100,
-    requestBody: size > JOURNAL_BODY_LIMIT ? { truncated: true, size } : e.req.body,
+    requestBody: size > JOURNAL_BODY_LIMIT ? { truncated: true, size } : e.requestBody,
     responseBody: e.body,
   };
 }
@@ -65,7 +73,7 @@ function journalEntry(e: V1Exchange): JournalEntry {
  * Wires the sandbox together (spec, validators, stores, control plane, app)
  * and listens. A data file that cannot be read rejects before anything listens.
  */
-export async function startSandbox(config: Config, logger: Logger = silentLogger): Promise<Sandbox> {
+export async function startSandbox(config: Config, logger: Logger = silentLogger, options: SandboxOptions = {}): Promise<Sandbox> {
   const startedAt = Date.now();
   const spec = loadSpec();
   const validators = createValidators(spec);
@@ -91,7 +99,7 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
   const journal = new Journal(config.journalSize, responseChecker(spec, validators));
   const faults = new Faults(spec.operations);
   const control = createControlRouter({ config, runtime, workspaces, journal, faults, checkPet: validators.schema('/components/schemas/Pet', 'record'), version: PACKAGE_VERSION, startedAt, prepareMode: (mode) => (mode === 'stateful' ? Promise.resolve() : prism.ready()) });
-  const app = createApp({
+  const listener = createRequestListener({
     config,
     spec,
     validators,
@@ -104,12 +112,12 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
     interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
     extensions: [{ path: '/__sandbox', router: control }],
     onResponse: (exchange) => journal.add(workspaceId(exchange.key ?? defaultKey), journalEntry(exchange)),
-    onUnexpected: (error, req) => logger.error(`Unexpected error on ${req.method} ${req.originalUrl}`, error),
-  });
+    onUnexpected: (error, req) => logger.error(`Unexpected error on ${req.method} ${req.url}`, error),
+  }, options);
   let server: Server;
   let origin: string;
   try {
-    ({ server, origin } = await listen(app, config.port, config.host));
+    ({ server, origin } = await listen(listener, config.port, config.host));
   } catch (error) {
     await workspaces.close();
     throw error;

@@ -1,4 +1,5 @@
-import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { ErrorRequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, codeForStatus } from './errors.js';
 import { sendJson } from './send.js';
 
@@ -40,7 +41,7 @@ export function toApiError(error: unknown): ApiError {
 }
 
 /** Writes an ApiError: the spec's Error body plus the error's own headers. */
-export function sendError(res: Response, error: ApiError): void {
+export function sendError(res: ServerResponse & { locals: { body?: unknown } }, error: ApiError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   const body = error.toBody();
   res.locals.body = body;
@@ -52,7 +53,7 @@ export function sendError(res: Response, error: ApiError): void {
  * trace: unexpected failures are reported to `onUnexpected` and answered
  * with a generic 500 Error body.
  */
-export function createErrorHandler(onUnexpected: (error: unknown, req: Request) => void): ErrorRequestHandler {
+export function createErrorHandler(onUnexpected: (error: unknown, req: IncomingMessage) => void): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
     const api = toApiError(error);

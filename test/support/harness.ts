@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
 import { expectSpecValid } from './spec-check.js';
 
 export const KEY = 'sandbox-key';
@@ -42,9 +42,9 @@ export function testConfig(args: string[] = [], dir = tempDir()): Config {
 }
 
 /** Starts a real sandbox on 127.0.0.1, port 0. */
-export async function startTestSandbox(args: string[] = [], dir = tempDir()): Promise<TestSandbox> {
+export async function startTestSandbox(args: string[] = [], dir = tempDir(), options: SandboxOptions = {}): Promise<TestSandbox> {
   const config = testConfig(args, dir);
-  const sandbox = await startSandbox(config);
+  const sandbox = await startSandbox(config, undefined, options);
   const call = async (path: string, init: CallInit = {}): Promise<CallResult> => {
     const { key = KEY, json, headers, ...rest } = init;
     const h = new Headers(headers);
