@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The package's root folder, whether this code runs from `src/` (tsx,
- * vitest) or from the compiled `dist/src/`: the nearest folder upwards that
+ * vitest) or from the bundled `dist/src/bin.js`: the nearest folder upwards that
  * holds `spec/openapi.yaml`.
  */
 function findRoot(): string {
