@@ -224,7 +224,7 @@ export function createHandlers(deps: AppDeps): { app: express.Express; fast: (re
         for (const [name, value] of fixedByStatus.get(reply.status) ?? []) res.setHeader(name, value);
         for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
         (res as WithLocals).locals.body = reply.body;
-        sendJson(res, reply.status, reply.body);
+        sendJson(res, reply.status, reply.body, reply.json);
       },
     };
     routes.push(route);

@@ -20,6 +20,8 @@ export interface OperationRequest {
 export interface Reply {
   status: number;
   body: unknown;
+  /** The body already serialized, when the mode has it (exactly `JSON.stringify(body)`). */
+  json?: string;
   headers?: Record<string, string>;
 }
 

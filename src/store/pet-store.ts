@@ -34,12 +34,23 @@ interface Deferred {
  * when the log grows past `compactAfter`. So a POST costs the same with 100
  * or 100,000 pets stored.
  */
+/** A page of pets as `list` gives it, and its JSON text. Neither may be changed. */
+export interface Page {
+  pets: Pet[];
+  json: string;
+}
+
+/** Pages kept per store: every status and a few limits; a client walking all 100 limits only clears it. */
+const MAX_PAGES = 64;
+
 export class PetStore {
   readonly file: string;
   readonly logFile: string;
   private readonly db: Low<StoreData>;
   private readonly compactAfter: number;
   private byStatus = new Map<PetStatus, Pet[]>();
+  /** Pages of `list` with their JSON text, by status and limit, until the next write. */
+  private pages = new Map<string, Page>();
   private log: FileHandle | undefined;
   private logRecords = 0;
   private pendingLines: string[] = [];
@@ -98,6 +109,23 @@ export class PetStore {
     return source.slice(0, limit);
   }
 
+  /**
+   * `list` with its JSON text. A page is kept until the next write changes
+   * the store, so repeated reads of the same page (the usual traffic of a
+   * sandbox) serialize nothing. At most MAX_PAGES are kept.
+   */
+  page(limit: number, status?: PetStatus): Page {
+    const key = `${status ?? ''}:${limit}`;
+    let page = this.pages.get(key);
+    if (!page) {
+      const pets = this.list(limit, status);
+      page = { pets, json: JSON.stringify(pets) };
+      if (this.pages.size >= MAX_PAGES) this.pages.clear();
+      this.pages.set(key, page);
+    }
+    return page;
+  }
+
   get(id: number): Pet | undefined {
     const pets = this.db.data.pets;
     let lo = 0;
@@ -121,6 +149,7 @@ export class PetStore {
     data.nextId += 1;
     data.pets.push(pet);
     this.index(pet);
+    this.pages.clear();
     return this.schedule(`${JSON.stringify({ e: data.epoch, pet })}\n`).then(() => pet);
   }
 
@@ -137,6 +166,7 @@ export class PetStore {
     data.nextId = Math.max(nextId ?? 0, maxId + 1);
     data.epoch += 1;
     this.reindex();
+    this.pages.clear();
     return this.schedule(undefined, true);
   }
 

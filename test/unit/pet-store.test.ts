@@ -42,6 +42,26 @@ describe('PetStore', () => {
     expect(store.get(11)).toBeUndefined();
   });
 
+  it('a page is the list and its JSON text, fresh after every create and replace', async () => {
+    const store = await openStore(fileIn());
+    const matches = (limit: number, status?: 'available' | 'pending' | 'sold') => {
+      const page = store.page(limit, status);
+      expect(page.pets).toEqual(store.list(limit, status));
+      expect(page.json).toBe(JSON.stringify(store.list(limit, status)));
+      return page;
+    };
+    const before = matches(100);
+    matches(100, 'sold');
+    expect(store.page(100)).toBe(before);
+    await store.create({ name: 'Newcomer', categoryId: 2, status: 'sold' });
+    expect(matches(100).pets.at(-1)?.name).toBe('Newcomer');
+    expect(matches(100, 'sold').pets.at(-1)?.name).toBe('Newcomer');
+    await store.replace([{ id: 7, name: 'Only', categoryId: 1 }]);
+    expect(matches(100).json).toBe('[{"id":7,"name":"Only","categoryId":1}]');
+    expect(matches(100, 'sold').json).toBe('[]');
+    for (let limit = 1; limit <= 100; limit++) matches(limit);
+  });
+
   it('creates with the next id, keeps no status key when none is given, and survives a reopen', async () => {
     const store = await openStore(fileIn());
     const a = await store.create({ name: 'A', categoryId: 1 });

@@ -10,7 +10,8 @@ export function createStatefulMode(workspaces: Workspaces): ModeHandler {
   const handlers: Record<string, Handler> = {
     async listPets({ key, query }) {
       const store = await workspaces.forKey(key);
-      return { status: 200, body: store.list(query.limit as number, query.status as PetStatus | undefined) };
+      const page = store.page(query.limit as number, query.status as PetStatus | undefined);
+      return { status: 200, body: page.pets, json: page.json };
     },
     async createPet({ key, body }) {
       const store = await workspaces.forKey(key);
