@@ -30,6 +30,8 @@ export interface Config {
   readonly openKeys: boolean;
   /** Requests kept in each workspace's journal. Default 200. */
   readonly journalSize: number;
+  /** Write-ahead log records after which the log is folded into the data file. Default 20000. */
+  readonly compactAfter: number;
 }
 
 export const DEFAULT_API_KEY = 'sandbox-key';
@@ -57,6 +59,7 @@ export const OPTIONS = {
   'body-limit': { env: 'PETSTORE_BODY_LIMIT', default: '102400', help: 'largest request body in bytes' },
   'open-keys': { env: 'PETSTORE_OPEN_KEYS', default: 'false', help: 'any well-formed bearer token is accepted, each with its own workspace', flag: true },
   'journal-size': { env: 'PETSTORE_JOURNAL_SIZE', default: '200', help: 'requests kept per workspace journal' },
+  'compact-after': { env: 'PETSTORE_COMPACT_AFTER', default: '20000', help: 'creates logged before the data file is rewritten' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -148,6 +151,7 @@ export function loadConfig(
     bodyLimit: integer('body-limit', get('body-limit'), 1024, 64 * 1024 * 1024),
     openKeys: boolean('open-keys', get('open-keys')),
     journalSize: integer('journal-size', get('journal-size'), 0, 100_000),
+    compactAfter: integer('compact-after', get('compact-after'), 1, 10_000_000),
   });
   const extra = Object.fromEntries(Object.keys(commandOptions).map((k) => [k, values[k]]));
   return { config, positionals: parsed.positionals, help: values.help === true, version: values.version === true, extra };

@@ -81,6 +81,7 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
   const defaultKey = config.apiKeys[0] as string;
   const workspaces = new Workspaces(config.dataFile, defaultKey, {
     seed: { seed: config.seed, count: config.count },
+    compactAfter: config.compactAfter,
     checkPet: (pet) => {
       const issues = checkPet(pet);
       return issues.length ? [formatIssues(issues)] : [];

@@ -114,7 +114,7 @@ export async function runCommand(command: Command, operands: string[], config: C
 
   // No sandbox runs on this data file: work on the file itself.
   const validators = createValidators(loadSpec());
-  const workspaces = new Workspaces(config.dataFile, config.apiKeys[0] as string, { seed: { seed: config.seed, count: config.count } });
+  const workspaces = new Workspaces(config.dataFile, config.apiKeys[0] as string, { seed: { seed: config.seed, count: config.count }, compactAfter: config.compactAfter });
   try {
     const store = await workspaces.forKey(key ?? (config.apiKeys[0] as string));
     if (command === 'seed' || command === 'reset') {

@@ -18,6 +18,8 @@ describe('loadConfig defaults', () => {
       mode: 'stateful',
       corsOrigins: '*',
       bodyLimit: 102400,
+      journalSize: 200,
+      compactAfter: 20000,
     });
     expect([positionals, help, version]).toEqual([[], false, false]);
   });
@@ -41,6 +43,7 @@ describe('each option from its flag and from its environment variable', () => {
     ['mode', 'PETSTORE_MODE', 'dynamic', { mode: 'dynamic' }],
     ['cors-origins', 'PETSTORE_CORS_ORIGINS', 'https://a.example,https://b.example', { corsOrigins: ['https://a.example', 'https://b.example'] }],
     ['body-limit', 'PETSTORE_BODY_LIMIT', '2048', { bodyLimit: 2048 }],
+    ['compact-after', 'PETSTORE_COMPACT_AFTER', '50', { compactAfter: 50 }],
   ])('--%s / %s', (flag, env, value, expected) => {
     expect(load([`--${flag}`, value]).config).toMatchObject(expected);
     expect(load([], { [env]: value }).config).toMatchObject(expected);
@@ -86,6 +89,7 @@ describe('wrong values -> ConfigError naming the option', () => {
     [['--cors-origins', ' , '], {}, '--cors-origins'],
     [['--body-limit', '10'], {}, '--body-limit'],
     [['--body-limit', 'lots'], {}, '--body-limit'],
+    [['--compact-after', '0'], {}, '--compact-after'],
     [['--host', '  '], {}, '--host'],
     [['--nope'], {}, 'nope'],
     [['--port'], {}, 'port'],
