@@ -73,6 +73,8 @@ export function resolveFixture(set: unknown, checkPet: SchemaCheck): { pets: Pet
     const id = (pet as Pet).id;
     const seen = firstAt.get(id);
     if (seen !== undefined) throw ApiError.of('invalid_request', `Nothing was loaded. Record ${i} has id ${id}, already used by record ${seen}.`);
+    // The next id (one past the highest) must itself be a safe integer.
+    if (id >= Number.MAX_SAFE_INTEGER) throw ApiError.of('invalid_request', `Nothing was loaded. Record ${i} has id ${id}; ids go up to ${Number.MAX_SAFE_INTEGER - 1}, so that the next id is still exact.`);
     firstAt.set(id, i);
   }
   return { pets: pets as Pet[], ...(s.nextId !== undefined ? { nextId: s.nextId } : {}) };

@@ -97,6 +97,25 @@ describe('export and load', () => {
     expect((await sb.op('createPet', '/pets', { key: 'key-a', method: 'POST', json: { name: 'Next', categoryId: 1 } })).body.id).toBe(40);
   });
 
+  it('refuses a create once ids run out below 2^53 - 1 (no id is ever given twice), and stores nothing', async () => {
+    const last = Number.MAX_SAFE_INTEGER - 1;
+    await ctl('POST', '/load', { key: 'key-a', json: { pets: [{ id: last - 1, name: 'Penultimate', categoryId: 1 }] } });
+    const create = () => sb.op('createPet', '/pets', { key: 'key-a', method: 'POST', json: { name: 'Next', categoryId: 1 } });
+    expect((await create()).body.id).toBe(last);
+    const refused = await create();
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain('No ids left');
+    expect(JSON.parse(await exportText('key-a'))).toEqual({ nextId: last + 1, pets: [{ id: last - 1, name: 'Penultimate', categoryId: 1 }, { id: last, name: 'Next', categoryId: 1 }] });
+  });
+
+  it('refuses to load an id that leaves no next id', async () => {
+    const before = await exportText('key-a');
+    const res = await ctl('POST', '/load', { key: 'key-a', json: { pets: [{ id: 1, name: 'A', categoryId: 1 }, { id: Number.MAX_SAFE_INTEGER, name: 'B', categoryId: 1 }] } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('Record 1 has id 9007199254740991');
+    expect(await exportText('key-a')).toBe(before);
+  });
+
   it('loads a generated set from the body', async () => {
     const res = await ctl('POST', '/load', { key: 'key-a', json: { generate: { seed: 2, count: 25 } } });
     expect(res.body).toMatchObject({ count: 25, nextId: 26 });

@@ -15,6 +15,10 @@ export function createStatefulMode(workspaces: Workspaces): ModeHandler {
     },
     async createPet({ key, body }) {
       const store = await workspaces.forKey(key);
+      // The next id must stay a safe integer: beyond 2^53 - 1 two creates would get the same id.
+      if (store.nextId >= Number.MAX_SAFE_INTEGER) {
+        throw ApiError.of('invalid_request', `No ids left: the last id, ${Number.MAX_SAFE_INTEGER - 1}, is taken. Reset the workspace or load pets with lower ids.`);
+      }
       return { status: 201, body: await store.create(body as NewPet) };
     },
     async getPet({ key, path }) {
