@@ -272,7 +272,21 @@ export function createHandlers(deps: AppDeps): { app: express.Express; fast: (re
   v1.use(authenticate, (req) => {
     throw ApiError.of('not_found', `No operation at ${req.method} ${req.originalUrl.split('?')[0]}.`);
   });
-  app.use('/v1', v1);
+  app.use(
+    '/v1',
+    (req, _res, next) => {
+      // A segment whose percent-encoding does not decode would make the router answer 400 before any
+      // route, a status getPet does not document: keep such a segment literal (its '%' escaped) instead.
+      const q = req.url.indexOf('?');
+      const path = q === -1 ? req.url : req.url.slice(0, q);
+      if (path.includes('%')) {
+        const kept = path.split('/').map((part) => (undecodable(part) ? part.replaceAll('%', '%25') : part)).join('/');
+        if (kept !== path) req.url = kept + (q === -1 ? '' : req.url.slice(q));
+      }
+      next();
+    },
+    v1,
+  );
 
   for (const extension of deps.extensions ?? []) app.use(extension.path, extension.router);
   app.use((req: Request, _res: Response, next: NextFunction) => {
@@ -320,11 +334,22 @@ export function createHandlers(deps: AppDeps): { app: express.Express; fast: (re
   return { app, fast };
 }
 
+/** A path segment, percent-decoded; as it is when its encoding does not decode (then it names nothing). */
+function decodeSegment(part: string): string {
+  if (!part.includes('%')) return part;
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+const undecodable = (part: string): boolean => part.includes('%') && decodeSegment(part) === part;
+
 /**
  * Finds the GET route Express would pick for an exact path under `/v1`, in
  * the order routes are registered, with its decoded parameters. Undefined for
- * anything else (a trailing or double slash, a parameter that does not
- * decode), which is then Express's to answer.
+ * anything else (a trailing or double slash), which is then Express's to answer.
  */
 function createGetMatcher(routes: Route[]): (path: string) => { route: Route; params: Record<string, string> } | undefined {
   const compiled = routes
@@ -341,13 +366,7 @@ function createGetMatcher(routes: Route[]): (path: string) => { route: Route; pa
         const part = parts[i] as string;
         if (typeof segment === 'string') ok = segment === part;
         else if (part === '') ok = false;
-        else {
-          try {
-            params[segment.param] = part.includes('%') ? decodeURIComponent(part) : part;
-          } catch {
-            return undefined;
-          }
-        }
+        else params[segment.param] = decodeSegment(part);
       }
       if (ok) return { route, params };
     }

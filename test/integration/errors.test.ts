@@ -54,7 +54,7 @@ describe('every error is a JSON Error whose status equals the HTTP status', () =
     ['invalid query', 'listPets', '/pets?limit=0', {}, 400, 'invalid_request'],
     ['invalid body', 'createPet', '/pets', post({ name: 1 }), 400, 'invalid_request'],
     ['malformed JSON', 'createPet', '/pets', postRaw('{'), 400, 'invalid_request'],
-    ['undecodable percent-encoding', 'getPet', '/pets/%E0%A4%A', {}, 400, 'invalid_request'],
+    ['undecodable percent-encoding', 'getPet', '/pets/%E0%A4%A', {}, 404, 'not_found'],
     ['missing key', 'listPets', '/pets', { key: null }, 401, 'unauthorized'],
     ['unknown pet', 'getPet', '/pets/777777', {}, 404, 'not_found'],
     ['unknown route', 'listPets', '/unknown', {}, 404, 'not_found'],

@@ -74,6 +74,7 @@ describe('which requests the fast path takes', () => {
     ['GET', '/v1/pets/%31', 200],
     ['GET', '/v1/pets/999', 404],
     ['GET', '/v1/pets/abc', 404],
+    ['GET', '/v1/pets/%E0%A4%A', 404],
   ])('takes %s %s (answers %i)', async (method, path, status) => {
     expect((await send(origin, method, path, auth)).status).toBe(status);
   });
@@ -91,7 +92,6 @@ describe('which requests the fast path takes', () => {
     ['GET', '/v1/pets/1/'],
     ['GET', '/V1/pets'],
     ['GET', '/v1/Pets'],
-    ['GET', '/v1/pets/%E0%A4%A'],
     ['GET', '/v1/pets#x'],
     ['GET', '/v1/store/inventory'],
     ['GET', '/__sandbox/health'],
