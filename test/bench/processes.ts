@@ -145,12 +145,16 @@ export function startSandbox(dataFile: string, count = 50, name = 'sandbox'): Pr
   });
 }
 
-/** Prism's mock of spec/openapi.yaml in static mode. */
+/**
+ * Prism's mock of spec/openapi.yaml in static mode, with its per-request
+ * log lines off (`-v silent`): the sandbox writes none either, so neither
+ * is slowed by logging.
+ */
 export async function startPrism(): Promise<ServerProcess> {
   const port = await freePort();
   return start({
     name: 'prism',
-    args: [PRISM_BIN, 'mock', '-h', '127.0.0.1', '-p', String(port), join(PACKAGE_ROOT, 'spec', 'openapi.yaml')],
+    args: [PRISM_BIN, 'mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'silent', join(PACKAGE_ROOT, 'spec', 'openapi.yaml')],
     origin: `http://127.0.0.1:${port}`,
     prefix: '',
     timeoutMs: 60_000,
