@@ -22,18 +22,13 @@ const AUTH = { authorization: 'Bearer sandbox-key' };
 const ADMIN = { authorization: 'Bearer sandbox-admin' };
 const STATUSES = ['available', 'pending', 'sold', undefined] as const;
 /**
- * Kill moments, in ms after the first 201 of a round: at once, early,
- * mid-load, late. The last two rounds fold the log into the data file every
- * 40 creates, so the kill most likely lands while the file is rewritten.
+ * Kill moments: ms after the first 201 of a round (at once, early,
+ * mid-load, late), or at the n-th 201. The last two rounds fold the log
+ * into the data file every 40 creates, so a fold has surely happened by the
+ * kill, and the kill lands while the file is rewritten or just around it.
  */
-const ROUNDS: { killAfterMs: number; args: string[] }[] = [
-  { killAfterMs: 0, args: [] },
-  { killAfterMs: 25, args: [] },
-  { killAfterMs: 150, args: [] },
-  { killAfterMs: 500, args: [] },
-  { killAfterMs: 120, args: ['--compact-after', '40'] },
-  { killAfterMs: 333, args: ['--compact-after', '40'] },
-];
+const ROUNDS: ({ killAfterMs: number } | { killAtAck: number })[] = [{ killAfterMs: 0 }, { killAfterMs: 25 }, { killAfterMs: 150 }, { killAfterMs: 500 }, { killAtAck: 100 }, { killAtAck: 230 }];
+const argsOf = (round: (typeof ROUNDS)[number]) => ('killAtAck' in round ? ['--compact-after', '40'] : []);
 const WRITERS = 24;
 
 const dir = tempDir('petstore-crash-');
@@ -41,7 +36,7 @@ const dataFile = join(dir, 'db.json');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs WRITERS concurrent POST loops until the server goes away; returns what got a 201. */
-function postUntilKilled(sb: ChildSandbox, round: number, onFirstAck: () => void): Promise<Pet[]> {
+function postUntilKilled(sb: ChildSandbox, round: number, onAck: (acked: number) => void): Promise<Pet[]> {
   const acked: Pet[] = [];
   let n = 0;
   const writer = async (w: number) => {
@@ -58,7 +53,7 @@ function postUntilKilled(sb: ChildSandbox, round: number, onFirstAck: () => void
       if (res.status !== 201 || !body) throw new Error(`POST answered ${res.status}: ${JSON.stringify(body)}`);
       expect(body).toEqual({ id: body.id, ...sent });
       acked.push(body);
-      if (acked.length === 1) onFirstAck();
+      onAck(acked.length);
     }
   };
   return Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w))).then(() => acked);
@@ -74,7 +69,8 @@ describe('crash safety (SIGKILL mid-load, restart on the same data file)', () =>
   it('keeps every acknowledged pet, a parseable data file and increasing ids', { timeout: 240_000 }, async () => {
     const acked = new Map<number, Pet>();
     let highestSeen = 0;
-    for (const [round, { killAfterMs, args }] of ROUNDS.entries()) {
+    for (const [round, moment] of ROUNDS.entries()) {
+      const args = argsOf(moment);
       const sb = await spawnSandbox(dataFile, args);
       try {
         // Everything acknowledged in earlier rounds is back, field for field.
@@ -96,7 +92,9 @@ describe('crash safety (SIGKILL mid-load, restart on the same data file)', () =>
           expect(body).toEqual(sample);
         }
 
-        const results = await postUntilKilled(sb, round, () => setTimeout(() => sb.child.kill('SIGKILL'), killAfterMs));
+        const results = await postUntilKilled(sb, round, (n) => {
+          if ('killAtAck' in moment ? n === moment.killAtAck : n === 1) setTimeout(() => sb.child.kill('SIGKILL'), 'killAfterMs' in moment ? moment.killAfterMs : 0);
+        });
         expect(await sb.exited).toBe('SIGKILL');
         expect(results.length).toBeGreaterThan(0);
         for (const pet of results) {
