@@ -277,11 +277,10 @@ export function createHandlers(deps: AppDeps): { app: express.Express; fast: (re
     (req, _res, next) => {
       // A segment whose percent-encoding does not decode would make the router answer 400 before any
       // route, a status getPet does not document: keep such a segment literal (its '%' escaped) instead.
-      const q = req.url.indexOf('?');
-      const path = q === -1 ? req.url : req.url.slice(0, q);
+      const { path, search } = splitUrl(req.url);
       if (path.includes('%')) {
         const kept = path.split('/').map((part) => (undecodable(part) ? part.replaceAll('%', '%25') : part)).join('/');
-        if (kept !== path) req.url = kept + (q === -1 ? '' : req.url.slice(q));
+        if (kept !== path) req.url = kept + search;
       }
       next();
     },
@@ -304,12 +303,11 @@ export function createHandlers(deps: AppDeps): { app: express.Express; fast: (re
   const fast = (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? '';
     if (req.method !== 'GET' || UNUSUAL_URL.test(url) || hasBody(req)) return false;
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
+    const { path, search } = splitUrl(url);
     const found = match(path);
     if (!found) return false;
     const { route, params } = found;
-    const locals: ExchangeLocals = { start: performance.now(), op: route.op, path, query: parseQuery(q === -1 ? '' : url.slice(q + 1)) };
+    const locals: ExchangeLocals = { start: performance.now(), op: route.op, path, query: parseQuery(search.slice(1)) };
     (res as WithLocals).locals = locals;
     if (finished) res.on('finish', finished);
     const go = () => {
@@ -332,6 +330,12 @@ export function createHandlers(deps: AppDeps): { app: express.Express; fast: (re
     return true;
   };
   return { app, fast };
+}
+
+/** A request target's path, and its query string with the `?` (or ''). */
+function splitUrl(url: string): { path: string; search: string } {
+  const q = url.indexOf('?');
+  return q === -1 ? { path: url, search: '' } : { path: url.slice(0, q), search: url.slice(q) };
 }
 
 /** A path segment, percent-decoded; as it is when its encoding does not decode (then it names nothing). */
