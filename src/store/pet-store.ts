@@ -20,6 +20,15 @@ interface Deferred {
   reject: (error: unknown) => void;
 }
 
+/** A page of pets as `list` gives it, and its JSON text. Neither may be changed. */
+export interface Page {
+  pets: Pet[];
+  json: string;
+}
+
+/** Pages kept per store: every status and a few limits; a client walking all 100 limits only clears it. */
+const MAX_PAGES = 64;
+
 /**
  * One workspace's pets. Reads are served from memory: a list costs O(limit)
  * whatever the store's size (an index by status), a get O(log n) (a binary
@@ -34,15 +43,6 @@ interface Deferred {
  * when the log grows past `compactAfter`. So a POST costs the same with 100
  * or 100,000 pets stored.
  */
-/** A page of pets as `list` gives it, and its JSON text. Neither may be changed. */
-export interface Page {
-  pets: Pet[];
-  json: string;
-}
-
-/** Pages kept per store: every status and a few limits; a client walking all 100 limits only clears it. */
-const MAX_PAGES = 64;
-
 export class PetStore {
   readonly file: string;
   readonly logFile: string;
