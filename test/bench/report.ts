@@ -43,8 +43,12 @@ function table(head: string[], rows: string[][]): string {
   return [line(head), `|${widths.map((w, i) => (i < 2 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
-/** The load table, the start-up/memory table and the targets, as Markdown. */
-export function render(rows: Row[], measures: Measure[], targets: Target[]): string {
+/**
+ * The load table, the start-up/memory table and the targets, as Markdown.
+ * `judged: false` (a smoke run, too short to mean anything) shows the
+ * targets without a verdict.
+ */
+export function render(rows: Row[], measures: Measure[], targets: Target[], judged = true): string {
   const load = table(
     ['Scenario', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'x Prism', 'x Express', 'non-2xx/errors'],
     rows.map((r) => [
@@ -59,6 +63,6 @@ export function render(rows: Row[], measures: Measure[], targets: Target[]): str
     ]),
   );
   const other = table(['Measure', '', 'value'], measures.map((m) => [m.name, '', `${fmt(m.value, m.unit === 'ms' ? 0 : 1)} ${m.unit}`]));
-  const goals = table(['Target', 'Result', 'actual', 'required'], targets.map((t) => [t.name, t.pass ? 'PASS' : 'FAIL', t.actual, t.required]));
+  const goals = table(['Target', 'Result', 'actual', 'required'], targets.map((t) => [t.name, !judged ? 'not judged' : t.pass ? 'PASS' : 'FAIL', t.actual, t.required]));
   return `${load}\n\n${other}\n\n${goals}\n`;
 }

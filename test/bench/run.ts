@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     targets.push(maxTarget(`peak RSS, ${BIG} pets`, peak, 200, 'MB'));
   }
 
-  const markdown = render(rows, measures, targets);
+  const markdown = render(rows, measures, targets, !smoke);
   console.log(`\n${markdown}`);
   const broken = rows.filter((r) => r.result.non2xx > 0 || r.result.errors > 0 || r.result.requests === 0);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
