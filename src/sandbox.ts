@@ -54,8 +54,15 @@ function responseChecker(spec: Spec, validators: Validators): (entry: JournalEnt
   };
 }
 
+/** A request body's size: bytes as sent, or for a chunked body (no Content-Length) the length of its JSON. */
+function requestBodySize(e: V1Exchange): number {
+  const declared = e.req.headers['content-length'];
+  if (declared !== undefined) return Number(declared);
+  return e.requestBody === undefined ? 0 : (JSON.stringify(e.requestBody)?.length ?? 0);
+}
+
 function journalEntry(e: V1Exchange): JournalEntry {
-  const size = Number(e.req.headers['content-length'] ?? 0);
+  const size = requestBodySize(e);
   return {
     time: new Date().toISOString(),
     method: e.req.method ?? '',

@@ -101,4 +101,21 @@ describe('journal bounds', () => {
     expect(cut?.responseBody).toEqual({ truncated: true, size: long.text.length, text: long.text.slice(0, 4096) });
     expect(cut?.specValid).toBe(true);
   });
+
+  it('truncates a long chunked body too (it declares no Content-Length)', async () => {
+    await ctl('DELETE', '/journal');
+    const longPet = { name: 'c'.repeat(6000), categoryId: 1 };
+    const text = JSON.stringify(longPet);
+    const chunked = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(text.slice(0, 3000)));
+        controller.enqueue(new TextEncoder().encode(text.slice(3000)));
+        controller.close();
+      },
+    });
+    const res = await fetch(`${sb.baseUrl}/pets`, { method: 'POST', headers: { authorization: 'Bearer sandbox-key', 'content-type': 'application/json' }, body: chunked, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(201);
+    const [entry] = (await ctl('GET', '/journal')).body.entries as Entry[];
+    expect(entry?.requestBody).toEqual({ truncated: true, size: text.length });
+  });
 });
