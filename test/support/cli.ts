@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+/** Node with tsx's loader: one process per run (the tsx CLI would start a second). */
+const WITH_TSX = ['--import', 'tsx'];
 const BIN = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
 
 export interface CliResult {
@@ -11,10 +12,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI (src/bin.ts through tsx) to completion. */
+/** Runs the real CLI (src/bin.ts through tsx's loader) to completion. */
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...WITH_TSX, BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -27,7 +28,7 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
 /** Starts the real CLI server on a free port; resolves once it prints its URL. */
 export function startCliServer(args: string[]): Promise<{ child: ChildProcess; baseUrl: string; origin: string; stop(): Promise<number | null> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [BIN, '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...WITH_TSX, BIN, '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${out}`)), 30_000);
     child.stdout?.on('data', (d: Buffer) => {
