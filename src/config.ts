@@ -32,6 +32,14 @@ export interface Config {
   readonly journalSize: number;
   /** Write-ahead log records after which the log is folded into the data file. Default 20000. */
   readonly compactAfter: number;
+  /** Most pets one workspace may hold. Default 1,000,000. */
+  readonly quotaPets: number;
+  /** Most bytes of pet JSON one workspace may hold. Default 128 MiB. */
+  readonly quotaBytes: number;
+  /** Most workspaces open at once; idle ones are closed to make room. Default 1000. */
+  readonly maxWorkspaces: number;
+  /** Milliseconds after which an unused workspace is closed (it reopens on demand). Default 60 s. */
+  readonly workspaceIdleMs: number;
 }
 
 export const DEFAULT_API_KEY = 'sandbox-key';
@@ -60,6 +68,10 @@ export const OPTIONS = {
   'open-keys': { env: 'PETSTORE_OPEN_KEYS', default: 'false', help: 'any well-formed bearer token is accepted, each with its own workspace', flag: true },
   'journal-size': { env: 'PETSTORE_JOURNAL_SIZE', default: '200', help: 'requests kept per workspace journal' },
   'compact-after': { env: 'PETSTORE_COMPACT_AFTER', default: '20000', help: 'creates logged before the data file is rewritten' },
+  'quota-pets': { env: 'PETSTORE_QUOTA_PETS', default: '1000000', help: 'most pets per workspace' },
+  'quota-bytes': { env: 'PETSTORE_QUOTA_BYTES', default: String(128 * 1024 * 1024), help: 'most bytes of pet data per workspace' },
+  'max-workspaces': { env: 'PETSTORE_MAX_WORKSPACES', default: '1000', help: 'workspaces open at once' },
+  'workspace-idle': { env: 'PETSTORE_WORKSPACE_IDLE', default: '60', help: 'seconds before an unused workspace is closed' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -152,6 +164,10 @@ export function loadConfig(
     openKeys: boolean('open-keys', get('open-keys')),
     journalSize: integer('journal-size', get('journal-size'), 0, 100_000),
     compactAfter: integer('compact-after', get('compact-after'), 1, 10_000_000),
+    quotaPets: integer('quota-pets', get('quota-pets'), 0, 100_000_000),
+    quotaBytes: integer('quota-bytes', get('quota-bytes'), 0, 64 * 1024 * 1024 * 1024),
+    maxWorkspaces: integer('max-workspaces', get('max-workspaces'), 1, 1_000_000),
+    workspaceIdleMs: integer('workspace-idle', get('workspace-idle'), 1, 7 * 24 * 3600) * 1000,
   });
   const extra = Object.fromEntries(Object.keys(commandOptions).map((k) => [k, values[k]]));
   return { config, positionals: parsed.positionals, help: values.help === true, version: values.version === true, extra };

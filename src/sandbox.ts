@@ -11,7 +11,7 @@ import { createStatefulMode } from './modes/stateful/index.js';
 import { loadSpec, type Spec } from './openapi/spec.js';
 import { createValidators, formatIssues, type SchemaCheck, type Validators } from './openapi/validate.js';
 import { PACKAGE_VERSION } from './paths.js';
-import { workspaceId, Workspaces } from './store/workspaces.js';
+import { Workspaces } from './store/workspaces.js';
 
 export interface Logger {
   info(message: string): void;
@@ -76,6 +76,23 @@ function journalEntry(e: V1Exchange): JournalEntry {
   };
 }
 
+/** The file-backed workspaces of a configuration (also used by the QA commands working on the files). */
+export function openWorkspaces(config: Config, logger: Logger, checkPet?: (pet: unknown) => string[]): Promise<Workspaces> {
+  return Workspaces.open({
+    dataFile: config.dataFile,
+    defaultKey: config.apiKeys[0] as string,
+    maxOpen: config.maxWorkspaces,
+    idleMs: config.workspaceIdleMs,
+    store: {
+      seed: { seed: config.seed, count: config.count },
+      compactAfter: config.compactAfter,
+      quota: { pets: config.quotaPets, bytes: config.quotaBytes },
+      warn: (message) => logger.error(message),
+      ...(checkPet ? { checkPet } : {}),
+    },
+  });
+}
+
 /**
  * Wires the sandbox together (spec, validators, stores, control plane, app)
  * and listens. A data file that cannot be read rejects before anything listens.
@@ -86,16 +103,15 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
   const validators = createValidators(spec);
   const checkPet = validators.schema('/components/schemas/Pet');
   const defaultKey = config.apiKeys[0] as string;
-  const workspaces = new Workspaces(config.dataFile, defaultKey, {
-    seed: { seed: config.seed, count: config.count },
-    compactAfter: config.compactAfter,
-    checkPet: (pet) => {
-      const issues = checkPet(pet);
-      return issues.length ? [formatIssues(issues)] : [];
-    },
+  const workspaces = await openWorkspaces(config, logger, (pet) => {
+    const issues = checkPet(pet);
+    return issues.length ? [formatIssues(issues)] : [];
   });
   // The default workspace opens now, so a bad data file stops start-up with a clear error.
-  await workspaces.forKey(defaultKey);
+  await workspaces.use(defaultKey, () => undefined).catch(async (error: unknown) => {
+    await workspaces.close();
+    throw error;
+  });
 
   const runtime: Runtime = { mode: config.mode };
   // Prism loads lazily (seconds of imports): at start-up only when a Prism mode is chosen, else on first use.
@@ -105,7 +121,7 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
     throw error;
   });
   const journal = new Journal(config.journalSize, responseChecker(spec, validators));
-  const faults = new Faults(spec.operations);
+  const faults = new Faults(spec.operations, (key) => workspaces.idOf(key));
   const control = createControlRouter({ config, runtime, workspaces, journal, faults, checkPet: validators.schema('/components/schemas/Pet', 'record'), version: PACKAGE_VERSION, startedAt, prepareMode: (mode) => (mode === 'stateful' ? Promise.resolve() : prism.ready()) });
   const listener = createRequestListener({
     config,
@@ -119,7 +135,7 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
     },
     interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
     extensions: [{ path: '/__sandbox', router: control }],
-    onResponse: (exchange) => journal.add(workspaceId(exchange.key ?? defaultKey), journalEntry(exchange)),
+    onResponse: (exchange) => journal.add(workspaces.idOf(exchange.key ?? defaultKey), journalEntry(exchange)),
     onUnexpected: (error, req) => logger.error(`Unexpected error on ${req.method} ${req.url}`, error),
   }, options);
   let server: Server;

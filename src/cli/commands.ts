@@ -1,12 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Config } from '../config.js';
 import { readFixture, resolveFixture, type FixtureSet } from '../control/fixtures.js';
-import { checkResetOptions, exportWorkspace, loadWorkspace, resetWorkspace } from '../control/operations.js';
+import { checkResetOptions, exportJson, loadWorkspace, resetWorkspace } from '../control/operations.js';
 import { ApiError } from '../http/errors.js';
 import { runningServer } from '../lock.js';
 import { loadSpec } from '../openapi/spec.js';
 import { createValidators } from '../openapi/validate.js';
-import { Workspaces } from '../store/workspaces.js';
+import { openWorkspaces } from '../sandbox.js';
+import type { PetStore } from '../store/pet-store.js';
 import { StoreError } from '../store/types.js';
 
 /** The QA sub-commands and their own options. */
@@ -114,9 +115,19 @@ export async function runCommand(command: Command, operands: string[], config: C
 
   // No sandbox runs on this data file: work on the file itself.
   const validators = createValidators(loadSpec());
-  const workspaces = new Workspaces(config.dataFile, config.apiKeys[0] as string, { seed: { seed: config.seed, count: config.count }, compactAfter: config.compactAfter });
+  const workspaces = await openWorkspaces(config, { info: (t) => io.err(t), error: (t) => io.err(t) });
   try {
-    const store = await workspaces.forKey(key ?? (config.apiKeys[0] as string));
+    await workspaces.use(key ?? (config.apiKeys[0] as string), (store) => runOnFile(command, operands, config, extra, io, store, validators));
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof StoreError) throw new CommandError(error.message);
+    throw error;
+  } finally {
+    await workspaces.close();
+  }
+}
+
+/** seed, reset, load or export on a workspace's files, when no sandbox serves them. */
+async function runOnFile(command: Command, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>, io: CommandIo, store: PetStore, validators: ReturnType<typeof createValidators>): Promise<void> {
     if (command === 'seed' || command === 'reset') {
       await resetWorkspace(store, checkResetOptions({ seed: config.seed, count: config.count, empty: command === 'reset' && extra.empty === true }));
     } else if (command === 'load') {
@@ -125,16 +136,9 @@ export async function runCommand(command: Command, operands: string[], config: C
       const { pets, nextId } = resolveFixture(set, validators.schema('/components/schemas/Pet', 'record'));
       await loadWorkspace(store, pets, nextId, extra.append ? 'append' : 'replace');
     } else {
-      const text = JSON.stringify(exportWorkspace(store));
-      if (operands[0]) await writeFile(operands[0], text);
-      else io.out(text);
+      if (operands[0]) await writeFile(operands[0], exportJson(store));
+      else io.out([...exportJson(store)].join(''));
       return;
     }
     io.out(JSON.stringify({ file: store.file, count: store.size, nextId: store.nextId }));
-  } catch (error) {
-    if (error instanceof ApiError || error instanceof StoreError) throw new CommandError(error.message);
-    throw error;
-  } finally {
-    await workspaces.close();
-  }
 }

@@ -1,7 +1,6 @@
 import type { Interceptor } from '../app.js';
 import { ApiError, codeForStatus } from '../http/errors.js';
 import type { OperationSpec } from '../openapi/spec.js';
-import { workspaceId } from '../store/workspaces.js';
 
 /** What a client asks for: a delay and/or a forced error on one operation. */
 export interface FaultInput {
@@ -35,7 +34,11 @@ export class Faults {
   private readonly byWorkspace = new Map<string, Fault[]>();
   private nextId = 1;
 
-  constructor(private readonly operations: ReadonlyMap<string, OperationSpec>) {}
+  constructor(
+    private readonly operations: ReadonlyMap<string, OperationSpec>,
+    /** The workspace id of an API key. */
+    private readonly workspaceOf: (key: string) => string,
+  ) {}
 
   list(workspace: string): Fault[] {
     return this.byWorkspace.get(workspace) ?? [];
@@ -75,13 +78,13 @@ export class Faults {
 
   /** Delays or fails requests of the caller's workspace as its faults say. */
   readonly interceptor: Interceptor = async (request) => {
-    const faults = this.byWorkspace.get(workspaceId(request.key));
+    const faults = this.byWorkspace.get(this.workspaceOf(request.key));
     if (!faults || faults.length === 0) return undefined;
     for (const fault of faults) {
       if (fault.operationId !== request.op.operationId) continue;
       if (fault.rate !== undefined && Math.random() >= fault.rate) continue;
       fault.applied += 1;
-      if (fault.count !== undefined && fault.applied >= fault.count) this.clear(workspaceId(request.key), fault.id);
+      if (fault.count !== undefined && fault.applied >= fault.count) this.clear(this.workspaceOf(request.key), fault.id);
       if (fault.latencyMs !== undefined) {
         const { min, max } = typeof fault.latencyMs === 'object' ? fault.latencyMs : { min: fault.latencyMs, max: fault.latencyMs };
         await sleep(min + Math.random() * (max - min));

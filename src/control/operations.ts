@@ -27,14 +27,30 @@ export function resetWorkspace(store: PetStore, o: ResetOptions): Promise<void> 
 }
 
 /** Loads validated pets: `replace` everything, or `append` them (no id may clash). */
-export async function loadWorkspace(store: PetStore, pets: Pet[], nextId: number | undefined, mode: 'replace' | 'append'): Promise<void> {
-  if (mode === 'replace') return store.replace(pets, nextId);
-  const clash = pets.find((p) => store.get(p.id));
-  if (clash) throw ApiError.of('invalid_request', `Nothing was loaded. A pet with id ${clash.id} is already stored; use "mode": "replace" or other ids.`);
-  return store.replace([...store.all(), ...pets], Math.max(nextId ?? 0, store.nextId));
+export function loadWorkspace(store: PetStore, pets: Pet[], nextId: number | undefined, mode: 'replace' | 'append'): Promise<void> {
+  return mode === 'replace' ? store.replace(pets, nextId) : store.append(pets, nextId);
 }
 
-/** A workspace as a fixture set: loading it back gives the same store, and the same export, byte for byte. */
-export function exportWorkspace(store: PetStore): { nextId: number; pets: readonly Pet[] } {
-  return { nextId: store.nextId, pets: store.all() };
+/** Export text is produced in pieces of about this size. */
+const PIECE = 1024 * 1024;
+
+/**
+ * A workspace as a fixture set, `{"nextId", "pets"}`, as JSON text in pieces
+ * (never one string: a workspace at its quota may hold hundreds of MB).
+ * Exactly `JSON.stringify({ nextId, pets })`: loading it back gives the same
+ * store, and the same export, byte for byte. It is the store as it was when
+ * the export began, whatever is written meanwhile.
+ */
+export function* exportJson(store: PetStore): Generator<string> {
+  const pets = store.all();
+  const count = pets.length;
+  let piece = `{"nextId":${store.nextId},"pets":[`;
+  for (let i = 0; i < count; i++) {
+    piece += (i > 0 ? ',' : '') + JSON.stringify(pets[i]);
+    if (piece.length >= PIECE) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield `${piece}]}`;
 }

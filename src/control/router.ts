@@ -5,13 +5,13 @@ import { bearerToken, createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
 import { hasBody } from '../http/has-body.js';
 import { limitJsonDepth } from '../http/json-depth.js';
-import { sendJson } from '../http/send.js';
+import { sendJson, sendJsonStream } from '../http/send.js';
 import type { SchemaCheck } from '../openapi/validate.js';
-import { workspaceId, type Workspaces } from '../store/workspaces.js';
+import type { Workspaces } from '../store/workspaces.js';
 import type { Faults, FaultInput } from './faults.js';
 import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
 import type { Journal } from './journal.js';
-import { checkResetOptions, exportWorkspace, loadWorkspace, resetWorkspace } from './operations.js';
+import { checkResetOptions, exportJson, loadWorkspace, resetWorkspace } from './operations.js';
 
 export interface ControlDeps {
   config: Config;
@@ -55,10 +55,7 @@ export function createControlRouter(deps: ControlDeps): express.Router {
     if (!config.openKeys && !isApiKey(key)) throw ApiError.of('not_found', 'X-Sandbox-Key is not one of the configured API keys, so it has no workspace.');
     return key;
   };
-  const summary = async (key: string) => {
-    const store = await workspaces.forKey(key);
-    return { workspace: workspaceId(key), count: store.size, nextId: store.nextId };
-  };
+  const summary = (key: string) => workspaces.use(key, (store) => ({ workspace: workspaces.idOf(key), count: store.size, nextId: store.nextId }));
   const body = (req: Request): Record<string, unknown> => {
     const b: unknown = req.body;
     if (b === undefined) return {};
@@ -100,7 +97,7 @@ export function createControlRouter(deps: ControlDeps): express.Router {
     const b = body(req);
     const options = checkResetOptions({ seed: b.seed === undefined ? config.seed : b.seed, count: b.count === undefined ? config.count : b.count, empty: b.empty });
     const key = keyOf(req);
-    await resetWorkspace(await workspaces.forKey(key), options);
+    await workspaces.use(key, (store) => resetWorkspace(store, options));
     sendJson(res, 200, await summary(key));
   });
 
@@ -115,12 +112,12 @@ export function createControlRouter(deps: ControlDeps): express.Router {
     const set = typeof b.fixture === 'string' ? await readFixture(b.fixture) : b;
     const { pets, nextId } = resolveFixture(set, checkPet);
     const key = keyOf(req);
-    await loadWorkspace(await workspaces.forKey(key), pets, nextId, mode);
+    await workspaces.use(key, (store) => loadWorkspace(store, pets, nextId, mode));
     sendJson(res, 200, await summary(key));
   });
 
   router.get('/export', async (req, res) => {
-    sendJson(res, 200, exportWorkspace(await workspaces.forKey(keyOf(req))));
+    await workspaces.use(keyOf(req), (store) => sendJsonStream(res, 200, exportJson(store)));
   });
 
   router.get('/journal', (req, res) => {
@@ -128,28 +125,28 @@ export function createControlRouter(deps: ControlDeps): express.Router {
     // Number('') is 0 and Number(' 5') is 5: only digits are a limit.
     const limit = raw === undefined ? config.journalSize : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(limit) || limit < 0) throw ApiError.of('invalid_request', 'Query parameter \'limit\' must be a non-negative integer.');
-    const ws = workspaceId(keyOf(req));
+    const ws = workspaces.idOf(keyOf(req));
     sendJson(res, 200, { workspace: ws, size: config.journalSize, entries: journal.read(ws, limit) });
   });
   router.delete('/journal', (req, res) => {
-    const ws = workspaceId(keyOf(req));
+    const ws = workspaces.idOf(keyOf(req));
     sendJson(res, 200, { workspace: ws, cleared: journal.clear(ws) });
   });
 
   router.get('/faults', (req, res) => {
-    const ws = workspaceId(keyOf(req));
+    const ws = workspaces.idOf(keyOf(req));
     sendJson(res, 200, { workspace: ws, faults: faults.list(ws) });
   });
   router.post('/faults', (req, res) => {
-    const ws = workspaceId(keyOf(req));
+    const ws = workspaces.idOf(keyOf(req));
     sendJson(res, 201, faults.add(ws, body(req) as unknown as FaultInput));
   });
   router.delete('/faults', (req, res) => {
-    const ws = workspaceId(keyOf(req));
+    const ws = workspaces.idOf(keyOf(req));
     sendJson(res, 200, { workspace: ws, cleared: faults.clear(ws) });
   });
   router.delete('/faults/:id', (req, res) => {
-    const ws = workspaceId(keyOf(req));
+    const ws = workspaces.idOf(keyOf(req));
     const cleared = faults.clear(ws, Number(req.params.id));
     if (cleared === 0) throw ApiError.of('not_found', `No fault ${req.params.id} in this workspace.`);
     sendJson(res, 200, { workspace: ws, cleared });

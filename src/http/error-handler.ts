@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StoreFailure } from '../store/errors.js';
 import { ApiError, codeForStatus } from './errors.js';
 import { sendJson } from './send.js';
 
@@ -27,6 +28,7 @@ const PARSER_ERRORS: Record<string, (e: Error & { limit?: number; charset?: stri
 /** Turns anything thrown into a known ApiError; unknown failures become a bare 500. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof StoreFailure) return ApiError.of(error.code, error.message);
   const type = (error as { type?: unknown } | null)?.type;
   if (typeof type === 'string' && PARSER_ERRORS[type]) return PARSER_ERRORS[type](error as Error);
   // Express and the body parser mark other faults of the client with a 4xx `status`: a path whose

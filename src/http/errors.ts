@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   internal: 500,
   not_implemented: 501,
   service_unavailable: 503,
+  insufficient_storage: 507,
+  quota_exceeded: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,65 +1,132 @@
-import { open, readFile, rename, mkdir } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
+import { fsyncDir, readLines, writeAll } from './file-io.js';
 import { StoreError, type StoreData } from './types.js';
 
-async function fsyncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
+/** Text is written in pieces of about this size: never the whole file as one string. */
+const PIECE = 1024 * 1024;
+/** A hand-edited file (not one pet per line) is parsed whole, up to this size. */
+const MAX_WHOLE_PARSE = 256 * 1024 * 1024;
 
-/** Writes `text` to `file` so that a crash leaves either the old or the new file whole. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+/**
+ * Writes `pieces` to `file` so that a crash leaves either the old or the new
+ * file whole: a temp file, fsync, rename, fsync of the folder. A failed
+ * write removes the temp file and leaves `file` as it was.
+ */
+export async function writeFileAtomic(file: string, pieces: Iterable<string>): Promise<void> {
   const dir = dirname(file);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(file)}.tmp`);
-  const handle = await open(temp, 'w');
   try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
+    const handle = await open(temp, 'w');
+    try {
+      let position = 0;
+      for (const piece of pieces) {
+        const data = Buffer.from(piece);
+        await writeAll(handle, data, position);
+        position += data.length;
+      }
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
   }
-  await rename(temp, file);
-  await fsyncDir(dir);
+  // The rename is the commit point: the new file is what every reader sees from here on.
+  await fsyncDir(dir).catch(() => undefined);
 }
 
 /**
- * One pet per line: the file stays readable and diffable for QA, and far
- * smaller than pretty-printed JSON.
+ * The data file's text in pieces of about 1 MiB: one pet per line, so the
+ * file stays readable and diffable for QA, and far smaller than
+ * pretty-printed JSON. Joined, the pieces are one JSON document.
  */
-export function serialize(data: StoreData): string {
+export function* serialize(data: StoreData): Generator<string> {
   const head = JSON.stringify({ format: data.format, epoch: data.epoch, nextId: data.nextId });
-  const pets = data.pets.map((p) => JSON.stringify(p)).join(',\n');
-  return `${head.slice(0, -1)},"pets":[${pets ? `\n${pets}\n` : ''}]}\n`;
+  const { pets } = data;
+  if (pets.length === 0) {
+    yield `${head.slice(0, -1)},"pets":[]}\n`;
+    return;
+  }
+  let piece = `${head.slice(0, -1)},"pets":[\n`;
+  for (let i = 0; i < pets.length; i++) {
+    piece += JSON.stringify(pets[i]) + (i < pets.length - 1 ? ',\n' : '\n');
+    if (piece.length >= PIECE) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield `${piece}]}\n`;
+}
+
+const HEAD = /^\{"format":1,"epoch":(\d+),"nextId":(\d+),"pets":\[(\]\})?$/;
+
+/** The data file read line by line, when it has the layout `serialize` writes; undefined otherwise. */
+async function readLaidOut(file: string): Promise<StoreData | undefined> {
+  const pets: unknown[] = [];
+  let head: RegExpExecArray | null = null;
+  let closed = false;
+  for await (const line of readLines(file)) {
+    const text = line.bytes.toString('utf8');
+    if (head === null) {
+      head = HEAD.exec(text);
+      if (!head) return undefined;
+      closed = head[3] !== undefined;
+    } else if (closed) {
+      if (text !== '' || line.complete) return undefined;
+    } else if (text === ']}') {
+      closed = true;
+    } else {
+      const json = text.endsWith(',') ? text.slice(0, -1) : text;
+      try {
+        pets.push(JSON.parse(json));
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  if (!head || !closed) return undefined;
+  return { format: 1, epoch: Number(head[1]), nextId: Number(head[2]), pets } as StoreData;
+}
+
+/** The data file parsed as one document (a file edited by hand); bounded in size. */
+async function readWhole(file: string, size: number): Promise<unknown> {
+  if (size > MAX_WHOLE_PARSE) {
+    throw new StoreError(`Data file ${file} is not laid out one pet per line and is too large (${size} bytes) to read as one document. Fix or move it away; it was left untouched.`);
+  }
+  try {
+    return JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new StoreError(`Data file ${file} is not valid JSON (${(error as Error).message}). Fix or move it away; it was left untouched.`);
+  }
 }
 
 /**
- * lowdb adapter for the snapshot file: atomic (temp file, fsync, rename,
- * fsync of the folder) so an acknowledged write survives a crash, and strict
- * on read: a file that is not this sandbox's data is an error naming the
- * file, never something to overwrite.
+ * lowdb adapter for the snapshot file: atomic and streamed both ways, and
+ * strict on read: a file that is not this sandbox's data is an error naming
+ * the file, never something to overwrite.
  */
 export class DurableJsonFile implements Adapter<StoreData> {
   constructor(readonly file: string) {}
 
   async read(): Promise<StoreData | null> {
-    let text: string;
+    let size: number;
     try {
-      text = await readFile(this.file, 'utf8');
+      size = (await stat(this.file)).size;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw new StoreError(`Cannot read data file ${this.file}: ${(error as Error).message}`);
     }
     let data: unknown;
     try {
-      data = JSON.parse(text);
+      data = (await readLaidOut(this.file)) ?? (await readWhole(this.file, size));
     } catch (error) {
-      throw new StoreError(`Data file ${this.file} is not valid JSON (${(error as Error).message}). Fix or move it away; it was left untouched.`);
+      if (error instanceof StoreError) throw error;
+      throw new StoreError(`Cannot read data file ${this.file}: ${(error as Error).message}`);
     }
     const d = data as Partial<StoreData> | null;
     if (!d || d.format !== 1 || !Array.isArray(d.pets) || !Number.isSafeInteger(d.nextId) || !Number.isSafeInteger(d.epoch)) {

@@ -1,93 +1,78 @@
-import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
-import { Low } from 'lowdb';
-import { DurableJsonFile } from './durable-file.js';
-import { generatePets } from './seed.js';
-import { StoreError, type NewPet, type Pet, type PetStatus, type StoreData } from './types.js';
+import type { Low } from 'lowdb';
+import { encodeRecord, type CommitLog } from './commit-log.js';
+import { StoreError, StoreFailure, storageFailure } from './errors.js';
+import { buildPet, PetIndex, petBytes, quotaProblem, type Page, type Quota } from './pet-index.js';
+import { recoverFiles, type RecoverOptions } from './recover.js';
+import type { NewPet, Pet, PetStatus, StoreData } from './types.js';
+import { WriteQueue } from './write-queue.js';
 
-export interface PetStoreOptions {
-  /** The lowdb snapshot file; its write-ahead log lives beside it as `<file>.log`. */
-  file: string;
-  /** Seeds a store whose file does not exist yet. */
-  seed: { seed: number; count: number };
-  /** Validates each stored pet on open (the spec's Pet schema); returns problems. */
-  checkPet?: (pet: unknown) => string[];
+export type { Page } from './pet-index.js';
+
+export interface PetStoreOptions extends RecoverOptions {
   /** Log records after which the snapshot is rewritten and the log emptied. */
   compactAfter?: number;
+  /** Most pets and most bytes of pet JSON the store may hold. */
+  quota?: Quota;
 }
 
-interface Deferred {
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
+/** The largest id: the next id after it must still be exact in JSON (2^53 - 1). */
+export const MAX_ID = Number.MAX_SAFE_INTEGER - 1;
+/** After a failed compaction, the next try waits this long (the log keeps every write meanwhile). */
+const COMPACT_RETRY_MS = 10_000;
 
-/** A page of pets as `list` gives it, and its JSON text. Neither may be changed. */
-export interface Page {
-  pets: Pet[];
+interface PendingCreate {
+  input: NewPet;
+  pet: Pet;
   json: string;
+  /** Bytes counted against the quota while the create waits. */
+  reserved: number;
 }
-
-/** Pages kept per store: every status and a few limits; a client walking all 100 limits only clears it. */
-const MAX_PAGES = 64;
 
 /**
- * One workspace's pets. Reads are served from memory: a list costs O(limit)
- * whatever the store's size (an index by status), a get O(log n) (a binary
- * search of the pets, which are kept ordered by id; a Map by id cost several
- * MB per 100,000 pets and, through V8's heap growth, several times that in
- * peak memory).
+ * One workspace's pets: an in-memory index that reads are served from, a
+ * lowdb snapshot file and a commit log beside it.
  *
- * Writes use group commit: every mutation is applied in memory at once and
- * its promise resolves only after the batch it joined is on disk. A batch of
- * creates is appended to a write-ahead log (one write and one fsync for the
- * whole batch); the lowdb snapshot is rewritten only on replace/reset and
- * when the log grows past `compactAfter`. So a POST costs the same with 100
- * or 100,000 pets stored.
+ * A write is visible only once it is durable. Creates are group-committed:
+ * those waiting together get their ids and go to the log in one append and
+ * one fsync, then join the index, then resolve. A failed batch leaves no
+ * trace: no id taken, nothing indexed, its bytes cut from the log. A reset
+ * or load writes the new snapshot aside and swaps it in once renamed over
+ * the old one; a failed one changes nothing. The snapshot is rewritten
+ * (and the log emptied) on reset and load, when the log grows past
+ * `compactAfter`, and on close.
  */
 export class PetStore {
-  readonly file: string;
   readonly logFile: string;
-  private readonly db: Low<StoreData>;
-  private readonly compactAfter: number;
-  private byStatus = new Map<PetStatus, Pet[]>();
-  /** Pages of `list` with their JSON text, by status and limit, until the next write. */
-  private pages = new Map<string, Page>();
-  private log: FileHandle | undefined;
+  private readonly index: PetIndex;
+  private readonly queue: WriteQueue<PendingCreate, Pet>;
+  private readonly pending = { pets: 0, bytes: 0 };
   private logRecords = 0;
-  private pendingLines: string[] = [];
-  private pendingSnapshot = false;
-  private waiters: Deferred[] = [];
-  private flushing: Promise<void> | undefined;
+  private compactNotBefore = 0;
   private closed = false;
 
-  private constructor(db: Low<StoreData>, file: string, compactAfter: number) {
-    this.db = db;
-    this.file = file;
+  private constructor(
+    readonly file: string,
+    private readonly db: Low<StoreData>,
+    private readonly log: CommitLog,
+    private readonly options: PetStoreOptions,
+  ) {
     this.logFile = `${file}.log`;
-    this.compactAfter = compactAfter;
+    this.index = new PetIndex(db.data.pets, db.data.pets.reduce((n, pet) => n + petBytes(pet), 0));
+    this.queue = new WriteQueue((items) => this.commitCreates(items), (item) => item.json.length);
   }
 
   /** Opens (or, when the file does not exist, creates and seeds) a store. */
   static async open(options: PetStoreOptions): Promise<PetStore> {
-    const db = new Low<StoreData>(new DurableJsonFile(options.file), { format: 1, epoch: 0, nextId: 1, pets: [] });
-    const fresh = !(await exists(options.file));
-    await db.read();
-    const store = new PetStore(db, options.file, options.compactAfter ?? 20_000);
-    if (fresh) {
-      db.data.pets = generatePets(options.seed.seed, options.seed.count);
-      db.data.nextId = options.seed.count + 1;
-      await db.write();
-    } else {
-      store.checkRecords(options.checkPet);
-      await store.replayLog();
-    }
-    store.reindex();
+    const { db, log, replayed } = await recoverFiles(options);
+    const store = new PetStore(options.file, db, log, options);
+    store.logRecords = replayed;
     // Fold a replayed log into the snapshot in the background: start-up does not wait for it.
-    if (store.logRecords > 0) void store.schedule(undefined, true).catch(() => undefined);
+    if (!log.empty) void store.queue.exclusive(() => store.compact()).catch(() => undefined);
     return store;
   }
 
   get size(): number {
-    return this.db.data.pets.length;
+    return this.index.size;
   }
 
   get nextId(): number {
@@ -98,208 +83,168 @@ export class PetStore {
     return this.db.data.epoch;
   }
 
+  /** Bytes of pet JSON held (what `quota.bytes` limits). */
+  get bytes(): number {
+    return this.index.bytes;
+  }
+
+  /** Whether writes are waiting or running. */
+  get busy(): boolean {
+    return this.queue.busy;
+  }
+
   /** All pets, by id ascending. The caller must not mutate them. */
   all(): readonly Pet[] {
-    return this.db.data.pets;
+    return this.index.all();
   }
 
   /** The first `limit` pets by id ascending, optionally only those with `status`. */
   list(limit: number, status?: PetStatus): Pet[] {
-    const source = status ? (this.byStatus.get(status) ?? []) : this.db.data.pets;
-    return source.slice(0, limit);
+    return this.index.list(limit, status);
   }
 
-  /**
-   * `list` with its JSON text. A page is kept until the next write changes
-   * the store, so repeated reads of the same page (the usual traffic of a
-   * sandbox) serialize nothing. At most MAX_PAGES are kept.
-   */
+  /** `list` with its JSON text, cached until the next write. */
   page(limit: number, status?: PetStatus): Page {
-    const key = `${status ?? ''}:${limit}`;
-    let page = this.pages.get(key);
-    if (!page) {
-      const pets = this.list(limit, status);
-      page = { pets, json: JSON.stringify(pets) };
-      if (this.pages.size >= MAX_PAGES) this.pages.clear();
-      this.pages.set(key, page);
-    }
-    return page;
+    return this.index.page(limit, status);
   }
 
   get(id: number): Pet | undefined {
-    const pets = this.db.data.pets;
-    let lo = 0;
-    let hi = pets.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const pet = pets[mid] as Pet;
-      if (pet.id === id) return pet;
-      if (pet.id < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
-  }
-
-  /** Adds a pet with the next id; resolves once it is durably written. */
-  create(input: NewPet): Promise<Pet> {
-    this.assertOpen();
-    const data = this.db.data;
-    const pet: Pet = { id: data.nextId, name: input.name, categoryId: input.categoryId };
-    if (input.status !== undefined) pet.status = input.status;
-    data.nextId += 1;
-    data.pets.push(pet);
-    this.index(pet);
-    this.pages.clear();
-    return this.schedule(`${JSON.stringify({ e: data.epoch, pet })}\n`).then(() => pet);
+    return this.index.get(id);
   }
 
   /**
-   * Replaces every pet (reset, fixture load). `pets` must already be
-   * validated; ids must be unique. `nextId` defaults to one past the highest id.
+   * Adds a pet with the next id; resolves once it is durably written, and
+   * only then can it be read. Rejects with a StoreFailure when no id is
+   * left, a quota would be exceeded, or storage fails.
    */
-  replace(pets: Pet[], nextId?: number): Promise<void> {
+  create(input: NewPet): Promise<Pet> {
     this.assertOpen();
-    const sorted = [...pets].sort((a, b) => a.id - b.id);
-    const data = this.db.data;
-    const maxId = sorted.at(-1)?.id ?? 0;
-    data.pets = sorted;
-    data.nextId = Math.max(nextId ?? 0, maxId + 1);
-    data.epoch += 1;
-    this.reindex();
-    this.pages.clear();
-    return this.schedule(undefined, true);
+    const provisionalId = this.nextId + this.pending.pets;
+    if (provisionalId > MAX_ID) {
+      return Promise.reject(new StoreFailure('invalid_request', `No ids left: the last id, ${MAX_ID}, is taken. Reset the workspace or load pets with lower ids.`));
+    }
+    const pet = buildPet(provisionalId, input);
+    const json = JSON.stringify(pet);
+    const bytes = Buffer.byteLength(json);
+    const quota = quotaProblem(this.options.quota, this.index.size + this.pending.pets + 1, this.index.bytes + this.pending.bytes + bytes);
+    if (quota) return Promise.reject(new StoreFailure('quota_exceeded', `${quota} Nothing was stored.`));
+    this.pending.pets += 1;
+    this.pending.bytes += bytes;
+    return this.queue.add({ input, pet, json, reserved: bytes });
   }
 
-  /** Resolves when everything accepted so far is on disk. */
-  async flush(): Promise<void> {
-    while (this.flushing) await this.flushing;
+  /**
+   * Replaces every pet (reset, fixture load), as a new generation of the
+   * store. `pets` must already be validated, ids unique. `nextId` defaults
+   * to one past the highest id.
+   */
+  replace(pets: readonly Pet[], nextId?: number): Promise<void> {
+    this.assertOpen();
+    return this.queue.exclusive(() => this.swap(pets, nextId));
   }
 
-  /** Flushes pending writes, folds the log into the lowdb file and releases it. */
-  async close(): Promise<void> {
+  /** Adds pets to those stored (a fixture load with `append`); none may have an id already stored. */
+  append(pets: readonly Pet[], nextId?: number): Promise<void> {
+    this.assertOpen();
+    return this.queue.exclusive(() => {
+      const clash = pets.find((p) => this.index.get(p.id));
+      if (clash) throw new StoreFailure('invalid_request', `Nothing was loaded. A pet with id ${clash.id} is already stored; use "mode": "replace" or other ids.`);
+      return this.swap([...this.index.all(), ...pets], Math.max(nextId ?? 0, this.nextId));
+    });
+  }
+
+  /** Resolves when everything accepted so far is on disk (or has failed). */
+  flush(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  /**
+   * Finishes pending writes, folds the log into the snapshot (unless `fold`
+   * is false: the quick way to free an idle workspace) and releases the
+   * log's descriptor. Later writes are refused.
+   */
+  async close({ fold = true } = {}): Promise<void> {
     if (this.closed) return;
-    if (this.logRecords > 0) await this.schedule(undefined, true);
-    await this.flush();
     this.closed = true;
-    await this.log?.close();
-    this.log = undefined;
+    await this.queue.idle();
+    if (fold && !this.log.empty) await this.compact().catch(() => undefined);
+    await this.log.close();
   }
 
   private assertOpen(): void {
     if (this.closed) throw new StoreError(`The store ${this.file} is closed`);
   }
 
-  private schedule(line: string | undefined, snapshot = false): Promise<void> {
-    if (line) this.pendingLines.push(line);
-    if (snapshot) this.pendingSnapshot = true;
-    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    this.flushing ??= this.drain();
-    return done;
-  }
-
-  /** The flusher: one batch at a time, each batch one disk write. */
-  private async drain(): Promise<void> {
-    try {
-      await this.drainBatches();
-    } finally {
-      this.flushing = undefined;
-      // A waiter's continuation may have scheduled a write while this drain was finishing: it must not be left behind.
-      if (this.waiters.length > 0) this.flushing = this.drain();
-    }
-  }
-
-  private async drainBatches(): Promise<void> {
-    while (this.waiters.length > 0) {
-      const waiters = this.waiters;
-      const lines = this.pendingLines;
-      const snapshot = this.pendingSnapshot || this.logRecords + lines.length > this.compactAfter;
-      this.waiters = [];
-      this.pendingLines = [];
-      this.pendingSnapshot = false;
-      try {
-        if (snapshot) await this.writeSnapshot();
-        else await this.appendLog(lines);
-        for (const w of waiters) w.resolve();
-      } catch (error) {
-        for (const w of waiters) w.reject(error);
+  /** A batch of creates: ids assigned now, in order; one append; then visible. */
+  private async commitCreates(items: PendingCreate[]): Promise<Pet[]> {
+    const epoch = this.epoch;
+    let id = this.nextId;
+    let text = '';
+    for (const item of items) {
+      if (item.pet.id !== id) {
+        // An earlier batch failed: its ids were never given, so these move down.
+        item.pet = buildPet(id, item.input);
+        item.json = JSON.stringify(item.pet);
       }
+      text += encodeRecord(`{"e":${epoch},"pet":${item.json}}`);
+      id += 1;
+    }
+    const failed = await this.log.append(text).then(() => undefined, (error: unknown) => ({ error }));
+    // Out of `pending` and into the index in one step: a create checked in between counts each pet once.
+    this.unpend(items);
+    if (failed) throw storageFailure(failed.error, items.length === 1 ? 'Could not store the pet' : `Could not store ${items.length} pets`);
+    for (const item of items) this.index.add(item.pet, Buffer.byteLength(item.json));
+    this.db.data.nextId = id;
+    this.logRecords += items.length;
+    if (this.logRecords > (this.options.compactAfter ?? 20_000) && Date.now() >= this.compactNotBefore) {
+      void this.queue.exclusive(() => this.compact()).catch(() => undefined);
+    }
+    return items.map((item) => item.pet);
+  }
+
+  private unpend(items: PendingCreate[]): void {
+    for (const item of items) {
+      this.pending.pets -= 1;
+      this.pending.bytes -= item.reserved;
     }
   }
 
-  private async appendLog(lines: string[]): Promise<void> {
-    if (lines.length === 0) return;
-    this.log ??= await open(this.logFile, 'a');
-    await this.log.write(lines.join(''));
-    await this.log.datasync();
-    this.logRecords += lines.length;
+  /** The new generation is written aside, renamed over the snapshot, and only then served. */
+  private async swap(pets: readonly Pet[], nextId: number | undefined): Promise<void> {
+    const sorted = [...pets].sort((a, b) => a.id - b.id);
+    const bytes = sorted.reduce((n, pet) => n + petBytes(pet), 0);
+    const quota = quotaProblem(this.options.quota, sorted.length, bytes);
+    if (quota) throw new StoreFailure('quota_exceeded', `${quota} Nothing was loaded.`);
+    const data: StoreData = { format: 1, epoch: this.epoch + 1, nextId: Math.max(nextId ?? 0, (sorted.at(-1)?.id ?? 0) + 1), pets: sorted };
+    await this.db.adapter.write(data).catch((error: unknown) => {
+      throw storageFailure(error, 'Could not replace the data');
+    });
+    this.db.data = data;
+    this.index.reset(sorted, bytes);
+    // Records left in the log are of the old generation: replay skips them, so emptying it may wait.
+    await this.clearLog();
   }
 
-  /** Snapshot first, then empty the log: a crash in between leaves records the snapshot already holds, which replay skips. */
-  private async writeSnapshot(): Promise<void> {
-    await this.db.write();
-    this.log ??= await open(this.logFile, 'a');
-    await this.log.truncate(0);
-    await this.log.datasync();
-    this.logRecords = 0;
-  }
-
-  private async replayLog(): Promise<void> {
-    let text: string;
+  /** Rewrites the snapshot with everything committed, then empties the log. Failures are retried later. */
+  private async compact(): Promise<void> {
     try {
-      text = await readFile(this.logFile, 'utf8');
+      this.db.data.pets = this.index.all() as Pet[];
+      await this.db.write();
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw new StoreError(`Cannot read write-ahead log ${this.logFile}: ${(error as Error).message}`);
+      this.compactNotBefore = Date.now() + COMPACT_RETRY_MS;
+      this.options.warn?.(`Could not fold ${this.logFile} into ${this.file} (${(error as Error).message}); every write is kept in the log, and folding is tried again later.`);
+      throw error;
     }
-    const data = this.db.data;
-    const lines = text.split('\n');
-    for (const [i, line] of lines.entries()) {
-      if (line === '') continue;
-      let record: { e?: number; pet?: Pet };
-      try {
-        record = JSON.parse(line) as typeof record;
-      } catch {
-        // Only the last line can be torn by a crash: its write was never acknowledged.
-        if (i === lines.length - 1) break;
-        throw new StoreError(`Write-ahead log ${this.logFile} is corrupt at line ${i + 1}. It was left untouched.`);
-      }
-      const pet = record.pet;
-      this.logRecords += 1;
-      if (record.e !== data.epoch || !pet || pet.id < data.nextId) continue;
-      data.pets.push(pet);
-      data.nextId = pet.id + 1;
+    await this.clearLog();
+  }
+
+  private async clearLog(): Promise<void> {
+    try {
+      await this.log.clear();
+      this.logRecords = 0;
+    } catch (error) {
+      this.compactNotBefore = Date.now() + COMPACT_RETRY_MS;
+      this.options.warn?.(`Could not empty ${this.logFile} (${(error as Error).message}); its records are all in ${this.file} already and are skipped on start-up.`);
     }
   }
-
-  private checkRecords(checkPet: PetStoreOptions['checkPet']): void {
-    const seen = new Set<number>();
-    let sorted = true;
-    for (const [i, pet] of this.db.data.pets.entries()) {
-      const problems = checkPet?.(pet) ?? [];
-      if (problems.length > 0) throw new StoreError(`Data file ${this.file}: pet at index ${i} is invalid: ${problems.join(' ')}`);
-      if (seen.has(pet.id)) throw new StoreError(`Data file ${this.file}: duplicate pet id ${pet.id} at index ${i}`);
-      if (i > 0 && pet.id < (this.db.data.pets[i - 1]?.id ?? 0)) sorted = false;
-      seen.add(pet.id);
-    }
-    if (!sorted) this.db.data.pets.sort((a, b) => a.id - b.id);
-  }
-
-  private reindex(): void {
-    this.byStatus = new Map();
-    for (const pet of this.db.data.pets) this.index(pet);
-  }
-
-  private index(pet: Pet): void {
-    if (!pet.status) return;
-    const list = this.byStatus.get(pet.status);
-    if (list) list.push(pet);
-    else this.byStatus.set(pet.status, [pet]);
-  }
-}
-
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  );
 }

@@ -16,10 +16,4 @@ export interface StoreData {
   pets: Pet[];
 }
 
-/** A store file that cannot be read as this sandbox's data: never overwritten. */
-export class StoreError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StoreError';
-  }
-}
+export { StoreError } from './errors.js';

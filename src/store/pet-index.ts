@@ -1,0 +1,129 @@
+import type { NewPet, Pet, PetStatus } from './types.js';
+
+/** A page of pets as `page` gives it, and its JSON text. Neither may be changed. */
+export interface Page {
+  pets: Pet[];
+  json: string;
+}
+
+/** Pages kept: every status and a few limits; a client walking all 100 limits only clears it. */
+const MAX_PAGES = 64;
+
+/** Bytes a pet takes in the store's accounting (quotas): its JSON text in UTF-8. */
+export const petBytes = (pet: Pet): number => Buffer.byteLength(JSON.stringify(pet));
+
+/** `{id, name, categoryId, status?}`, in that key order, without a status key when none is given. */
+export function buildPet(id: number, input: NewPet): Pet {
+  const pet: Pet = { id, name: input.name, categoryId: input.categoryId };
+  if (input.status !== undefined) pet.status = input.status;
+  return pet;
+}
+
+/** Most pets and most bytes of pet JSON a workspace may hold. */
+export interface Quota {
+  pets: number;
+  bytes: number;
+}
+
+/** What a workspace of `pets` pets and `bytes` bytes would break of its quota, if anything. */
+export function quotaProblem(quota: Quota | undefined, pets: number, bytes: number): string | undefined {
+  if (!quota) return undefined;
+  if (pets > quota.pets) return `The workspace holds its quota of ${quota.pets} pets (--quota-pets).`;
+  if (bytes > quota.bytes) return `The workspace would exceed its quota of ${quota.bytes} bytes of pet data (--quota-bytes).`;
+  return undefined;
+}
+
+/**
+ * A workspace's committed pets in memory, the only thing reads see. A list
+ * costs O(limit) whatever the store's size (an index by status), a get
+ * O(log n) (a binary search of the pets, kept ordered by id; a Map by id
+ * cost several MB per 100,000 pets and, through V8's heap growth, several
+ * times that in peak memory).
+ */
+export class PetIndex {
+  private pets: Pet[] = [];
+  private byStatus = new Map<PetStatus, Pet[]>();
+  /** Pages of `page` with their JSON text, by status and limit, until the next change. */
+  private pages = new Map<string, Page>();
+  /** Sum of `petBytes` over the pets. */
+  bytes = 0;
+
+  /** Takes `pets` (ordered by id ascending, ids unique) as the whole content; `bytes` is their total. */
+  constructor(pets: Pet[] = [], bytes = 0) {
+    this.reset(pets, bytes);
+  }
+
+  get size(): number {
+    return this.pets.length;
+  }
+
+  /** The highest id held, or 0. */
+  get lastId(): number {
+    return this.pets.at(-1)?.id ?? 0;
+  }
+
+  /** All pets by id ascending. The caller must not change them. */
+  all(): readonly Pet[] {
+    return this.pets;
+  }
+
+  /** The first `limit` pets by id ascending, optionally only those with `status`. */
+  list(limit: number, status?: PetStatus): Pet[] {
+    const source = status ? (this.byStatus.get(status) ?? []) : this.pets;
+    return source.slice(0, limit);
+  }
+
+  /**
+   * `list` with its JSON text, kept until the next change, so repeated reads
+   * of the same page (the usual traffic of a sandbox) serialize nothing.
+   */
+  page(limit: number, status?: PetStatus): Page {
+    const key = `${status ?? ''}:${limit}`;
+    let page = this.pages.get(key);
+    if (!page) {
+      const pets = this.list(limit, status);
+      page = { pets, json: JSON.stringify(pets) };
+      if (this.pages.size >= MAX_PAGES) this.pages.clear();
+      this.pages.set(key, page);
+    }
+    return page;
+  }
+
+  get(id: number): Pet | undefined {
+    const pets = this.pets;
+    let lo = 0;
+    let hi = pets.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const pet = pets[mid] as Pet;
+      if (pet.id === id) return pet;
+      if (pet.id < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  /** Adds a pet whose id is above every id held. */
+  add(pet: Pet, bytes: number): void {
+    this.pets.push(pet);
+    this.indexStatus(pet);
+    this.bytes += bytes;
+    this.pages.clear();
+  }
+
+  /** Replaces the whole content. */
+  reset(pets: Pet[], bytes: number): void {
+    this.pets = pets;
+    this.bytes = bytes;
+    this.byStatus = new Map();
+    for (const pet of pets) this.indexStatus(pet);
+    this.pages.clear();
+  }
+
+  private indexStatus(pet: Pet): void {
+    if (!pet.status) return;
+    const list = this.byStatus.get(pet.status);
+    if (list) list.push(pet);
+    else this.byStatus.set(pet.status, [pet]);
+  }
+}

@@ -1,0 +1,87 @@
+import { rename, stat } from 'node:fs/promises';
+import { Low } from 'lowdb';
+import { CommitLog } from './commit-log.js';
+import { DurableJsonFile } from './durable-file.js';
+import { StoreError, storageFailure } from './errors.js';
+import { generatePets } from './seed.js';
+import type { Pet, StoreData } from './types.js';
+
+/** What `recoverFiles` needs to know of a store. */
+export interface RecoverOptions {
+  /** The lowdb snapshot file; its commit log lives beside it as `<file>.log`. */
+  file: string;
+  /** Seeds a store whose file does not exist yet. */
+  seed: { seed: number; count: number };
+  /** Validates each stored pet on open (the spec's Pet schema); returns problems. */
+  checkPet?: (pet: unknown) => string[];
+  /** Hears what the store repaired or could not do in the background. */
+  warn?: (message: string) => void;
+}
+
+/**
+ * A store's files brought to a consistent state: the snapshot read (or, when
+ * there is none, seeded and written), every log record of its generation
+ * replayed on top, a torn log tail cut. Returns the lowdb database holding
+ * the committed data, the log ready to append, and how many records it holds.
+ */
+export async function recoverFiles(options: RecoverOptions): Promise<{ db: Low<StoreData>; log: CommitLog; replayed: number }> {
+  const warn = options.warn ?? (() => undefined);
+  const logFile = `${options.file}.log`;
+  const adapter = new DurableJsonFile(options.file);
+  const db = new Low<StoreData>(adapter, { format: 1, epoch: 0, nextId: 1, pets: [] });
+  const existing = await adapter.read();
+  if (!existing) {
+    await setAsideOrphanLog(logFile, warn);
+    db.data = { format: 1, epoch: 0, nextId: options.seed.count + 1, pets: generatePets(options.seed.seed, options.seed.count) };
+    await adapter.write(db.data).catch((error: unknown) => {
+      throw storageFailure(error, `Cannot create the data file ${options.file}`);
+    });
+    return { db, log: await CommitLog.open(logFile, () => true, warn), replayed: 0 };
+  }
+  db.data = existing;
+  checkRecords(options.file, existing, options.checkPet);
+  let replayed = 0;
+  const apply = (record: unknown) => {
+    const applied = replay(existing, record);
+    replayed += applied;
+    return applied > 0;
+  };
+  const log = await CommitLog.open(logFile, apply, warn).catch((error: unknown) => {
+    throw error instanceof StoreError ? error : new StoreError(`Cannot read the commit log ${logFile}: ${(error as Error).message}`);
+  });
+  return { db, log, replayed };
+}
+
+/** Applies one log record to the snapshot's data; false for a record that is not one of the store's. */
+function replay(data: StoreData, record: unknown): number {
+  const { e, pet } = (record ?? {}) as { e?: unknown; pet?: Pet };
+  if (!Number.isSafeInteger(e) || !pet || typeof pet !== 'object' || !Number.isSafeInteger(pet.id)) return 0;
+  if (e !== data.epoch || pet.id < data.nextId) return 1;
+  data.pets.push(pet);
+  data.nextId = pet.id + 1;
+  return 1;
+}
+
+function checkRecords(file: string, data: StoreData, checkPet: RecoverOptions['checkPet']): void {
+  const seen = new Set<number>();
+  let sorted = true;
+  for (const [i, pet] of data.pets.entries()) {
+    const problems = checkPet?.(pet) ?? [];
+    if (problems.length > 0) throw new StoreError(`Data file ${file}: pet at index ${i} is invalid: ${problems.join(' ')}`);
+    if (seen.has(pet.id)) throw new StoreError(`Data file ${file}: duplicate pet id ${pet.id} at index ${i}`);
+    if (i > 0 && pet.id < (data.pets[i - 1]?.id ?? 0)) sorted = false;
+    seen.add(pet.id);
+  }
+  if (!sorted) data.pets.sort((a, b) => a.id - b.id);
+}
+
+/** A log without its data file belongs to no data: moved aside, never replayed into fresh pets. */
+async function setAsideOrphanLog(logFile: string, warn: (message: string) => void): Promise<void> {
+  const found = await stat(logFile).then(() => true, () => false);
+  if (!found) return;
+  const aside = `${logFile}.discarded-${new Date().toISOString().replaceAll(':', '-')}`;
+  await rename(logFile, aside).catch((error: unknown) => {
+    throw storageFailure(error, `Cannot move aside ${logFile}, whose data file is missing`);
+  });
+  warn(`${logFile} had no data file beside it; moved it to ${aside} and started fresh data.`);
+}

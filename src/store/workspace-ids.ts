@@ -1,0 +1,82 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { open, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fsyncDir } from './file-io.js';
+
+const SECRET_BYTES = 32;
+const ID_LENGTH = 16;
+
+/**
+ * Workspace ids: a keyed hash (HMAC-SHA256) of the API key, with a secret
+ * kept beside the data file (`<data>.secret`, mode 0600). An id names a
+ * workspace's file and its journal, and shows in the control plane and
+ * logs; without the secret, nobody can tell from an id (or a file name)
+ * whether a guessed key is the right one, as a bare hash would let them.
+ */
+export class WorkspaceIds {
+  private readonly ids = new Map<string, string>();
+  private persisted: boolean;
+
+  private constructor(
+    private readonly secretFile: string,
+    private readonly secret: Buffer,
+    persisted: boolean,
+  ) {
+    this.persisted = persisted;
+  }
+
+  /**
+   * Reads the secret of `dataFile`, or makes one. When the folder is not
+   * writable yet, the new secret lives in memory until `persist` succeeds.
+   */
+  static async load(dataFile: string): Promise<WorkspaceIds> {
+    const secretFile = `${dataFile}.secret`;
+    const existing = await readSecret(secretFile);
+    if (existing) return new WorkspaceIds(secretFile, existing, true);
+    const ids = new WorkspaceIds(secretFile, randomBytes(SECRET_BYTES), false);
+    await ids.persist().catch(() => undefined);
+    return ids;
+  }
+
+  /** The id of a key: 16 hex digits. */
+  of(key: string): string {
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      // Bounded: with --open-keys every well-formed token is a key.
+      if (this.ids.size >= 4096) this.ids.clear();
+      id = createHmac('sha256', this.secret).update(key).digest('hex').slice(0, ID_LENGTH);
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+
+  /** Writes the secret if it is only in memory: before any file is named by an id. */
+  async persist(): Promise<void> {
+    if (this.persisted) return;
+    const handle = await open(this.secretFile, 'wx', 0o600);
+    try {
+      await handle.writeFile(`${this.secret.toString('hex')}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fsyncDir(dirname(this.secretFile));
+    this.persisted = true;
+  }
+}
+
+async function readSecret(file: string): Promise<Buffer | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const hex = text.trim();
+  if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`${file} is not a workspace secret (64 hex digits). Move it away to make a new one; workspaces of other keys then start fresh.`);
+  return Buffer.from(hex, 'hex');
+}
+
+/** The id an older version named a workspace file by (a bare hash): found once and renamed. */
+export const legacyWorkspaceId = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, ID_LENGTH);
