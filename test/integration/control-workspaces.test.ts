@@ -3,15 +3,20 @@
  * cross, even under concurrent traffic; with --open-keys any well-formed
  * token gets a fresh one, in a file named from a hash of the key.
  */
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { createHash, createHmac } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlOf, startControlSandbox, type Control } from '../support/control-client.js';
-import { startTestSandbox, type TestSandbox } from '../support/harness.js';
+import { startTestSandbox, tempDir, type TestSandbox } from '../support/harness.js';
 
-/** The workspace name, computed here as the spec states it (first 16 hex digits of SHA-256). */
-const hashOf = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 16);
+/** The workspace name, computed here as the spec states it (first 16 hex digits of an HMAC-SHA256 keyed with the data folder's secret). */
+function idOf(sb: TestSandbox, key: string): string {
+  const secret = Buffer.from(readFileSync(join(sb.dir, 'db.json.secret'), 'utf8').trim(), 'hex');
+  return createHmac('sha256', secret).update(key).digest('hex').slice(0, 16);
+}
+/** What an older version named a workspace file by: a bare hash, which anyone could check a guessed key against. */
+const bareHashOf = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 16);
 
 describe('configured keys', () => {
   let sb: TestSandbox;
@@ -20,8 +25,8 @@ describe('configured keys', () => {
   afterAll(() => sb.stop());
 
   it('two keys never see each other\'s pets, and ids are per workspace', async () => {
-    expect((await ctl('POST', '/reset', { key: 'key-a', json: { empty: true } })).body).toEqual({ workspace: hashOf('key-a'), count: 0, nextId: 1 });
-    expect((await ctl('POST', '/reset', { key: 'key-b', json: { empty: true } })).body).toEqual({ workspace: hashOf('key-b'), count: 0, nextId: 1 });
+    expect((await ctl('POST', '/reset', { key: 'key-a', json: { empty: true } })).body).toEqual({ workspace: idOf(sb, 'key-a'), count: 0, nextId: 1 });
+    expect((await ctl('POST', '/reset', { key: 'key-b', json: { empty: true } })).body).toEqual({ workspace: idOf(sb, 'key-b'), count: 0, nextId: 1 });
     const a = await sb.op('createPet', '/pets', { key: 'key-a', method: 'POST', json: { name: 'Only-A', categoryId: 1 } });
     const b = await sb.op('createPet', '/pets', { key: 'key-b', method: 'POST', json: { name: 'Only-B', categoryId: 2 } });
     expect(a.body.id).toBe(1);
@@ -59,8 +64,8 @@ describe('configured keys', () => {
   it('lists the workspace of each configured key with its count', async () => {
     await ctl('POST', '/reset', { key: 'key-b', json: { seed: 1, count: 4 } });
     const res = await ctl('GET', '/workspaces');
-    expect(res.body.workspaces).toContainEqual({ workspace: hashOf('key-b'), count: 4, nextId: 5 });
-    expect(res.body.workspaces.map((w: { workspace: string }) => w.workspace)).toEqual([hashOf('key-a'), hashOf('key-b')]);
+    expect(res.body.workspaces).toContainEqual({ workspace: idOf(sb, 'key-b'), count: 4, nextId: 5 });
+    expect(res.body.workspaces.map((w: { workspace: string }) => w.workspace)).toEqual([idOf(sb, 'key-a'), idOf(sb, 'key-b')]);
   });
 });
 
@@ -92,20 +97,39 @@ describe('--open-keys', () => {
   it('lists opened workspaces by hash only', async () => {
     const res = await ctl('GET', '/workspaces');
     expect(res.body.workspaces).toEqual([]);
-    expect(res.body.open).toContain(hashOf(newcomer));
+    expect(res.body.open).toContain(idOf(sb, newcomer));
     expect(JSON.stringify(res.body)).not.toContain(newcomer);
   });
 
-  it('names the workspace file from a hash of the key, never the key', async () => {
+  it('names the workspace file from a keyed hash of the key, never the key or a bare hash of it', async () => {
     // Closing folds each write-ahead log into its snapshot, so the files hold everything.
     await sb.workspaces.close();
     const files = readdirSync(sb.dir);
-    expect(files).toContain(`db.${hashOf(newcomer)}.json`);
+    expect(files).toContain(`db.${idOf(sb, newcomer)}.json`);
+    expect(files.join()).not.toContain(bareHashOf(newcomer));
     for (const file of files) {
       expect(file).not.toContain(newcomer);
       expect(readFileSync(join(sb.dir, file), 'utf8')).not.toContain(newcomer);
     }
-    expect(JSON.parse(readFileSync(join(sb.dir, `db.${hashOf(newcomer)}.json`), 'utf8')).pets).toContainEqual({ id: 6, name: 'Alice-pet', categoryId: 2 });
+    expect(JSON.parse(readFileSync(join(sb.dir, `db.${idOf(sb, newcomer)}.json`), 'utf8')).pets).toContainEqual({ id: 6, name: 'Alice-pet', categoryId: 2 });
   });
 
+});
+
+describe('workspace files of an older version', () => {
+  it('are found under their bare-hash name once, renamed to the keyed name, and served', async () => {
+    const dir = tempDir();
+    const key = 'ci-job-from-last-year';
+    const pets = [{ id: 3, name: 'Kept', categoryId: 2, status: 'sold' }];
+    writeFileSync(join(dir, `db.${bareHashOf(key)}.json`), `${JSON.stringify({ format: 1, epoch: 0, nextId: 4, pets })}\n`);
+    const sb = await startTestSandbox(['--open-keys'], dir);
+    try {
+      expect((await sb.op('listPets', '/pets', { key })).body).toEqual(pets);
+      const files = readdirSync(dir);
+      expect(files).toContain(`db.${idOf(sb, key)}.json`);
+      expect(files).not.toContain(`db.${bareHashOf(key)}.json`);
+    } finally {
+      await sb.stop();
+    }
+  });
 });

@@ -4,8 +4,11 @@
  * order, body) and the same journal entry with it as without it.
  */
 import fc from 'fast-check';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../src/app.js';
 import { createStatefulMode } from '../../src/modes/stateful/index.js';
@@ -13,7 +16,7 @@ import { loadSpec } from '../../src/openapi/spec.js';
 import { createValidators } from '../../src/openapi/validate.js';
 import { Workspaces } from '../../src/store/workspaces.js';
 import { controlOf, type Control } from '../support/control-client.js';
-import { KEY, startTestSandbox, testConfig, type TestSandbox } from '../support/harness.js';
+import { KEY, startTestSandbox, tempDir, testConfig, type TestSandbox } from '../support/harness.js';
 
 interface Raw {
   status: number;
@@ -48,7 +51,7 @@ describe('which requests the fast path takes', () => {
   beforeAll(async () => {
     const spec = loadSpec();
     const config = testConfig();
-    const workspaces = new Workspaces(config.dataFile, KEY, { seed: { seed: 1, count: 5 } });
+    const workspaces = await Workspaces.open({ dataFile: config.dataFile, defaultKey: KEY, store: { seed: { seed: 1, count: 5 } } });
     const { fast } = createHandlers({ config, spec, validators: createValidators(spec), runtime: { mode: 'stateful' }, modes: { stateful: createStatefulMode(workspaces) } });
     // Whatever the fast path leaves gets a marker status, so the test sees the decision itself.
     const server = createServer((req, res) => {
@@ -112,7 +115,11 @@ describe('the same answers with and without the fast path', () => {
   let slowSb: TestSandbox;
   let ctl: [Control, Control];
   beforeAll(async () => {
-    [fastSb, slowSb] = await Promise.all([startTestSandbox(['--count', '30']), startTestSandbox(['--count', '30'], undefined, { fastPath: false })]);
+    // One workspace secret for both, so that workspace ids in control answers are the same too.
+    const dirs = [tempDir(), tempDir()];
+    const secret = `${randomBytes(32).toString('hex')}\n`;
+    for (const dir of dirs) writeFileSync(join(dir, 'db.json.secret'), secret);
+    [fastSb, slowSb] = await Promise.all([startTestSandbox(['--count', '30'], dirs[0]), startTestSandbox(['--count', '30'], dirs[1], { fastPath: false })]);
     ctl = [controlOf(fastSb), controlOf(slowSb)];
   });
   afterAll(() => Promise.all([fastSb.stop(), slowSb.stop()]));

@@ -22,7 +22,7 @@ async function serveEditedSpec(edit: (yaml: string) => string) {
   writeFileSync(file, edit(readFileSync(SPEC_PATH, 'utf8')));
   const spec = loadSpec(file);
   const config = testConfig([], dir);
-  const workspaces = new Workspaces(config.dataFile, KEY, { seed: { seed: 1, count: 50 } });
+  const workspaces = await Workspaces.open({ dataFile: config.dataFile, defaultKey: KEY, store: { seed: { seed: 1, count: 50 } } });
   const app = createApp({ config, spec, validators: createValidators(spec), runtime: { mode: 'stateful' }, modes: { stateful: createStatefulMode(workspaces) } });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -48,8 +48,8 @@ describe('the spec is the single source of truth', () => {
     expect(((await res.json()) as { message: string }).message).toContain("'name'");
   });
 
-  it('every operation of the spec has a handler in the stateful mode', () => {
-    const mode = createStatefulMode(new Workspaces('/nonexistent/db.json', KEY, { seed: { seed: 1, count: 0 } }));
+  it('every operation of the spec has a handler in the stateful mode', async () => {
+    const mode = createStatefulMode(await Workspaces.open({ dataFile: '/nonexistent/db.json', defaultKey: KEY, store: { seed: { seed: 1, count: 0 } } }));
     expect([...loadSpec().operations.keys()].filter((id) => !mode.operations.has(id))).toEqual([]);
   });
 });

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PetStore, type PetStoreOptions } from '../../src/store/pet-store.js';
-import { StoreError } from '../../src/store/types.js';
-import { tempDir } from '../support/harness.js';
+import { StoreFailure } from '../../../src/store/errors.js';
+import { MAX_ID, PetStore, type PetStoreOptions } from '../../../src/store/pet-store.js';
+import { StoreError } from '../../../src/store/types.js';
+import { tempDir } from '../../support/harness.js';
 
 const opened: PetStore[] = [];
 afterEach(async () => {
@@ -160,5 +161,69 @@ describe('PetStore', () => {
     const store = await openStore(fileIn());
     await store.close();
     expect(() => store.create({ name: 'Late', categoryId: 1 })).toThrow(StoreError);
+  });
+
+  it('a create is visible only once it is durable', async () => {
+    const store = await openStore(fileIn());
+    const pending = store.create({ name: 'Pending', categoryId: 1 });
+    expect(store.get(11)).toBeUndefined();
+    expect(store.list(100).map((p) => p.name)).not.toContain('Pending');
+    expect(store.size).toBe(10);
+    const pet = await pending;
+    expect(store.get(11)).toEqual(pet);
+    expect(store.size).toBe(11);
+  });
+
+  it('refuses a create past the pet quota or the byte quota, counting creates still waiting, and stores nothing', async () => {
+    const store = await openStore(fileIn(), { quota: { pets: 12, bytes: 10_000 } });
+    const results = await Promise.allSettled([1, 2, 3].map((n) => store.create({ name: `q${n}`, categoryId: 1 })));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    const refused = (results[2] as PromiseRejectedResult).reason as StoreFailure;
+    expect([refused.code, refused.message]).toEqual(['quota_exceeded', expect.stringMatching(/quota of 12 pets.*Nothing was stored/)]);
+    expect(store.size).toBe(12);
+    const bytes = await openStore(fileIn(), { quota: { pets: 100, bytes: 2_000 } });
+    const big = await bytes.create({ name: 'x'.repeat(2_000), categoryId: 1 }).catch((e: unknown) => e);
+    expect((big as StoreFailure).code).toBe('quota_exceeded');
+    expect(bytes.size).toBe(10);
+    expect(bytes.bytes).toBeLessThanOrEqual(2_000);
+  });
+
+  it('refuses a replace or an append past the quota and changes nothing', async () => {
+    const store = await openStore(fileIn(), { quota: { pets: 12, bytes: 1_000_000 } });
+    const before = [...store.all()];
+    const many = Array.from({ length: 13 }, (_, i) => ({ id: i + 1, name: `p${i}`, categoryId: 1 }));
+    await expect(store.replace(many)).rejects.toMatchObject({ code: 'quota_exceeded' });
+    await expect(store.append(many.slice(0, 3).map((p) => ({ ...p, id: p.id + 100 })))).rejects.toMatchObject({ code: 'quota_exceeded' });
+    expect(store.all()).toEqual(before);
+  });
+
+  it('never gives an id past 2^53 - 2, counting creates still waiting', async () => {
+    const store = await openStore(fileIn());
+    await store.replace([{ id: MAX_ID - 1, name: 'Almost', categoryId: 1 }]);
+    const results = await Promise.allSettled([store.create({ name: 'Last', categoryId: 1 }), store.create({ name: 'Beyond', categoryId: 1 })]);
+    expect(results[0]).toMatchObject({ status: 'fulfilled', value: { id: MAX_ID } });
+    expect(results[1]).toMatchObject({ status: 'rejected', reason: { code: 'invalid_request', message: expect.stringMatching(/No ids left/) } });
+  });
+
+  it('append refuses an id already stored, at the moment it runs', async () => {
+    const store = await openStore(fileIn());
+    await expect(store.append([{ id: 3, name: 'Clash', categoryId: 1 }])).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/id 3 is already stored/) });
+    await store.append([{ id: 30, name: 'Fine', categoryId: 1 }]);
+    expect([store.get(30)?.name, store.nextId]).toEqual(['Fine', 31]);
+  });
+
+  it('moves a log without a data file aside instead of replaying it into fresh pets', async () => {
+    const file = fileIn();
+    writeFileSync(`${file}.log`, `${JSON.stringify({ e: 0, pet: { id: 11, name: 'Orphan', categoryId: 1 } })}\n`);
+    const store = await openStore(file);
+    expect(store.size).toBe(10);
+    expect(existsSync(`${file}.log`)).toBe(false);
+  });
+
+  it('reads a data file written by hand (not one pet per line)', async () => {
+    const file = fileIn();
+    writeFileSync(file, JSON.stringify({ format: 1, epoch: 2, nextId: 9, pets: [{ id: 8, name: 'Hand', categoryId: 1 }] }, null, 2));
+    const store = await openStore(file);
+    expect([store.all(), store.nextId, store.epoch]).toEqual([[{ id: 8, name: 'Hand', categoryId: 1 }], 9, 2]);
   });
 });
