@@ -128,17 +128,17 @@ export async function runCommand(command: Command, operands: string[], config: C
 
 /** seed, reset, load or export on a workspace's files, when no sandbox serves them. */
 async function runOnFile(command: Command, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>, io: CommandIo, store: PetStore, validators: ReturnType<typeof createValidators>): Promise<void> {
-    if (command === 'seed' || command === 'reset') {
-      await resetWorkspace(store, checkResetOptions({ seed: config.seed, count: config.count, empty: command === 'reset' && extra.empty === true }));
-    } else if (command === 'load') {
-      const arg = await fixtureArgument(operands[0] as string);
-      const set = 'fixture' in arg && typeof arg.fixture === 'string' ? await readFixture(arg.fixture) : arg;
-      const { pets, nextId } = resolveFixture(set, validators.schema('/components/schemas/Pet', 'record'));
-      await loadWorkspace(store, pets, nextId, extra.append ? 'append' : 'replace');
-    } else {
-      if (operands[0]) await writeFile(operands[0], exportJson(store));
-      else io.out([...exportJson(store)].join(''));
-      return;
-    }
-    io.out(JSON.stringify({ file: store.file, count: store.size, nextId: store.nextId }));
+  if (command === 'seed' || command === 'reset') {
+    await resetWorkspace(store, checkResetOptions({ seed: config.seed, count: config.count, empty: command === 'reset' && extra.empty === true }));
+  } else if (command === 'load') {
+    const arg = await fixtureArgument(operands[0] as string);
+    const set = 'fixture' in arg && typeof arg.fixture === 'string' ? await readFixture(arg.fixture) : arg;
+    const { pets, nextId } = resolveFixture(set, validators.schema('/components/schemas/Pet', 'record'));
+    await loadWorkspace(store, pets, nextId, extra.append ? 'append' : 'replace');
+  } else {
+    if (operands[0]) await writeFile(operands[0], exportJson(store));
+    else io.out([...exportJson(store)].join(''));
+    return;
+  }
+  io.out(JSON.stringify({ file: store.file, count: store.size, nextId: store.nextId }));
 }

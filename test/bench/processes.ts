@@ -134,11 +134,11 @@ async function start(spec: SpawnSpec): Promise<ServerProcess> {
   }
 }
 
-/** The sandbox in stateful mode on `dataFile`; a missing file is seeded with `count` pets. */
-export function startSandbox(dataFile: string, count = 50, name = 'sandbox'): Promise<ServerProcess> {
+/** The sandbox in stateful mode on `dataFile`; a missing file is seeded with `count` pets. `bin` may be another build, to compare. */
+export function startSandbox(dataFile: string, count = 50, name = 'sandbox', bin = SANDBOX_BIN): Promise<ServerProcess> {
   return start({
     name,
-    args: [SANDBOX_BIN, '--port', '0', '--data', dataFile, '--count', String(count), '--mode', 'stateful'],
+    args: [bin, '--port', '0', '--data', dataFile, '--count', String(count), '--mode', 'stateful'],
     origin: /listening on (http:\/\/[^\s/]+)\/v1/,
     prefix: '/v1',
     timeoutMs: 120_000,

@@ -24,6 +24,9 @@ const opts: BenchOptions = {
   log: (line) => console.log(line),
 };
 const BIG = positive(process.env.BENCH_BIG, 100_000);
+/** Another build of the sandbox (its `dist/src/bin.js`) to run beside this one in the POST scenarios, e.g. the previous release. */
+const compareBin = process.env.BENCH_COMPARE_BIN;
+const compareLabel = process.env.BENCH_COMPARE_LABEL ?? 'sandbox (compared build)';
 /** `--only get,filter,post,ready`: a subset of the scenarios (targets of the others are left out). */
 const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? 'get,filter,post,ready').split(','));
 
@@ -94,6 +97,7 @@ async function main(): Promise<void> {
     for (const connections of [10, 100]) {
       console.log(`POST /v1/pets, concurrency ${connections} (each round on a fresh copy of the store)`);
       const contenders = [freshCopy('sandbox, 100 stored', join(work, 'small'), work), freshCopy(`sandbox, ${BIG} stored`, join(work, 'big'), work, probeBig), { label: 'prism', server: prism }];
+      if (compareBin) contenders.push(freshCopy(`${compareLabel}, 100 stored`, join(work, 'small'), work, undefined, compareBin));
       addRows(`POST /v1/pets, c${connections}`, await compare(opts, contenders, { path: '/pets', connections, body: NEW_PET }), 'prism');
     }
     targets.push(ratioTarget(`POST c100, ${BIG} vs 100 stored`, rps('POST /v1/pets, c100', `sandbox, ${BIG} stored`), rps('POST /v1/pets, c100', 'sandbox, 100 stored'), 0.3));

@@ -61,7 +61,7 @@ export async function compare(opts: BenchOptions, contenders: Contender[], load:
 }
 
 /** A contender that starts the sandbox on a fresh copy of `template` (a folder holding db.json) each round. */
-export function freshCopy(label: string, template: string, work: string, after?: (s: ServerProcess) => void): Contender {
+export function freshCopy(label: string, template: string, work: string, after?: (s: ServerProcess) => void, bin?: string): Contender {
   let n = 0;
   return {
     label,
@@ -71,7 +71,7 @@ export function freshCopy(label: string, template: string, work: string, after?:
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
       cpSync(template, dir, { recursive: true });
-      const server = await startSandbox(join(dir, 'db.json'), 0, label);
+      const server = await startSandbox(join(dir, 'db.json'), 0, label, bin);
       const stop = server.stop;
       return { ...server, stop: async () => (await stop(), rmSync(dir, { recursive: true, force: true })) };
     },
