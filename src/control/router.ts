@@ -129,7 +129,7 @@ export function createControlRouter(deps: ControlDeps): express.Router {
     const limit = raw === undefined ? config.journalSize : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(limit) || limit < 0) throw ApiError.of('invalid_request', 'Query parameter \'limit\' must be a non-negative integer.');
     const ws = workspaceId(keyOf(req));
-    sendJson(res, 200, { workspace: ws, size: config.journalSize, entries: journal.read(ws, limit) });
+    sendJson(res, 200, { workspace: ws, size: config.journalSize, memory: journal.memory(), entries: journal.read(ws, limit) });
   });
   router.delete('/journal', (req, res) => {
     const ws = workspaceId(keyOf(req));
