@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { createRequestListener, type Runtime } from './app.js';
 import type { Config } from './config.js';
 import { Faults } from './control/faults.js';
-import { Journal } from './control/journal.js';
+import { Journal, UNAUTHENTICATED } from './control/journal.js';
 import { createJournalCapture, responseChecker } from './control/journal-capture.js';
 import { createControlRouter } from './control/router.js';
 import { closeServer, listen } from './http/server.js';
@@ -86,8 +86,9 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
     },
     interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
     extensions: [{ path: '/__sandbox', router: control }],
+    // A request without a valid key belongs to no workspace: it never displaces a workspace's entries.
     onResponse: (e) => {
-      if (journal.size > 0) journal.add(workspaceId(e.key ?? defaultKey), capture(e));
+      if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaceId(e.key), capture(e));
     },
     onUnexpected: (error, req) => logger.error(`Unexpected error on ${req.method} ${req.url}`, error),
   }, options);

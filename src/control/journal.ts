@@ -1,6 +1,9 @@
 import { parse as parseQuery } from 'node:querystring';
 import { showBody, type BodyText } from './journal-body.js';
 
+/** The journal of requests without a valid API key (none, malformed or unknown): it belongs to no workspace. */
+export const UNAUTHENTICATED = 'unauthenticated';
+
 /**
  * One request as captured: a few numbers and strings cut at capture, never
  * a reference to the request, its headers or a parsed body.
@@ -82,7 +85,8 @@ interface Ring {
 }
 
 /**
- * The last `size` requests of each workspace's journal, within one byte budget across all of them. Past the
+ * The last `size` requests of each journal (a workspace's, or the
+ * unauthenticated one), within one byte budget across all of them. Past the
  * budget the globally oldest entries go first, whichever journal holds
  * them; each step is O(1), because entries are linked in one queue by age
  * besides their own journal's. A journal whose entries are all gone gives

@@ -10,7 +10,7 @@ import type { SchemaCheck } from '../openapi/validate.js';
 import { workspaceId, type Workspaces } from '../store/workspaces.js';
 import type { Faults, FaultInput } from './faults.js';
 import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
-import type { Journal } from './journal.js';
+import { UNAUTHENTICATED, type Journal } from './journal.js';
 import { checkResetOptions, exportWorkspace, loadWorkspace, resetWorkspace } from './operations.js';
 
 export interface ControlDeps {
@@ -123,11 +123,15 @@ export function createControlRouter(deps: ControlDeps): express.Router {
     sendJson(res, 200, exportWorkspace(await workspaces.forKey(keyOf(req))));
   });
 
-  router.get('/journal', (req, res) => {
+  const journalLimit = (req: Request): number => {
     const raw = req.query.limit;
     // Number('') is 0 and Number(' 5') is 5: only digits are a limit.
     const limit = raw === undefined ? config.journalSize : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(limit) || limit < 0) throw ApiError.of('invalid_request', 'Query parameter \'limit\' must be a non-negative integer.');
+    return limit;
+  };
+  router.get('/journal', (req, res) => {
+    const limit = journalLimit(req);
     const ws = workspaceId(keyOf(req));
     sendJson(res, 200, { workspace: ws, size: config.journalSize, memory: journal.memory(), entries: journal.read(ws, limit) });
   });
@@ -135,6 +139,12 @@ export function createControlRouter(deps: ControlDeps): express.Router {
     const ws = workspaceId(keyOf(req));
     sendJson(res, 200, { workspace: ws, cleared: journal.clear(ws) });
   });
+  // Requests without a valid API key: a journal of their own, outside every workspace (X-Sandbox-Key does not apply).
+  router.get('/journal/unauthenticated', (req, res) => {
+    const limit = journalLimit(req);
+    sendJson(res, 200, { size: config.journalSize, memory: journal.memory(), entries: journal.read(UNAUTHENTICATED, limit) });
+  });
+  router.delete('/journal/unauthenticated', (_req, res) => sendJson(res, 200, { cleared: journal.clear(UNAUTHENTICATED) }));
 
   router.get('/faults', (req, res) => {
     const ws = workspaceId(keyOf(req));

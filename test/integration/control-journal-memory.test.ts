@@ -1,5 +1,6 @@
 /**
- * What a client cannot do to the journals: all journals together stay
+ * What a client cannot do to the journals: requests without a valid key
+ * never displace a workspace's entries, and all journals together stay
  * within --journal-memory, the oldest entries going first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,35 @@ import { startControlSandbox, type Control } from '../support/control-client.js'
 import type { TestSandbox } from '../support/harness.js';
 
 const queries = (res: { body: { entries: JournalEntry[] } }) => res.body.entries.map((e) => e.query.n);
+
+describe('requests without a valid API key', () => {
+  let sb: TestSandbox;
+  let ctl: Control;
+  beforeAll(async () => ({ sb, ctl } = await startControlSandbox()));
+  afterAll(() => sb.stop());
+
+  it('300 of them leave the default workspace\'s journal untouched and fill the unauthenticated one', async () => {
+    for (let n = 1; n <= 5; n++) expect((await sb.call(`/pets?n=${n}`, { key: 'key-a' })).status).toBe(200);
+    const before = await ctl('GET', '/journal');
+    expect(queries(before)).toEqual(['1', '2', '3', '4', '5']);
+    // None, malformed and unknown keys, on a known path, an unknown one and a POST.
+    const anonymous = Array.from({ length: 300 }, (_, i) => {
+      const headers: Record<string, string> = [{}, { authorization: 'Bearer' }, { authorization: `Bearer stranger-${i}` }][i % 3] as Record<string, string>;
+      const path = [`/pets?n=x${i}`, `/nowhere?n=x${i}`][i % 2] as string;
+      return sb.call(path, { key: null, headers, ...(i % 5 === 0 ? { method: 'POST', json: { name: 'Rex', categoryId: 1 } } : {}) });
+    });
+    for (const res of await Promise.all(anonymous)) expect(res.status).toBe(401);
+
+    const after = await ctl('GET', '/journal');
+    expect(after.body.entries).toEqual(before.body.entries);
+    const unauthenticated = await ctl('GET', '/journal/unauthenticated');
+    const entries = unauthenticated.body.entries as JournalEntry[];
+    expect(entries).toHaveLength(200);
+    expect(new Set(entries.map((e) => e.status))).toEqual(new Set([401]));
+    expect(entries.every((e) => e.specValid)).toBe(true);
+    expect(unauthenticated.body.memory).toMatchObject({ kept: 205, evicted: 0 });
+  });
+});
 
 describe('--journal-memory', () => {
   let sb: TestSandbox;

@@ -40,13 +40,28 @@ describe('journal contents', () => {
     }
   });
 
-  it('records requests refused for their key in the default workspace, and no control request', async () => {
+  it('records requests refused for their key in the unauthenticated journal, never a workspace\'s, and no control request', async () => {
     await ctl('DELETE', '/journal', { key: 'key-a' });
-    await sb.op('listPets', '/pets', { key: 'wrong-key' });
+    await ctl('DELETE', '/journal/unauthenticated');
+    await sb.op('listPets', '/pets?limit=1', { key: 'wrong-key' });
+    await sb.op('listPets', '/pets?limit=2', { key: null });
+    await sb.op('createPet', '/pets', { key: null, method: 'POST', json: { name: 'Rex', categoryId: 1 }, headers: { authorization: 'Basic eDp5' } });
     await ctl('GET', '/export');
-    const got = await entries();
-    expect(got).toHaveLength(1);
-    expect(got[0]).toMatchObject({ path: '/v1/pets', status: 401, specValid: true });
+    expect(await entries()).toEqual([]);
+    const res = await ctl('GET', '/journal/unauthenticated');
+    const got = res.body.entries as Entry[];
+    expect(got.map((e) => [e.method, e.path, e.query, e.status, e.specValid])).toEqual([
+      ['GET', '/v1/pets', { limit: '1' }, 401, true],
+      ['GET', '/v1/pets', { limit: '2' }, 401, true],
+      ['POST', '/v1/pets', {}, 401, true],
+    ]);
+    // Refused before its body was read: nothing of it is kept.
+    expect(got[2]?.requestBody).toBeNull();
+    expect(got[2]?.responseBody).toMatchObject({ code: 'unauthorized' });
+    expect((await ctl('GET', '/journal/unauthenticated?limit=1')).body.entries).toHaveLength(1);
+    expect((await ctl('GET', '/journal/unauthenticated?limit=x')).status).toBe(400);
+    expect((await ctl('DELETE', '/journal/unauthenticated')).body).toEqual({ cleared: 3 });
+    expect((await ctl('GET', '/journal/unauthenticated')).body.entries).toEqual([]);
   });
 
   it('shows a request body that is not JSON as its text, and says how much all journals hold', async () => {
