@@ -4,7 +4,7 @@ import { MODES, type Config, type Mode } from '../config.js';
 import { bearerToken, createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
 import { hasBody } from '../http/has-body.js';
-import { limitJsonDepth } from '../http/json-depth.js';
+import { verifyJsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/send.js';
 import type { SchemaCheck } from '../openapi/validate.js';
 import { workspaceId, type Workspaces } from '../store/workspaces.js';
@@ -70,8 +70,8 @@ export function createControlRouter(deps: ControlDeps): express.Router {
     sendJson(res, 200, { status: 'ok', mode: runtime.mode, version: deps.version, uptimeSeconds: Math.round((Date.now() - deps.startedAt) / 1000) });
   });
   router.use(admin);
-  // The nesting limit of /v1 bodies too: no control body needs more, and deeper values broke error messages.
-  const parseJson = express.json({ limit: CONTROL_BODY_LIMIT, verify: limitJsonDepth() });
+  // The checks of /v1 bodies too (UTF-8, no byte order mark, nesting): no control body needs more, and deeper values broke error messages.
+  const parseJson = express.json({ limit: CONTROL_BODY_LIMIT, verify: verifyJsonBody() });
   // Only POST and PUT take a body; GET and DELETE ignore whatever is sent.
   router.use((req, res, next) => {
     if (req.method !== 'POST' && req.method !== 'PUT') return next();
