@@ -7,7 +7,7 @@ import { checkApiKey, createKeyMatcher } from './http/auth.js';
 import { createErrorHandler, sendError, toApiError } from './http/error-handler.js';
 import { hasBody } from './http/has-body.js';
 import { ApiError } from './http/errors.js';
-import { limitJsonDepth } from './http/json-depth.js';
+import { verifyJsonBody } from './http/json-body.js';
 import { sendJson } from './http/send.js';
 import type { ModeHandler, OperationRequest, Reply } from './modes/types.js';
 import type { OperationSpec, Spec } from './openapi/spec.js';
@@ -22,12 +22,10 @@ export type Interceptor = (request: OperationRequest, mode: Mode) => Promise<Rep
 /** A finished /v1 request and what it was answered. */
 export interface V1Exchange {
   req: IncomingMessage;
-  /** The path as requested (with `/v1`), without the query string. */
-  path: string;
-  /** The query string's parameters as sent, before validation. */
-  query: Record<string, unknown>;
-  /** The parsed request body, if one was read. */
-  requestBody: unknown;
+  /** The request target as sent (with `/v1`): the path and the query string. */
+  url: string;
+  /** The request body's bytes, if the body was read (with a Content-Encoding undone). */
+  requestBytes: Buffer | undefined;
   /** The operation matched, if any. */
   op: OperationSpec | undefined;
   /** The API key, when it was accepted. */
@@ -35,6 +33,8 @@ export interface V1Exchange {
   status: number;
   /** The response body as sent (before serialization). */
   body: unknown;
+  /** The response body's JSON text as sent. */
+  text: string | undefined;
   durationMs: number;
 }
 
@@ -74,9 +74,10 @@ interface ExchangeLocals {
   op?: OperationSpec;
   key?: string;
   body?: unknown;
-  /** Set by the fast path, which has no Express request to read them from. */
-  path?: string;
-  query?: Record<string, unknown>;
+  /** The response body's JSON text. */
+  text?: string;
+  /** The request body's bytes, as the JSON parser read them. */
+  bytes?: Buffer;
 }
 
 type WithLocals = ServerResponse & { locals: ExchangeLocals };
@@ -138,7 +139,9 @@ export function createHandlers(deps: AppDeps): { app: express.Express; fast: (re
     res.locals.key = checkApiKey(req.headers, accepts);
     next();
   };
-  const jsonBody = express.json({ limit: config.bodyLimit, strict: true, type: 'application/json', verify: limitJsonDepth() });
+  // The journal keeps the bytes as sent (cut when captured), not the parsed body: they are what the client sent, even when they do not parse.
+  const keepBytes = deps.onResponse ? (res: ServerResponse, bytes: Buffer) => void ((res as WithLocals).locals.bytes = bytes) : undefined;
+  const jsonBody = express.json({ limit: config.bodyLimit, strict: true, type: 'application/json', verify: verifyJsonBody(keepBytes) });
 
   const app = express();
   app.disable('x-powered-by');
@@ -174,17 +177,18 @@ export function createHandlers(deps: AppDeps): { app: express.Express; fast: (re
   const finished =
     onResponse &&
     function (this: ServerResponse) {
-      const { op, key, body, start, path, query } = (this as WithLocals).locals;
+      const { op, key, body, text, bytes, start } = (this as WithLocals).locals;
       const req = this.req as IncomingMessage & Partial<Request>;
       onResponse({
         req,
-        path: path ?? (req.originalUrl ?? '').split('?')[0] ?? '',
-        query: query ?? (req.query as Record<string, unknown>),
-        requestBody: req.body,
+        // The fast path has no Express request: its req.url is the target as sent.
+        url: req.originalUrl ?? req.url ?? '',
+        requestBytes: bytes,
         op,
         key,
         status: this.statusCode,
         body,
+        text,
         durationMs: performance.now() - start,
       });
     };
@@ -223,14 +227,14 @@ export function createHandlers(deps: AppDeps): { app: express.Express; fast: (re
       write(res, reply) {
         for (const [name, value] of fixedByStatus.get(reply.status) ?? []) res.setHeader(name, value);
         for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
-        (res as WithLocals).locals.body = reply.body;
-        sendJson(res, reply.status, reply.body, reply.json);
+        const locals = (res as WithLocals).locals;
+        locals.body = reply.body;
+        locals.text = sendJson(res, reply.status, reply.body, reply.json);
       },
     };
     routes.push(route);
     const answer = async (req: Request, res: Response) => {
       const query = req.query as Record<string, unknown>;
-      res.locals.query = query;
       const body = hasBody(req) ? (req.body as unknown) : undefined;
       const reply = await route.reply({ params: req.params as Record<string, string>, query, body, headers: req.headers, url: req.url, key: res.locals.key as string });
       route.write(res, reply);
@@ -307,7 +311,8 @@ export function createHandlers(deps: AppDeps): { app: express.Express; fast: (re
     const found = match(path);
     if (!found) return false;
     const { route, params } = found;
-    const locals: ExchangeLocals = { start: performance.now(), op: route.op, path, query: parseQuery(search.slice(1)) };
+    const query = parseQuery(search.slice(1));
+    const locals: ExchangeLocals = { start: performance.now(), op: route.op };
     (res as WithLocals).locals = locals;
     if (finished) res.on('finish', finished);
     const go = () => {
@@ -319,7 +324,7 @@ export function createHandlers(deps: AppDeps): { app: express.Express; fast: (re
         return;
       }
       route
-        .reply({ params, query: locals.query ?? {}, body: undefined, headers: req.headers, url: url.slice('/v1'.length), key: locals.key })
+        .reply({ params, query, body: undefined, headers: req.headers, url: url.slice('/v1'.length), key: locals.key })
         .then((reply) => route.write(res, reply))
         .catch((error: unknown) => fail(req, res, error));
     };

@@ -17,6 +17,7 @@ work directly on the data file when no sandbox runs):
   load <name|file.json>     load a fixture set from fixtures/ or a file [--append]
   export [file]             write the workspace as a fixture set (stdout if no file)
   journal [--limit N]       the last requests the workspace received
+                            (--unauthenticated: those sent without a valid API key)
 Command options: --url <origin> (e.g. http://127.0.0.1:4010), --key <API key> (workspace; default the first key)
 
 Options (each also from an environment variable):

@@ -30,6 +30,8 @@ export interface Config {
   readonly openKeys: boolean;
   /** Requests kept in each workspace's journal. Default 200. */
   readonly journalSize: number;
+  /** Bytes all journals may hold together; past it the oldest entries go. Default 33554432 (32 MiB). */
+  readonly journalMemory: number;
   /** Write-ahead log records after which the log is folded into the data file. Default 20000. */
   readonly compactAfter: number;
   /** Most pets one workspace may hold. Default 1,000,000. */
@@ -67,6 +69,7 @@ export const OPTIONS = {
   'body-limit': { env: 'PETSTORE_BODY_LIMIT', default: '102400', help: 'largest request body in bytes' },
   'open-keys': { env: 'PETSTORE_OPEN_KEYS', default: 'false', help: 'any well-formed bearer token is accepted, each with its own workspace', flag: true },
   'journal-size': { env: 'PETSTORE_JOURNAL_SIZE', default: '200', help: 'requests kept per workspace journal' },
+  'journal-memory': { env: 'PETSTORE_JOURNAL_MEMORY', default: '33554432', help: 'bytes all journals hold together (oldest entries go first)' },
   'compact-after': { env: 'PETSTORE_COMPACT_AFTER', default: '20000', help: 'creates logged before the data file is rewritten' },
   'quota-pets': { env: 'PETSTORE_QUOTA_PETS', default: '1000000', help: 'most pets per workspace' },
   'quota-bytes': { env: 'PETSTORE_QUOTA_BYTES', default: String(128 * 1024 * 1024), help: 'most bytes of pet data per workspace' },
@@ -163,6 +166,7 @@ export function loadConfig(
     bodyLimit: integer('body-limit', get('body-limit'), 1024, 64 * 1024 * 1024),
     openKeys: boolean('open-keys', get('open-keys')),
     journalSize: integer('journal-size', get('journal-size'), 0, 100_000),
+    journalMemory: integer('journal-memory', get('journal-memory'), 0, 2 ** 40),
     compactAfter: integer('compact-after', get('compact-after'), 1, 10_000_000),
     quotaPets: integer('quota-pets', get('quota-pets'), 0, 100_000_000),
     quotaBytes: integer('quota-bytes', get('quota-bytes'), 0, 64 * 1024 * 1024 * 1024),

@@ -1,15 +1,16 @@
 import type { Server } from 'node:http';
-import { createRequestListener, type Runtime, type V1Exchange } from './app.js';
+import { createRequestListener, type Runtime } from './app.js';
 import type { Config } from './config.js';
 import { Faults } from './control/faults.js';
-import { Journal, JOURNAL_BODY_LIMIT, type JournalEntry } from './control/journal.js';
+import { Journal, UNAUTHENTICATED } from './control/journal.js';
+import { createJournalCapture, responseChecker } from './control/journal-capture.js';
 import { createControlRouter } from './control/router.js';
 import { closeServer, listen } from './http/server.js';
 import { createPreferInterceptor } from './modes/prefer/interceptor.js';
 import { createPrismEngine, createPrismMode } from './modes/prism/index.js';
 import { createStatefulMode } from './modes/stateful/index.js';
-import { loadSpec, type Spec } from './openapi/spec.js';
-import { createValidators, formatIssues, type SchemaCheck, type Validators } from './openapi/validate.js';
+import { loadSpec } from './openapi/spec.js';
+import { createValidators, formatIssues } from './openapi/validate.js';
 import { PACKAGE_VERSION } from './paths.js';
 import { Workspaces } from './store/workspaces.js';
 
@@ -38,42 +39,6 @@ export interface SandboxOptions {
    * every request goes through Express: tests compare the two.
    */
   fastPath?: boolean;
-}
-
-/** Whether a journaled response matched the spec (documented status, valid body). */
-function responseChecker(spec: Spec, validators: Validators): (entry: JournalEntry) => boolean {
-  const checks = new Map<string, SchemaCheck>();
-  const error = validators.schema('/components/schemas/Error');
-  return (entry) => {
-    const op = entry.operationId ? spec.operations.get(entry.operationId) : undefined;
-    const pointer = op?.responses.get(entry.status)?.schemaPointer;
-    if (!pointer) return entry.status >= 400 && error(entry.responseBody).length === 0;
-    let check = checks.get(pointer);
-    if (!check) checks.set(pointer, (check = validators.schema(pointer)));
-    return check(entry.responseBody).length === 0;
-  };
-}
-
-/** A request body's size: bytes as sent, or for a chunked body (no Content-Length) the length of its JSON. */
-function requestBodySize(e: V1Exchange): number {
-  const declared = e.req.headers['content-length'];
-  if (declared !== undefined) return Number(declared);
-  return e.requestBody === undefined ? 0 : (JSON.stringify(e.requestBody)?.length ?? 0);
-}
-
-function journalEntry(e: V1Exchange): JournalEntry {
-  const size = requestBodySize(e);
-  return {
-    time: new Date().toISOString(),
-    method: e.req.method ?? '',
-    path: e.path,
-    query: { ...e.query },
-    operationId: e.op?.operationId ?? null,
-    status: e.status,
-    durationMs: Math.round(e.durationMs * 100) / 100,
-    requestBody: size > JOURNAL_BODY_LIMIT ? { truncated: true, size } : e.requestBody,
-    responseBody: e.body,
-  };
 }
 
 /** The file-backed workspaces of a configuration (also used by the QA commands working on the files). */
@@ -120,7 +85,9 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
     await workspaces.close();
     throw error;
   });
-  const journal = new Journal(config.journalSize, responseChecker(spec, validators));
+  const checkResponse = responseChecker(spec, validators);
+  const journal = new Journal(config.journalSize, config.journalMemory, checkResponse);
+  const capture = createJournalCapture(checkResponse);
   const faults = new Faults(spec.operations, (key) => workspaces.idOf(key));
   const control = createControlRouter({ config, runtime, workspaces, journal, faults, checkPet: validators.schema('/components/schemas/Pet', 'record'), version: PACKAGE_VERSION, startedAt, prepareMode: (mode) => (mode === 'stateful' ? Promise.resolve() : prism.ready()) });
   const listener = createRequestListener({
@@ -135,7 +102,10 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
     },
     interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
     extensions: [{ path: '/__sandbox', router: control }],
-    onResponse: (exchange) => journal.add(workspaces.idOf(exchange.key ?? defaultKey), journalEntry(exchange)),
+    // A request without a valid key belongs to no workspace: it never displaces a workspace's entries.
+    onResponse: (e) => {
+      if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
+    },
     onUnexpected: (error, req) => logger.error(`Unexpected error on ${req.method} ${req.url}`, error),
   }, options);
   let server: Server;

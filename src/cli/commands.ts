@@ -20,6 +20,7 @@ export const COMMAND_OPTIONS = {
   empty: { type: 'boolean' },
   append: { type: 'boolean' },
   limit: { type: 'string' },
+  unauthenticated: { type: 'boolean' },
 } as const;
 
 export interface CommandIo {
@@ -94,7 +95,8 @@ export async function runCommand(command: Command, operands: string[], config: C
   if (command === 'journal') {
     if (!remote) throw new CommandError(`The journal lives in a running sandbox; none serves ${config.dataFile}. Start one or pass --url.`);
     const limit = typeof extra.limit === 'string' ? `?limit=${encodeURIComponent(extra.limit)}` : '';
-    io.out(JSON.stringify(JSON.parse(await remote('GET', `/journal${limit}`)), null, 2));
+    const which = extra.unauthenticated ? '/journal/unauthenticated' : '/journal';
+    io.out(JSON.stringify(JSON.parse(await remote('GET', `${which}${limit}`)), null, 2));
     return;
   }
 

@@ -1,4 +1,30 @@
-/** One request as the journal keeps it. */
+import { parse as parseQuery } from 'node:querystring';
+import { showBody, type BodyText } from './journal-body.js';
+
+/** The journal of requests without a valid API key (none, malformed or unknown): it belongs to no workspace. */
+export const UNAUTHENTICATED = 'unauthenticated';
+
+/**
+ * One request as captured: a few numbers and strings cut at capture, never
+ * a reference to the request, its headers or a parsed body.
+ */
+export interface JournalRecord {
+  /** When the response was sent, in ms since the epoch. */
+  time: number;
+  method: string;
+  /** The request target as sent: the path and the query string. */
+  url: string;
+  operationId: string | null;
+  status: number;
+  durationMs: number;
+  /** Undefined when no body was read. */
+  request: BodyText | undefined;
+  response: BodyText | undefined;
+  /** Whether the response matched the spec, when it had to be checked at capture (its text was cut). */
+  specValid?: boolean;
+}
+
+/** One request as the control plane shows it. */
 export interface JournalEntry {
   time: string;
   method: string;
@@ -9,59 +35,157 @@ export interface JournalEntry {
   durationMs: number;
   requestBody: unknown;
   responseBody: unknown;
-  /** Whether the response matched the spec; computed when the journal is read. */
-  specValid?: boolean;
+  /** Whether the response matched the spec (documented status, valid body). */
+  specValid: boolean;
 }
 
-/** Bodies longer than this (as JSON text) are kept as a truncated string (README, "Limits"). */
-export const JOURNAL_BODY_LIMIT = 4096;
+/** What all journals hold together, against their budget. */
+export interface JournalMemory {
+  /** Bytes accounted to all journals' entries (see ENTRY_BYTES). */
+  bytes: number;
+  budget: number;
+  /** Entries in all journals. */
+  kept: number;
+  /** Entries dropped, oldest first, to stay within the budget since the sandbox started. */
+  evicted: number;
+}
 
-/** A body as kept: the value itself, or its first JOURNAL_BODY_LIMIT characters of JSON and a marker. */
-export function keepBody(body: unknown): unknown {
-  if (body === undefined) return null;
-  const text = JSON.stringify(body);
-  if (text === undefined || text.length <= JOURNAL_BODY_LIMIT) return body;
-  return { truncated: true, size: text.length, text: text.slice(0, JOURNAL_BODY_LIMIT) };
+/** Whether a response matched the spec, from its operation, status and body. */
+export type ResponseCheck = (operationId: string | null, status: number, body: unknown) => boolean;
+
+/**
+ * Memory of an entry besides its strings (its record, two bodies, list node
+ * and their fields), and of a journal besides its entries (its ring, map
+ * slot and id). Measured on Node 20 and rounded up; strings count 2 bytes a
+ * character, the most V8 stores, so the budget bounds what the heap holds.
+ */
+export const ENTRY_BYTES = 512;
+export const JOURNAL_BYTES = 320;
+
+const entryBytes = (r: JournalRecord): number => ENTRY_BYTES + 2 * (r.url.length + (r.request?.text.length ?? 0) + (r.response?.text.length ?? 0));
+
+/** An entry in two queues: all journals' by age (for the budget) and its own journal's. */
+class Kept {
+  older: Kept | undefined;
+  newer: Kept | undefined;
+  /** The next newer entry of the same journal. */
+  next: Kept | undefined;
+  constructor(
+    readonly record: JournalRecord,
+    readonly bytes: number,
+    readonly ring: Ring,
+  ) {}
+}
+
+interface Ring {
+  readonly id: string;
+  oldest: Kept | undefined;
+  newest: Kept | undefined;
+  count: number;
 }
 
 /**
- * The last `size` requests of each workspace, in a ring buffer: memory is
- * bounded by size x workspaces, whatever the traffic. Bodies are kept by
- * reference (the sandbox never mutates them) and truncated when read, so
- * the hot path serializes nothing twice; callers truncate large request
- * bodies before adding them.
+ * The last `size` requests of each journal (a workspace's, or the
+ * unauthenticated one), within one byte budget across all of them. Past the
+ * budget the globally oldest entries go first, whichever journal holds
+ * them; each step is O(1), because entries are linked in one queue by age
+ * besides their own journal's. A journal whose entries are all gone gives
+ * up its map slot, so ever new keys (with --open-keys) cost nothing once
+ * their entries are evicted.
  */
 export class Journal {
-  private readonly rings = new Map<string, { entries: JournalEntry[]; next: number }>();
+  private readonly rings = new Map<string, Ring>();
+  private oldest: Kept | undefined;
+  private newest: Kept | undefined;
+  private bytes = 0;
+  private kept = 0;
+  private evicted = 0;
 
-  /** `check` tells whether an entry's response matched the spec; run on read, off the hot path. */
+  /** `check` tells whether a response matched the spec; run on read, off the hot path. */
   constructor(
     readonly size: number,
-    private readonly check: (entry: JournalEntry) => boolean = () => true,
+    readonly budget: number,
+    private readonly check: ResponseCheck = () => true,
   ) {}
 
-  add(workspace: string, entry: JournalEntry): void {
+  add(journal: string, record: JournalRecord): void {
     if (this.size === 0) return;
-    let ring = this.rings.get(workspace);
-    if (!ring) this.rings.set(workspace, (ring = { entries: [], next: 0 }));
-    if (ring.entries.length < this.size) ring.entries.push(entry);
-    else ring.entries[ring.next] = entry;
-    ring.next = (ring.next + 1) % this.size;
+    let ring = this.rings.get(journal);
+    if (!ring) {
+      this.rings.set(journal, (ring = { id: journal, oldest: undefined, newest: undefined, count: 0 }));
+      this.bytes += JOURNAL_BYTES;
+    }
+    const kept = new Kept(record, entryBytes(record), ring);
+    if (ring.newest) ring.newest.next = kept;
+    else ring.oldest = kept;
+    ring.newest = kept;
+    ring.count += 1;
+    kept.older = this.newest;
+    if (this.newest) this.newest.newer = kept;
+    else this.oldest = kept;
+    this.newest = kept;
+    this.bytes += kept.bytes;
+    this.kept += 1;
+    if (ring.count > this.size) this.dropOldest(ring);
+    while (this.bytes > this.budget && this.oldest) {
+      // The oldest of all is the oldest of its own journal: both queues are in order of arrival.
+      this.dropOldest(this.oldest.ring);
+      this.evicted += 1;
+    }
   }
 
-  /** The newest `limit` entries, oldest first. */
-  read(workspace: string, limit = this.size): JournalEntry[] {
-    const ring = this.rings.get(workspace);
-    if (!ring) return [];
-    const ordered = ring.entries.length < this.size ? ring.entries : [...ring.entries.slice(ring.next), ...ring.entries.slice(0, ring.next)];
-    return ordered
-      .slice(Math.max(0, ordered.length - limit))
-      .map((e) => ({ ...e, specValid: this.check(e), requestBody: keepBody(e.requestBody), responseBody: keepBody(e.responseBody) }));
+  /** The newest `limit` entries of a journal, oldest first. */
+  read(journal: string, limit = this.size): JournalEntry[] {
+    const ring = this.rings.get(journal);
+    const entries: JournalEntry[] = [];
+    let skip = (ring?.count ?? 0) - limit;
+    for (let k = ring?.oldest; k; k = k.next) if (skip-- <= 0) entries.push(this.show(k.record));
+    return entries;
   }
 
-  clear(workspace: string): number {
-    const n = this.rings.get(workspace)?.entries.length ?? 0;
-    this.rings.delete(workspace);
+  /** Forgets a journal's entries; returns how many there were. */
+  clear(journal: string): number {
+    const ring = this.rings.get(journal);
+    if (!ring) return 0;
+    const n = ring.count;
+    while (ring.oldest) this.dropOldest(ring);
     return n;
+  }
+
+  memory(): JournalMemory {
+    return { bytes: this.bytes, budget: this.budget, kept: this.kept, evicted: this.evicted };
+  }
+
+  private dropOldest(ring: Ring): void {
+    const kept = ring.oldest as Kept;
+    ring.oldest = kept.next;
+    ring.count -= 1;
+    if (kept.older) kept.older.newer = kept.newer;
+    else this.oldest = kept.newer;
+    if (kept.newer) kept.newer.older = kept.older;
+    else this.newest = kept.older;
+    this.bytes -= kept.bytes;
+    this.kept -= 1;
+    if (ring.oldest) return;
+    ring.newest = undefined;
+    this.rings.delete(ring.id);
+    this.bytes -= JOURNAL_BYTES;
+  }
+
+  private show(r: JournalRecord): JournalEntry {
+    const q = r.url.indexOf('?');
+    const responseBody = showBody(r.response);
+    return {
+      time: new Date(r.time).toISOString(),
+      method: r.method,
+      path: q === -1 ? r.url : r.url.slice(0, q),
+      query: q === -1 ? {} : { ...parseQuery(r.url.slice(q + 1)) },
+      operationId: r.operationId,
+      status: r.status,
+      durationMs: r.durationMs,
+      requestBody: showBody(r.request),
+      responseBody,
+      specValid: r.specValid ?? this.check(r.operationId, r.status, responseBody),
+    };
   }
 }

@@ -4,13 +4,13 @@ import { MODES, type Config, type Mode } from '../config.js';
 import { bearerToken, createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
 import { hasBody } from '../http/has-body.js';
-import { limitJsonDepth } from '../http/json-depth.js';
+import { verifyJsonBody } from '../http/json-body.js';
 import { sendJson, sendJsonStream } from '../http/send.js';
 import type { SchemaCheck } from '../openapi/validate.js';
 import type { Workspaces } from '../store/workspaces.js';
 import type { Faults, FaultInput } from './faults.js';
 import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
-import type { Journal } from './journal.js';
+import { UNAUTHENTICATED, type Journal } from './journal.js';
 import { checkResetOptions, exportJson, loadWorkspace, resetWorkspace } from './operations.js';
 
 export interface ControlDeps {
@@ -67,8 +67,8 @@ export function createControlRouter(deps: ControlDeps): express.Router {
     sendJson(res, 200, { status: 'ok', mode: runtime.mode, version: deps.version, uptimeSeconds: Math.round((Date.now() - deps.startedAt) / 1000) });
   });
   router.use(admin);
-  // The nesting limit of /v1 bodies too: no control body needs more, and deeper values broke error messages.
-  const parseJson = express.json({ limit: CONTROL_BODY_LIMIT, verify: limitJsonDepth() });
+  // The checks of /v1 bodies too (UTF-8, no byte order mark, nesting): no control body needs more, and deeper values broke error messages.
+  const parseJson = express.json({ limit: CONTROL_BODY_LIMIT, verify: verifyJsonBody() });
   // Only POST and PUT take a body; GET and DELETE ignore whatever is sent.
   router.use((req, res, next) => {
     if (req.method !== 'POST' && req.method !== 'PUT') return next();
@@ -120,18 +120,28 @@ export function createControlRouter(deps: ControlDeps): express.Router {
     await workspaces.use(keyOf(req), (store) => sendJsonStream(res, 200, exportJson(store)));
   });
 
-  router.get('/journal', (req, res) => {
+  const journalLimit = (req: Request): number => {
     const raw = req.query.limit;
     // Number('') is 0 and Number(' 5') is 5: only digits are a limit.
     const limit = raw === undefined ? config.journalSize : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(limit) || limit < 0) throw ApiError.of('invalid_request', 'Query parameter \'limit\' must be a non-negative integer.');
+    return limit;
+  };
+  router.get('/journal', (req, res) => {
+    const limit = journalLimit(req);
     const ws = workspaces.idOf(keyOf(req));
-    sendJson(res, 200, { workspace: ws, size: config.journalSize, entries: journal.read(ws, limit) });
+    sendJson(res, 200, { workspace: ws, size: config.journalSize, memory: journal.memory(), entries: journal.read(ws, limit) });
   });
   router.delete('/journal', (req, res) => {
     const ws = workspaces.idOf(keyOf(req));
     sendJson(res, 200, { workspace: ws, cleared: journal.clear(ws) });
   });
+  // Requests without a valid API key: a journal of their own, outside every workspace (X-Sandbox-Key does not apply).
+  router.get('/journal/unauthenticated', (req, res) => {
+    const limit = journalLimit(req);
+    sendJson(res, 200, { size: config.journalSize, memory: journal.memory(), entries: journal.read(UNAUTHENTICATED, limit) });
+  });
+  router.delete('/journal/unauthenticated', (_req, res) => sendJson(res, 200, { cleared: journal.clear(UNAUTHENTICATED) }));
 
   router.get('/faults', (req, res) => {
     const ws = workspaces.idOf(keyOf(req));

@@ -43,11 +43,11 @@ export function toApiError(error: unknown): ApiError {
 }
 
 /** Writes an ApiError: the spec's Error body plus the error's own headers. */
-export function sendError(res: ServerResponse & { locals: { body?: unknown } }, error: ApiError): void {
+export function sendError(res: ServerResponse & { locals: { body?: unknown; text?: string } }, error: ApiError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   const body = error.toBody();
   res.locals.body = body;
-  sendJson(res, error.status, body);
+  res.locals.text = sendJson(res, error.status, body);
 }
 
 /**

@@ -5,9 +5,9 @@ import type { ServerResponse } from 'node:http';
  * spec declares it. Express's `res.json` would append `; charset=utf-8`,
  * which contract tools such as Dredd compare literally; JSON is UTF-8 by
  * definition (RFC 8259), so the parameter carries no information.
- * `json`, when given, is `body` already serialized.
+ * `json`, when given, is `body` already serialized. Returns the text sent.
  */
-export function sendJson(res: ServerResponse, status: number, body: unknown, json?: string): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown, json?: string): string {
   // Written as a string: a Buffer copy per response (outside the pool above 4 KiB, e.g. a page of
   // 100 pets) cost CPU and, under load, tens of MB of resident memory.
   const payload = json ?? JSON.stringify(body);
@@ -15,6 +15,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, jso
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(payload));
   res.end(payload);
+  return payload;
 }
 
 /**

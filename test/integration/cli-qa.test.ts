@@ -50,6 +50,13 @@ describe('QA commands', { timeout: 120_000 }, () => {
     expect(entries[0]?.query).toEqual({ status: 'sold' });
     expect(entries[1]?.requestBody).toEqual({ name: 'Scenario', categoryId: 2 });
 
+    // A request without a key is in the unauthenticated journal, not the workspace's.
+    expect((await fetch(`${server.baseUrl}/pets?anonymous=1`)).status).toBe(401);
+    const anonymous = await runCli(['journal', '--unauthenticated', '--data', data]);
+    expect(anonymous.code).toBe(0);
+    expect((JSON.parse(anonymous.stdout).entries as { query: unknown; status: number }[]).map((e) => [e.query, e.status])).toEqual([[{ anonymous: '1' }, 401]]);
+    expect(JSON.parse((await runCli(['journal', '--limit', '1', '--data', data])).stdout).entries[0].status).toBe(201);
+
     const out = join(dir, 'snapshot.json');
     expect((await runCli(['export', out, '--data', data])).code).toBe(0);
     const viaHttp = await fetch(`${server.origin}/__sandbox/export`, { headers: { authorization: 'Bearer sandbox-admin' } });

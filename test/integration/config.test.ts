@@ -19,6 +19,7 @@ describe('loadConfig defaults', () => {
       corsOrigins: '*',
       bodyLimit: 102400,
       journalSize: 200,
+      journalMemory: 32 * 1024 * 1024,
       compactAfter: 20000,
     });
     expect([positionals, help, version]).toEqual([[], false, false]);
@@ -44,6 +45,7 @@ describe('each option from its flag and from its environment variable', () => {
     ['cors-origins', 'PETSTORE_CORS_ORIGINS', 'https://a.example,https://b.example', { corsOrigins: ['https://a.example', 'https://b.example'] }],
     ['body-limit', 'PETSTORE_BODY_LIMIT', '2048', { bodyLimit: 2048 }],
     ['compact-after', 'PETSTORE_COMPACT_AFTER', '50', { compactAfter: 50 }],
+    ['journal-memory', 'PETSTORE_JOURNAL_MEMORY', '1048576', { journalMemory: 1048576 }],
   ])('--%s / %s', (flag, env, value, expected) => {
     expect(load([`--${flag}`, value]).config).toMatchObject(expected);
     expect(load([], { [env]: value }).config).toMatchObject(expected);
@@ -90,6 +92,8 @@ describe('wrong values -> ConfigError naming the option', () => {
     [['--body-limit', '10'], {}, '--body-limit'],
     [['--body-limit', 'lots'], {}, '--body-limit'],
     [['--compact-after', '0'], {}, '--compact-after'],
+    [['--journal-memory', '32MiB'], {}, '--journal-memory'],
+    [['--journal-memory', '-1'], {}, '--journal-memory'],
     [['--host', '  '], {}, '--host'],
     [['--nope'], {}, 'nope'],
     [['--port'], {}, 'port'],

@@ -24,6 +24,8 @@ const ADMIN_OPERATIONS: [string, string, unknown?][] = [
   ['GET', '/export'],
   ['GET', '/journal'],
   ['DELETE', '/journal'],
+  ['GET', '/journal/unauthenticated'],
+  ['DELETE', '/journal/unauthenticated'],
   ['GET', '/faults'],
   ['POST', '/faults', { operationId: 'listPets', status: 503 }],
   ['DELETE', '/faults'],

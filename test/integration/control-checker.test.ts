@@ -13,6 +13,7 @@ const entry = {
   time: '2026-01-05T10:00:00.000Z', method: 'GET', path: '/v1/pets', query: {}, operationId: 'listPets',
   status: 200, durationMs: 1.5, requestBody: null, responseBody: [pet], specValid: true,
 };
+const memory = { bytes: 1000, budget: 4096, kept: 1, evicted: 0 };
 const problems = (method: string, path: string, status: number, body: unknown, headers = json) => controlProblems(method, `/__sandbox${path}`, { status, headers, body });
 
 describe('control checker', () => {
@@ -24,7 +25,7 @@ describe('control checker', () => {
 
   it('accepts valid responses', async () => {
     expect(await problems('GET', '/export', 200, { nextId: 2, pets: [pet] })).toEqual([]);
-    expect(await problems('GET', '/journal', 200, { workspace: WS, size: 5, entries: [entry] })).toEqual([]);
+    expect(await problems('GET', '/journal', 200, { workspace: WS, size: 5, memory, entries: [entry] })).toEqual([]);
     expect(await problems('POST', '/faults', 201, { id: 1, operationId: 'listPets', rate: 1, applied: 0 })).toEqual([]);
     expect(await problems('GET', '/mode', 401, { code: 'unauthorized', message: 'x', status: 401 }, new Headers({ 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="sandbox-control"' }))).toEqual([]);
   });
@@ -33,8 +34,8 @@ describe('control checker', () => {
     ['a pet outside the Pet schema of openapi.yaml', 'GET', '/export', 200, { nextId: 2, pets: [{ ...pet, id: 0 }] }],
     ['an extra property', 'GET', '/export', 200, { nextId: 2, pets: [], extra: true }],
     ['an undocumented status', 'GET', '/export', 201, { nextId: 2, pets: [] }],
-    ['a time that is not a date-time', 'GET', '/journal', 200, { workspace: WS, size: 5, entries: [{ ...entry, time: 'yesterday' }] }],
-    ['a workspace that is not a hash', 'GET', '/journal', 200, { workspace: 'key-a', size: 5, entries: [] }],
+    ['a time that is not a date-time', 'GET', '/journal', 200, { workspace: WS, size: 5, memory, entries: [{ ...entry, time: 'yesterday' }] }],
+    ['a workspace that is not a hash', 'GET', '/journal', 200, { workspace: 'key-a', size: 5, memory, entries: [] }],
     ['a rate of 0 (exclusive minimum)', 'POST', '/faults', 201, { id: 1, operationId: 'listPets', rate: 0, applied: 0 }],
     ['a string latency', 'POST', '/faults', 201, { id: 1, operationId: 'listPets', latencyMs: '5', applied: 0 }],
     ['an Error status unlike the HTTP status', 'GET', '/export', 404, { code: 'not_found', message: 'x', status: 400 }],

@@ -1,14 +1,11 @@
 /**
  * The journal: what it records of each /v1 request, per workspace, how many
- * it keeps, and how it cuts long bodies.
+ * it keeps, how it cuts long bodies and shows bodies that are not JSON.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/control/journal.js';
+import type { JournalEntry as Entry } from '../../src/control/journal.js';
 import { controlOf, startControlSandbox, type Control } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
-
-/** An entry as read back: `specValid` is always set then. */
-type Entry = JournalEntry & { specValid: boolean };
 
 describe('journal contents', () => {
   let sb: TestSandbox;
@@ -43,13 +40,39 @@ describe('journal contents', () => {
     }
   });
 
-  it('records requests refused for their key in the default workspace, and no control request', async () => {
+  it('records requests refused for their key in the unauthenticated journal, never a workspace\'s, and no control request', async () => {
     await ctl('DELETE', '/journal', { key: 'key-a' });
-    await sb.op('listPets', '/pets', { key: 'wrong-key' });
+    await ctl('DELETE', '/journal/unauthenticated');
+    await sb.op('listPets', '/pets?limit=1', { key: 'wrong-key' });
+    await sb.op('listPets', '/pets?limit=2', { key: null });
+    await sb.op('createPet', '/pets', { key: null, method: 'POST', json: { name: 'Rex', categoryId: 1 }, headers: { authorization: 'Basic eDp5' } });
     await ctl('GET', '/export');
-    const got = await entries();
-    expect(got).toHaveLength(1);
-    expect(got[0]).toMatchObject({ path: '/v1/pets', status: 401, specValid: true });
+    expect(await entries()).toEqual([]);
+    const res = await ctl('GET', '/journal/unauthenticated');
+    const got = res.body.entries as Entry[];
+    expect(got.map((e) => [e.method, e.path, e.query, e.status, e.specValid])).toEqual([
+      ['GET', '/v1/pets', { limit: '1' }, 401, true],
+      ['GET', '/v1/pets', { limit: '2' }, 401, true],
+      ['POST', '/v1/pets', {}, 401, true],
+    ]);
+    // Refused before its body was read: nothing of it is kept.
+    expect(got[2]?.requestBody).toBeNull();
+    expect(got[2]?.responseBody).toMatchObject({ code: 'unauthorized' });
+    expect((await ctl('GET', '/journal/unauthenticated?limit=1')).body.entries).toHaveLength(1);
+    expect((await ctl('GET', '/journal/unauthenticated?limit=x')).status).toBe(400);
+    expect((await ctl('DELETE', '/journal/unauthenticated')).body).toEqual({ cleared: 3 });
+    expect((await ctl('GET', '/journal/unauthenticated')).body.entries).toEqual([]);
+  });
+
+  it('shows a request body that is not JSON as its text, and says how much all journals hold', async () => {
+    await ctl('DELETE', '/journal', { key: 'key-a' });
+    const sent = ['{"name":"Rex",', '[1, 2', '{"name":"Rex"} trailing'];
+    for (const body of sent) expect((await sb.call('/pets', { key: 'key-a', method: 'POST', body, headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    const res = await ctl('GET', '/journal', { key: 'key-a' });
+    expect((res.body.entries as Entry[]).map((e) => e.requestBody)).toEqual(sent.map((text) => ({ truncated: false, size: text.length, text })));
+    expect(res.body.memory).toMatchObject({ budget: 32 * 1024 * 1024, evicted: 0 });
+    expect(res.body.memory.kept).toBeGreaterThanOrEqual(3);
+    expect(res.body.memory.bytes).toBeGreaterThan(0);
   });
 
   it('keeps each workspace\'s requests apart', async () => {
@@ -97,9 +120,23 @@ describe('journal bounds', () => {
     const [kept, cut] = (await ctl('GET', '/journal')).body.entries as Entry[];
     expect(kept?.requestBody).toEqual({ name: 'r'.repeat(4000), categoryId: 1 });
     expect(kept?.responseBody).toEqual(short.body);
-    expect(cut?.requestBody).toEqual({ truncated: true, size: JSON.stringify(longPet).length });
+    const longText = JSON.stringify(longPet);
+    expect(cut?.requestBody).toEqual({ truncated: true, size: longText.length, text: longText.slice(0, 4096) });
     expect(cut?.responseBody).toEqual({ truncated: true, size: long.text.length, text: long.text.slice(0, 4096) });
     expect(cut?.specValid).toBe(true);
+  });
+
+  it('shows each read of a long page as the page it was answered, read again or changed', async () => {
+    await sb.op('createPet', '/pets', { method: 'POST', json: { name: 'p'.repeat(5000), categoryId: 2 } });
+    await ctl('DELETE', '/journal');
+    const pages = [];
+    pages.push(await sb.op('listPets', '/pets?limit=100'));
+    pages.push(await sb.op('listPets', '/pets?limit=100'));
+    await sb.op('createPet', '/pets', { method: 'POST', json: { name: 'Late', categoryId: 2 } });
+    pages.push(await sb.op('listPets', '/pets?limit=100'));
+    const got = ((await ctl('GET', '/journal')).body.entries as Entry[]).filter((e) => e.operationId === 'listPets');
+    expect(pages[2]?.text.length).toBeGreaterThan(pages[0]?.text.length ?? 0);
+    expect(got.map((e) => [e.responseBody, e.specValid])).toEqual(pages.map((p) => [{ truncated: true, size: p.text.length, text: p.text.slice(0, 4096) }, true]));
   });
 
   it('truncates a long chunked body too (it declares no Content-Length)', async () => {
@@ -116,6 +153,6 @@ describe('journal bounds', () => {
     const res = await fetch(`${sb.baseUrl}/pets`, { method: 'POST', headers: { authorization: 'Bearer sandbox-key', 'content-type': 'application/json' }, body: chunked, duplex: 'half' } as RequestInit);
     expect(res.status).toBe(201);
     const [entry] = (await ctl('GET', '/journal')).body.entries as Entry[];
-    expect(entry?.requestBody).toEqual({ truncated: true, size: text.length });
+    expect(entry?.requestBody).toEqual({ truncated: true, size: text.length, text: text.slice(0, 4096) });
   });
 });

@@ -16,9 +16,12 @@ export interface ChildSandbox {
   output(): string;
 }
 
-/** Starts `src/bin.ts` on `dataFile` with `--port 0`; resolves once it prints its address. */
-export async function spawnSandbox(dataFile: string, args: string[] = []): Promise<ChildSandbox> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin.ts', '--port', '0', '--data', dataFile, ...args], {
+/**
+ * Starts `src/bin.ts` on `dataFile` with `--port 0`; resolves once it prints its address.
+ * `nodeOptions` go to Node itself, e.g. `--max-old-space-size=64`.
+ */
+export async function spawnSandbox(dataFile: string, args: string[] = [], nodeOptions: string[] = []): Promise<ChildSandbox> {
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'src/bin.ts', '--port', '0', '--data', dataFile, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'test' },

@@ -41,8 +41,10 @@ describe('Workspaces', () => {
   it('answers 503 service_unavailable when every open workspace is in use, and opens it once one is free', async () => {
     const ws = await workspaces({ maxOpen: 2 });
     let release = () => undefined as void;
-    const held = ws.use('a', () => new Promise<void>((resolve) => (release = resolve)));
-    await ws.use('main', () => undefined);
+    let started = () => undefined as void;
+    const inUse = new Promise<void>((resolve) => (started = resolve));
+    const held = ws.use('a', () => new Promise<void>((resolve) => ((release = resolve), started())));
+    await Promise.all([inUse, ws.use('main', () => undefined)]);
     const error = await ws.use('b', () => undefined).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreFailure);
     expect([(error as StoreFailure).code, (error as StoreFailure).message]).toEqual(['service_unavailable', expect.stringMatching(/--max-workspaces/)]);

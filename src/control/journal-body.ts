@@ -1,0 +1,61 @@
+/** Bodies longer than this many characters are kept truncated (README, "Limits"). */
+export const JOURNAL_BODY_LIMIT = 4096;
+
+/**
+ * A body as the journal keeps it: its text, at most JOURNAL_BODY_LIMIT
+ * characters, cut when it was captured, so that no entry holds more than
+ * that whatever was sent or answered.
+ */
+export interface BodyText {
+  readonly text: string;
+  /** Length of the whole body: bytes as read for a request, characters of JSON for a response. */
+  readonly size: number;
+  /** Whether `text` is only the start of the body. */
+  readonly truncated: boolean;
+  /** False for bytes that were not UTF-8: their text (with U+FFFD for them) is never shown as a JSON value. */
+  readonly utf8: boolean;
+}
+
+/**
+ * A copy of the start of `text` that does not keep `text` alive: V8 makes a
+ * longer substring a view into its parent, so a 4 KiB slice of a 100 KiB
+ * string would hold all 100 KiB. A lone surrogate left at the cut becomes U+FFFD.
+ */
+function detachedStart(text: string): string {
+  return Buffer.from(text.slice(0, JOURNAL_BODY_LIMIT), 'utf8').toString('utf8');
+}
+
+/** A response body: the JSON text that was sent. */
+export function captureText(text: string): BodyText {
+  if (text.length <= JOURNAL_BODY_LIMIT) return { text, size: text.length, truncated: false, utf8: true };
+  return { text: detachedStart(text), size: text.length, truncated: true, utf8: true };
+}
+
+/**
+ * A request body: its raw bytes as read. Only the first bytes are decoded:
+ * a UTF-16 code unit takes at most 3 bytes of UTF-8, so 3 x LIMIT (+3 for a
+ * character cut at the end) always hold the LIMIT characters kept.
+ */
+export function captureBytes(bytes: Buffer, utf8: boolean): BodyText {
+  const room = 3 * JOURNAL_BODY_LIMIT + 3;
+  const head = bytes.toString('utf8', 0, Math.min(bytes.length, room));
+  if (bytes.length <= room && head.length <= JOURNAL_BODY_LIMIT) return { text: head, size: bytes.length, truncated: false, utf8 };
+  return { text: detachedStart(head), size: bytes.length, truncated: true, utf8 };
+}
+
+/**
+ * A kept body as the control plane shows it: null when there was none, the
+ * JSON value when the whole text parses, else a marker with the text
+ * (`truncated: true` when it was cut, `false` when it is whole but not JSON).
+ */
+export function showBody(body: BodyText | undefined): unknown {
+  if (!body) return null;
+  if (!body.truncated && body.utf8) {
+    try {
+      return JSON.parse(body.text) as unknown;
+    } catch {
+      // not JSON (malformed, incomplete, a byte order mark): shown as its text
+    }
+  }
+  return { truncated: body.truncated, size: body.size, text: body.text };
+}
