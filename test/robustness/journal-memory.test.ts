@@ -27,7 +27,7 @@ let dir: string;
 let sandbox: ChildSandbox;
 beforeAll(async () => {
   dir = tempDir('petstore-journal-memory-');
-  sandbox = await spawnSandbox(join(dir, 'db.json'), ['--open-keys', '--count', '0', '--journal-memory', String(BUDGET)], [`--max-old-space-size=${HEAP_MB}`]);
+  sandbox = await spawnSandbox(join(dir, 'db.json'), ['--open-keys', '--count', '0', '--journal-memory', String(BUDGET)], { nodeOptions: [`--max-old-space-size=${HEAP_MB}`] });
 }, 90_000);
 afterAll(async () => {
   await stopSandbox(sandbox);

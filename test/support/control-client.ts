@@ -27,9 +27,14 @@ function parse(text: string): unknown {
  * against spec/sandbox-control.yaml before returning it.
  */
 export function controlOf(sb: TestSandbox): Control {
+  return controlAt(sb.origin, sb.config.adminToken);
+}
+
+/** `controlOf` for a sandbox known by its origin and admin token, e.g. one running as a child process. */
+export function controlAt(origin: string, adminToken: string): Control {
   return async (method, path, init = {}) => {
     const headers = new Headers(init.headers);
-    const token = init.token === undefined ? sb.config.adminToken : init.token;
+    const token = init.token === undefined ? adminToken : init.token;
     if (token !== null && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
     if (init.key !== undefined) headers.set('x-sandbox-key', init.key);
     let body = init.body;
@@ -38,7 +43,7 @@ export function controlOf(sb: TestSandbox): Control {
       if (!headers.has('content-type')) headers.set('content-type', 'application/json');
     }
     const url = `/__sandbox${path}`;
-    const res = await fetch(`${sb.origin}${url}`, { method, headers, body });
+    const res = await fetch(`${origin}${url}`, { method, headers, body });
     const text = await res.text();
     const result: CallResult = { status: res.status, headers: res.headers, body: parse(text), text };
     await expectControlValid(method, url.split('?')[0] as string, result);

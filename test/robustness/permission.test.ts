@@ -1,0 +1,136 @@
+/**
+ * A data folder the sandbox may not write, for a sandbox running as an
+ * ordinary user (`setpriv` to nobody; root would ignore the permissions):
+ * writes that need a new file (a reset, a new workspace) answer 503
+ * `service_unavailable` naming the cause and change nothing; creates on an
+ * already open log may still succeed (and are then durable); once the
+ * folder is writable again everything works without a restart. Start-up on
+ * an unwritable folder serves reads when the data file exists, and exits 1
+ * with a clear message (no stack trace) when it does not.
+ */
+import { chmodSync, chownSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/harness.js';
+import { controlOfChild, createPet, expectError, expectLedgerKept, expectListConsistent, expectRefusedUnchanged, type Refusal } from '../support/ledger-calls.js';
+import { PetLedger } from '../support/pet-ledger.js';
+import { killSandbox, SandboxExit, spawnSandbox, stopSandbox, type ChildSandbox } from './child-sandbox.js';
+import { asNobody, nobodyUnavailable, NOBODY } from '../support/nobody.js';
+
+const MAIN = 'main-key';
+const OTHER = 'other-key';
+const ARGS = ['--api-keys', `${MAIN},${OTHER}`, '--count', '5'];
+const PERMISSION = /permission/i;
+const DENIED: Refusal = { status: 503, code: 'service_unavailable', message: PERMISSION };
+
+// Needs root (to switch user and chown) and a repository nobody can read; otherwise the user would bypass the permissions under test.
+const unavailable = nobodyUnavailable();
+const skipped = unavailable ? ` (skipped: ${unavailable})` : '';
+
+// Folders for nobody live here: a temporary folder is private to root until opened up.
+const base = tempDir('petstore-perm-');
+chmodSync(base, 0o755);
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+/** A new folder under `base` owned by nobody. */
+function folderOfNobody(name: string): string {
+  const dir = join(base, name);
+  mkdirSync(dir);
+  chownSync(dir, NOBODY.uid, NOBODY.gid);
+  return dir;
+}
+
+let starts = 0;
+/** Starts the sandbox as nobody, with a TMPDIR of its own (tsx keeps a cache there). */
+const start = (dataFile: string) => spawnSandbox(dataFile, ARGS, asNobody(folderOfNobody(`tmp-${(starts += 1)}`)));
+
+/** A create that may succeed (an open log) or be refused naming the permission. */
+async function createMaybe(sb: ChildSandbox, key: string, ledger: PetLedger): Promise<void> {
+  const res = await createPet(sb.origin, key, ledger);
+  if (res.status !== 201) expectError(res, 503, 'service_unavailable', PERMISSION);
+}
+
+describe('a data folder the sandbox may not write (running as nobody)', () => {
+  it.skipIf(unavailable)(`refuses what needs a new file with 503, loses nothing, and works again once writable${skipped}`, { timeout: 120_000 }, async () => {
+    const dir = folderOfNobody('running');
+    const main = new PetLedger('perm');
+    let sb: ChildSandbox | undefined;
+    try {
+      sb = await start(join(dir, 'db.json'));
+      for (let i = 0; i < 3; i += 1) expect((await createPet(sb.origin, MAIN, main)).status).toBe(201);
+      chmodSync(dir, 0o555);
+      try {
+        await expectRefusedUnchanged(sb.origin, '/reset', { count: 3 }, DENIED);
+        await expectRefusedUnchanged(sb.origin, '/load', { generate: { seed: 3, count: 3 } }, DENIED);
+        expectError(await createPet(sb.origin, OTHER, new PetLedger('refused')), 503, 'service_unavailable', PERMISSION);
+        for (let i = 0; i < 2; i += 1) await createMaybe(sb, MAIN, main);
+        await expectListConsistent(sb.origin, MAIN, main);
+        await expectLedgerKept(sb.origin, main);
+      } finally {
+        chmodSync(dir, 0o755);
+      }
+      expect((await createPet(sb.origin, MAIN, main)).status).toBe(201);
+      expect((await controlOfChild(sb.origin)('POST', '/reset', { key: OTHER, json: { count: 2 } })).status).toBe(200);
+      const other = new PetLedger('other');
+      expect((await createPet(sb.origin, OTHER, other)).status).toBe(201);
+
+      // A crash, then a clean stop: every 201 was on disk when it was sent.
+      await killSandbox(sb);
+      sb = await start(join(dir, 'db.json'));
+      await expectLedgerKept(sb.origin, main);
+      await expectLedgerKept(sb.origin, other, OTHER);
+      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
+      sb = await start(join(dir, 'db.json'));
+      await expectLedgerKept(sb.origin, main);
+      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
+    } finally {
+      await killSandbox(sb);
+    }
+  });
+
+  it.skipIf(unavailable)(`starts on an unwritable folder that holds a data file: reads work, writes answer 503 until it is writable${skipped}`, { timeout: 120_000 }, async () => {
+    const dir = folderOfNobody('start-read-only');
+    const main = new PetLedger('ro-start');
+    let sb: ChildSandbox | undefined = await start(join(dir, 'db.json'));
+    try {
+      for (let i = 0; i < 2; i += 1) expect((await createPet(sb.origin, MAIN, main)).status).toBe(201);
+      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
+
+      chmodSync(dir, 0o555);
+      try {
+        sb = await start(join(dir, 'db.json'));
+        await expectListConsistent(sb.origin, MAIN, main);
+        await expectLedgerKept(sb.origin, main);
+        expectError(await createPet(sb.origin, MAIN, main), 503, 'service_unavailable', PERMISSION);
+        await expectRefusedUnchanged(sb.origin, '/reset', { count: 3 }, DENIED);
+      } finally {
+        chmodSync(dir, 0o755);
+      }
+      expect((await createPet(sb.origin, MAIN, main)).status).toBe(201);
+      await killSandbox(sb);
+      sb = await start(join(dir, 'db.json'));
+      await expectLedgerKept(sb.origin, main);
+      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
+    } finally {
+      await killSandbox(sb);
+    }
+  });
+
+  it.skipIf(unavailable)(`exits 1 with a clear message, no stack trace, on an unwritable folder without a data file${skipped}`, { timeout: 60_000 }, async () => {
+    const dir = folderOfNobody('empty');
+    chmodSync(dir, 0o555);
+    const outcome = await start(join(dir, 'db.json')).then(
+      async (sb) => {
+        await killSandbox(sb);
+        return sb;
+      },
+      (error: unknown) => error,
+    );
+    expect(outcome).toBeInstanceOf(SandboxExit);
+    const exit = outcome as SandboxExit;
+    expect(exit.ended.code, exit.out).toBe(1);
+    expect(exit.err).toContain(dir);
+    expect(exit.err).toMatch(PERMISSION);
+    expect(exit.err, 'a stack trace').not.toMatch(/^\s+at /m);
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * Running the sandbox as the unprivileged user `nobody` (through `setpriv`),
+ * for tests of file permissions: root would ignore them.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { SpawnOptions } from '../robustness/child-sandbox.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+function idOf(flag: '-u' | '-g'): number {
+  const result = spawnSync('id', [flag, 'nobody'], { encoding: 'utf8' });
+  return result.status === 0 ? Number(result.stdout.trim()) : NaN;
+}
+
+/** The user and group ids of `nobody` (NaN where there is none). */
+export const NOBODY = { uid: idOf('-u'), gid: idOf('-g') };
+
+const SETPRIV = ['setpriv', `--reuid=${NOBODY.uid}`, `--regid=${NOBODY.gid}`, '--clear-groups'];
+
+/**
+ * Why the sandbox cannot run as nobody here, or `undefined` when it can:
+ * not root, no such user, no setpriv, or a repository (sources, tsx) that
+ * nobody cannot read.
+ */
+export function nobodyUnavailable(): string | undefined {
+  if (process.getuid?.() !== 0) return 'switching to another user needs root';
+  if (Number.isNaN(NOBODY.uid)) return 'there is no user nobody';
+  const probe = `const fs = require('node:fs'); for (const f of ['src/bin.ts', 'node_modules/tsx/package.json', 'spec/openapi.yaml']) fs.accessSync(${JSON.stringify(ROOT)} + f, fs.constants.R_OK);`;
+  const result = spawnSync(SETPRIV[0] as string, [...SETPRIV.slice(1), process.execPath, '-e', probe], { encoding: 'utf8' });
+  if (result.error) return `setpriv cannot run: ${result.error.message}`;
+  if (result.status !== 0) return `nobody cannot read the repository at ${ROOT}: ${result.stderr.trim().split('\n')[0]}`;
+  return undefined;
+}
+
+/** Spawn options that run the sandbox as nobody, with `tmpDir` (writable by nobody) as TMPDIR for tsx's cache. */
+export function asNobody(tmpDir: string): SpawnOptions {
+  return { wrapper: SETPRIV, env: { TMPDIR: tmpDir } };
+}
