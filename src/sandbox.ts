@@ -12,6 +12,7 @@ import { createStatefulMode } from './modes/stateful/index.js';
 import { loadSpec } from './openapi/spec.js';
 import { createValidators, formatIssues } from './openapi/validate.js';
 import { PACKAGE_VERSION } from './paths.js';
+import { capByDescriptors, openFileLimit } from './fd-limit.js';
 import { Workspaces } from './store/workspaces.js';
 
 export interface Logger {
@@ -46,7 +47,8 @@ export function openWorkspaces(config: Config, logger: Logger, checkPet?: (pet: 
   return Workspaces.open({
     dataFile: config.dataFile,
     defaultKey: config.apiKeys[0] as string,
-    maxOpen: config.maxWorkspaces,
+    // Half of the descriptors left after the reserve: each open workspace may hold its log open.
+    maxOpen: capByDescriptors(config.maxWorkspaces, openFileLimit(), 0.5),
     idleMs: config.workspaceIdleMs,
     store: {
       seed: { seed: config.seed, count: config.count },

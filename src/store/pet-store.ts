@@ -1,5 +1,6 @@
 import type { Low } from 'lowdb';
-import { encodeRecord, type CommitLog } from './commit-log.js';
+import type { CommitLog } from './commit-log.js';
+import { encodeBatch, type PendingCreate } from './create-batch.js';
 import { StoreError, StoreFailure, storageFailure } from './errors.js';
 import { buildPet, PetIndex, petBytes, quotaProblem, type Page, type Quota } from './pet-index.js';
 import { recoverFiles, type RecoverOptions } from './recover.js';
@@ -19,14 +20,6 @@ export interface PetStoreOptions extends RecoverOptions {
 export const MAX_ID = Number.MAX_SAFE_INTEGER - 1;
 /** After a failed compaction, the next try waits this long (the log keeps every write meanwhile). */
 const COMPACT_RETRY_MS = 10_000;
-
-interface PendingCreate {
-  input: NewPet;
-  pet: Pet;
-  json: string;
-  /** Bytes counted against the quota while the create waits. */
-  reserved: number;
-}
 
 /**
  * One workspace's pets: an in-memory index that reads are served from, a
@@ -48,6 +41,7 @@ export class PetStore {
   private readonly pending = { pets: 0, bytes: 0 };
   private logRecords = 0;
   private compactNotBefore = 0;
+  private lastWrite = 0;
   private closed = false;
 
   private constructor(
@@ -171,24 +165,19 @@ export class PetStore {
     await this.log.close();
   }
 
+  /** Releases the log's descriptor if nothing was written since `before` (ms timestamp); the next write opens it again. */
+  async releaseLog(before: number): Promise<void> {
+    if (!this.queue.busy && this.lastWrite < before) await this.log.close();
+  }
+
   private assertOpen(): void {
     if (this.closed) throw new StoreError(`The store ${this.file} is closed`);
   }
 
   /** A batch of creates: ids assigned now, in order; one append; then visible. */
   private async commitCreates(items: PendingCreate[]): Promise<Pet[]> {
-    const epoch = this.epoch;
-    let id = this.nextId;
-    let text = '';
-    for (const item of items) {
-      if (item.pet.id !== id) {
-        // An earlier batch failed: its ids were never given, so these move down.
-        item.pet = buildPet(id, item.input);
-        item.json = JSON.stringify(item.pet);
-      }
-      text += encodeRecord(`{"e":${epoch},"pet":${item.json}}`);
-      id += 1;
-    }
+    this.lastWrite = Date.now();
+    const { text, nextId: id } = encodeBatch(items, this.epoch, this.nextId);
     const failed = await this.log.append(text).then(() => undefined, (error: unknown) => ({ error }));
     // Out of `pending` and into the index in one step: a create checked in between counts each pet once.
     this.unpend(items);
@@ -239,6 +228,7 @@ export class PetStore {
   }
 
   private async clearLog(): Promise<void> {
+    this.lastWrite = Date.now();
     try {
       await this.log.clear();
       this.logRecords = 0;

@@ -159,10 +159,12 @@ export class Workspaces {
     return true;
   }
 
+  /** Closes workspaces unused for `idleMs`; of those that stay open (the default one, those in use), the log's descriptor if nothing was written for as long. */
   private async closeIdle(): Promise<void> {
     const before = Date.now() - this.idleMs;
     for (const [key, entry] of [...this.entries]) {
       if (entry.lastUsed < before && this.closable(key, entry)) await this.closeEntry(key, entry).catch(() => undefined);
+      else await entry.store?.releaseLog(before).catch(() => undefined);
     }
   }
 
