@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { COMMAND_OPTIONS, COMMANDS, CommandError, runCommand, type Command } from './cli/commands.js';
 import { ConfigError, loadConfig, OPTIONS } from './config.js';
-import { acquireLock, runningServer } from './lock.js';
+import { LockError, LockedError } from './lock.js';
 import { PACKAGE_VERSION as version } from './paths.js';
 import { startSandbox, type Logger } from './sandbox.js';
 import { StoreError } from './store/types.js';
@@ -66,16 +66,14 @@ async function main(): Promise<number> {
     }
   }
 
-  const other = runningServer(config.dataFile);
-  if (other) {
-    console.error(`petstore-sandbox: ${config.dataFile} is already served by process ${other.pid} at ${other.origin}. Use another --data, or stop that sandbox.`);
-    return 1;
-  }
-
   let sandbox;
   try {
     sandbox = await startSandbox(config, logger);
   } catch (error) {
+    if (error instanceof LockError) {
+      console.error(`petstore-sandbox: ${error.message}${error instanceof LockedError ? ' Use another --data, or stop that process.' : ''}`);
+      return 1;
+    }
     if (error instanceof StoreError) {
       console.error(`petstore-sandbox: ${error.message}`);
       return 1;
@@ -86,11 +84,11 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const releaseLock = acquireLock(config.dataFile, sandbox.origin);
   console.log(`Pet Store sandbox ${version} (${config.mode} mode) listening on ${sandbox.baseUrl}`);
   console.log(`  data file: ${config.dataFile}`);
   console.log(`  API key:   Authorization: Bearer ${config.apiKeys[0]}`);
   console.log(`  try:       curl -H 'Authorization: Bearer ${config.apiKeys[0]}' ${sandbox.baseUrl}/pets`);
+  for (const notice of sandbox.notices) console.log(`  note:      ${notice}`);
 
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
@@ -101,7 +99,6 @@ async function main(): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   await sandbox.close();
-  releaseLock();
   return 0;
 }
 

@@ -5,6 +5,7 @@ import { Faults } from './control/faults.js';
 import { Journal, JOURNAL_BODY_LIMIT, type JournalEntry } from './control/journal.js';
 import { createControlRouter } from './control/router.js';
 import { closeServer, listen } from './http/server.js';
+import { acquireLock } from './lock.js';
 import { createPreferInterceptor } from './modes/prefer/interceptor.js';
 import { createPrismEngine, createPrismMode } from './modes/prism/index.js';
 import { createStatefulMode } from './modes/stateful/index.js';
@@ -28,7 +29,9 @@ export interface Sandbox {
   server: Server;
   runtime: Runtime;
   workspaces: Workspaces;
-  /** Stops the listener, then flushes and closes every store. */
+  /** What the operator should know at start-up (e.g. that the data file could not be locked). */
+  notices: string[];
+  /** Stops the listener, flushes and closes every store, releases the data file's lock. */
   close(): Promise<void>;
 }
 
@@ -78,9 +81,35 @@ function journalEntry(e: V1Exchange): JournalEntry {
 
 /**
  * Wires the sandbox together (spec, validators, stores, control plane, app)
- * and listens. A data file that cannot be read rejects before anything listens.
+ * and listens. Rejects before anything listens when another process holds
+ * the data file (LockedError) or the data file cannot be read (StoreError).
  */
 export async function startSandbox(config: Config, logger: Logger = silentLogger, options: SandboxOptions = {}): Promise<Sandbox> {
+  // One process per data file, claimed before any store opens it (recovery may repair files) and before
+  // listening. A file-backed store needs it; a database server would not.
+  const lock = await acquireLock(config.dataFile, 'sandbox');
+  let sandbox: Sandbox;
+  try {
+    sandbox = await wire(config, logger, options);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  try {
+    await lock.setOrigin(sandbox.origin);
+  } catch (error) {
+    // The error to report is the lock's: a failure to close on top of it would only hide it.
+    await sandbox.close().catch(() => undefined);
+    lock.release();
+    throw error;
+  }
+  const close = sandbox.close;
+  const notices = lock.unlocked ? [`not locked: ${lock.unlocked}`, ...sandbox.notices] : sandbox.notices;
+  return { ...sandbox, notices, close: () => close().finally(() => lock.release()) };
+}
+
+/** Everything but the lock: stores, control plane, app, listener. */
+async function wire(config: Config, logger: Logger, options: SandboxOptions): Promise<Sandbox> {
   const startedAt = Date.now();
   const spec = loadSpec();
   const validators = createValidators(spec);
@@ -136,6 +165,7 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
     server,
     runtime,
     workspaces,
+    notices: [],
     close: async () => {
       await closeServer(server);
       await workspaces.close();
