@@ -21,10 +21,10 @@ Command options: --url <origin> (e.g. http://127.0.0.1:4010), --key <API key> (w
 
 Options (each also from an environment variable):
 ${Object.entries(OPTIONS)
-  .map(([name, o]) => `  --${name.padEnd(14)} ${o.help} (env ${o.env}, default ${o.default})`)
+  .map(([name, o]) => `  --${name.padEnd(20)} ${o.help} (env ${o.env}, default ${o.default})`)
   .join('\n')}
-  -h, --help         this text
-  --version          the sandbox's version
+  -h, --help               this text
+  --version                the sandbox's version
 `;
 
 const logger: Logger = {

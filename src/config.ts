@@ -24,6 +24,8 @@ export interface Config {
   readonly mode: Mode;
   /** Origins allowed by CORS; `*` allows any. */
   readonly corsOrigins: '*' | readonly string[];
+  /** Open connections at most (lowered at start to fit the open-file limit). Default 1000. */
+  readonly maxConnections: number;
   /** Largest accepted request body, in bytes. Default 102400 (100 KiB). */
   readonly bodyLimit: number;
   /** Accept any well-formed bearer token, each with its own fresh workspace. Default off. */
@@ -56,6 +58,7 @@ export const OPTIONS = {
   'admin-token': { env: 'PETSTORE_ADMIN_TOKEN', default: DEFAULT_ADMIN_TOKEN, help: 'token of the /__sandbox control plane' },
   mode: { env: 'PETSTORE_MODE', default: 'stateful', help: 'stateful | example | dynamic' },
   'cors-origins': { env: 'PETSTORE_CORS_ORIGINS', default: '*', help: 'comma-separated allowed origins, or *' },
+  'max-connections': { env: 'PETSTORE_MAX_CONNECTIONS', default: '1000', help: 'open connections at most' },
   'body-limit': { env: 'PETSTORE_BODY_LIMIT', default: '102400', help: 'largest request body in bytes' },
   'open-keys': { env: 'PETSTORE_OPEN_KEYS', default: 'false', help: 'any well-formed bearer token is accepted, each with its own workspace', flag: true },
   'journal-size': { env: 'PETSTORE_JOURNAL_SIZE', default: '200', help: 'requests kept per workspace journal' },
@@ -148,6 +151,7 @@ export function loadConfig(
     adminToken,
     mode: mode as Mode,
     corsOrigins: origins.includes('*') ? '*' : Object.freeze(origins),
+    maxConnections: integer('max-connections', get('max-connections'), 1, 1_000_000),
     bodyLimit: integer('body-limit', get('body-limit'), 1024, 64 * 1024 * 1024),
     openKeys: boolean('open-keys', get('open-keys')),
     journalSize: integer('journal-size', get('journal-size'), 0, 100_000),

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { Faults } from './control/faults.js';
 import { Journal, JOURNAL_BODY_LIMIT, type JournalEntry } from './control/journal.js';
 import { createControlRouter } from './control/router.js';
+import { connectionCap, openFileLimit } from './http/file-limit.js';
 import { closeServer, listen } from './http/server.js';
 import { acquireLock } from './lock.js';
 import { createPreferInterceptor } from './modes/prefer/interceptor.js';
@@ -29,7 +30,9 @@ export interface Sandbox {
   server: Server;
   runtime: Runtime;
   workspaces: Workspaces;
-  /** What the operator should know at start-up (e.g. that the data file could not be locked). */
+  /** The effective cap on open connections (`--max-connections`, lowered to fit the open-file limit). */
+  maxConnections: number;
+  /** What the operator should know at start-up (e.g. a lowered connection cap). */
   notices: string[];
   /** Stops the listener, flushes and closes every store, releases the data file's lock. */
   close(): Promise<void>;
@@ -151,10 +154,11 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
     onResponse: (exchange) => journal.add(workspaceId(exchange.key ?? defaultKey), journalEntry(exchange)),
     onUnexpected: (error, req) => logger.error(`Unexpected error on ${req.method} ${req.url}`, error),
   }, options);
+  const { cap, note } = connectionCap(config.maxConnections, openFileLimit());
   let server: Server;
   let origin: string;
   try {
-    ({ server, origin } = await listen(listener, config.port, config.host));
+    ({ server, origin } = await listen(listener, config.port, config.host, cap));
   } catch (error) {
     await workspaces.close();
     throw error;
@@ -165,7 +169,8 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
     server,
     runtime,
     workspaces,
-    notices: [],
+    maxConnections: cap,
+    notices: note ? [note] : [],
     close: async () => {
       await closeServer(server);
       await workspaces.close();
