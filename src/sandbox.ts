@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { Faults } from './control/faults.js';
 import { Journal, JOURNAL_BODY_LIMIT, type JournalEntry } from './control/journal.js';
 import { createControlRouter } from './control/router.js';
+import { checkExposure } from './exposure.js';
 import { connectionCap, openFileLimit } from './http/file-limit.js';
 import { closeServer, listen } from './http/server.js';
 import { acquireLock } from './lock.js';
@@ -84,10 +85,12 @@ function journalEntry(e: V1Exchange): JournalEntry {
 
 /**
  * Wires the sandbox together (spec, validators, stores, control plane, app)
- * and listens. Rejects before anything listens when another process holds
- * the data file (LockedError) or the data file cannot be read (StoreError).
+ * and listens. Rejects before anything listens when the configuration is
+ * unsafe to expose (ConfigError), another process holds the data file
+ * (LockedError) or the data file cannot be read (StoreError).
  */
 export async function startSandbox(config: Config, logger: Logger = silentLogger, options: SandboxOptions = {}): Promise<Sandbox> {
+  checkExposure(config);
   // One process per data file, claimed before any store opens it (recovery may repair files) and before
   // listening. A file-backed store needs it; a database server would not.
   const lock = await acquireLock(config.dataFile, 'sandbox');
