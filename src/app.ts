@@ -52,7 +52,7 @@ export interface AppDeps {
   runtime: Runtime;
   /** Run in order after validation; the first reply wins over the mode. */
   interceptors?: Interceptor[];
-  /** Extra routers mounted outside /v1, e.g. the control plane at /__sandbox. */
+  /** Extra routers mounted outside /v1, e.g. the control plane at /__sandbox; each answers every request under its path, with its own CORS. */
   extensions?: { path: string; router: express.Router }[];
   /** Called for unexpected (500) failures, with the error; the client sees none of it. */
   onUnexpected?: (error: unknown, req: IncomingMessage) => void;
@@ -146,6 +146,9 @@ export function createHandlers(deps: AppDeps): { app: express.Express; fast: (re
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Extensions come first and answer everything under their path, CORS included: the control plane
+  // allows only its own origins, never /v1's (by default any).
+  for (const extension of deps.extensions ?? []) app.use(extension.path, extension.router);
   const exposedHeaders = ['Deprecation', 'Sunset', 'Link', 'WWW-Authenticate'];
   const corsHandler = cors({
     origin: config.corsOrigins === '*' ? '*' : [...config.corsOrigins],
@@ -291,7 +294,6 @@ export function createHandlers(deps: AppDeps): { app: express.Express; fast: (re
     v1,
   );
 
-  for (const extension of deps.extensions ?? []) app.use(extension.path, extension.router);
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(ApiError.of('not_found', `No route ${req.method} ${req.path}. The Pet Store interface is served under /v1.`));
   });

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { COMMAND_OPTIONS, COMMANDS, CommandError, runCommand, type Command } from './cli/commands.js';
-import { ConfigError, loadConfig, OPTIONS } from './config.js';
-import { acquireLock, runningServer } from './lock.js';
+import { ConfigError, DEFAULT_API_KEY, loadConfig, OPTIONS, type Config } from './config.js';
+import { isLoopbackHost } from './exposure.js';
+import { LockError, LockedError } from './lock.js';
 import { PACKAGE_VERSION as version } from './paths.js';
 import { startSandbox, type Logger } from './sandbox.js';
 import { StoreError } from './store/types.js';
@@ -22,10 +23,10 @@ Command options: --url <origin> (e.g. http://127.0.0.1:4010), --key <API key> (w
 
 Options (each also from an environment variable):
 ${Object.entries(OPTIONS)
-  .map(([name, o]) => `  --${name.padEnd(14)} ${o.help} (env ${o.env}, default ${o.default})`)
+  .map(([name, o]) => `  --${name.padEnd(20)} ${o.help} (env ${o.env}, default ${o.default || 'none'})`)
   .join('\n')}
-  -h, --help         this text
-  --version          the sandbox's version
+  -h, --help               this text
+  --version                the sandbox's version
 `;
 
 const logger: Logger = {
@@ -67,16 +68,18 @@ async function main(): Promise<number> {
     }
   }
 
-  const other = runningServer(config.dataFile);
-  if (other) {
-    console.error(`petstore-sandbox: ${config.dataFile} is already served by process ${other.pid} at ${other.origin}. Use another --data, or stop that sandbox.`);
-    return 1;
-  }
-
   let sandbox;
   try {
     sandbox = await startSandbox(config, logger);
   } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`petstore-sandbox: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof LockError) {
+      console.error(`petstore-sandbox: ${error.message}${error instanceof LockedError ? ' Use another --data, or stop that process.' : ''}`);
+      return 1;
+    }
     if (error instanceof StoreError) {
       console.error(`petstore-sandbox: ${error.message}`);
       return 1;
@@ -87,11 +90,12 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const releaseLock = acquireLock(config.dataFile, sandbox.origin);
   console.log(`Pet Store sandbox ${version} (${config.mode} mode) listening on ${sandbox.baseUrl}`);
   console.log(`  data file: ${config.dataFile}`);
-  console.log(`  API key:   Authorization: Bearer ${config.apiKeys[0]}`);
-  console.log(`  try:       curl -H 'Authorization: Bearer ${config.apiKeys[0]}' ${sandbox.baseUrl}/pets`);
+  const key = shownKey(config);
+  console.log(`  API key:   ${key ? `Authorization: Bearer ${key}` : 'the first configured key (not shown)'}`);
+  console.log(`  try:       curl -H 'Authorization: Bearer ${key ?? '<API key>'}' ${sandbox.baseUrl}/pets`);
+  for (const notice of sandbox.notices) console.log(`  note:      ${notice}`);
 
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
@@ -102,8 +106,12 @@ async function main(): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   await sandbox.close();
-  releaseLock();
   return 0;
+}
+
+/** The banner shows only the documented development key, and only on a loopback host: secrets stay off screens and logs. */
+function shownKey(config: Config): string | undefined {
+  return config.apiKeys[0] === DEFAULT_API_KEY && isLoopbackHost(config.host) ? DEFAULT_API_KEY : undefined;
 }
 
 main().then(

@@ -1,5 +1,10 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ConfigError } from './config-error.js';
+import { adminTokenOf, apiKeysOf, fileIo, readSecret, type ConfigIo } from './config-secrets.js';
+
+export { ConfigError } from './config-error.js';
+export type { ConfigIo } from './config-secrets.js';
 
 export const MODES = ['stateful', 'example', 'dynamic'] as const;
 export type Mode = (typeof MODES)[number];
@@ -16,14 +21,18 @@ export interface Config {
   readonly seed: number;
   /** How many pets a fresh store is seeded with. Default 50. */
   readonly count: number;
-  /** Accepted API keys (bearer tokens). Default the development key `sandbox-key`. */
+  /** Accepted API keys (bearer tokens), given as a value or a file. Default the development key `sandbox-key`. */
   readonly apiKeys: readonly string[];
-  /** Token for the control plane under /__sandbox. Default `sandbox-admin`. */
+  /** Token for the control plane under /__sandbox, given as a value or a file. Default `sandbox-admin`. */
   readonly adminToken: string;
   /** How /v1 is answered: the stateful store, or Prism from the spec's examples or schemas. */
   readonly mode: Mode;
-  /** Origins allowed by CORS; `*` allows any. */
+  /** Origins allowed by CORS on /v1; `*` allows any. */
   readonly corsOrigins: '*' | readonly string[];
+  /** Origins allowed by CORS on the control plane. Default none: no web page can drive it. */
+  readonly controlCorsOrigins: readonly string[];
+  /** Open connections at most (lowered at start to fit the open-file limit). Default 1000. */
+  readonly maxConnections: number;
   /** Largest accepted request body, in bytes. Default 102400 (100 KiB). */
   readonly bodyLimit: number;
   /** Accept any well-formed bearer token, each with its own fresh workspace. Default off. */
@@ -47,14 +56,6 @@ export interface Config {
 export const DEFAULT_API_KEY = 'sandbox-key';
 export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin';
 
-/** A wrong argument or variable: the CLI prints the message and exits 2. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
-
 /** Each option: its flag, environment variable and default. */
 export const OPTIONS = {
   port: { env: 'PETSTORE_PORT', default: '4010', help: 'TCP port (0 = any free port)' },
@@ -63,9 +64,13 @@ export const OPTIONS = {
   seed: { env: 'PETSTORE_SEED', default: '1', help: 'faker seed for fresh data' },
   count: { env: 'PETSTORE_COUNT', default: '50', help: 'pets in a fresh store' },
   'api-keys': { env: 'PETSTORE_API_KEYS', default: DEFAULT_API_KEY, help: 'comma-separated accepted API keys' },
+  'api-keys-file': { env: 'PETSTORE_API_KEYS_FILE', default: '', help: 'file of API keys (one per line or comma-separated, # comments)' },
   'admin-token': { env: 'PETSTORE_ADMIN_TOKEN', default: DEFAULT_ADMIN_TOKEN, help: 'token of the /__sandbox control plane' },
+  'admin-token-file': { env: 'PETSTORE_ADMIN_TOKEN_FILE', default: '', help: 'file holding the admin token' },
   mode: { env: 'PETSTORE_MODE', default: 'stateful', help: 'stateful | example | dynamic' },
   'cors-origins': { env: 'PETSTORE_CORS_ORIGINS', default: '*', help: 'comma-separated allowed origins, or *' },
+  'control-cors-origins': { env: 'PETSTORE_CONTROL_CORS_ORIGINS', default: '', help: 'comma-separated origins allowed on /__sandbox' },
+  'max-connections': { env: 'PETSTORE_MAX_CONNECTIONS', default: '1000', help: 'open connections at most' },
   'body-limit': { env: 'PETSTORE_BODY_LIMIT', default: '102400', help: 'largest request body in bytes' },
   'open-keys': { env: 'PETSTORE_OPEN_KEYS', default: 'false', help: 'any well-formed bearer token is accepted, each with its own workspace', flag: true },
   'journal-size': { env: 'PETSTORE_JOURNAL_SIZE', default: '200', help: 'requests kept per workspace journal' },
@@ -105,12 +110,25 @@ function list(name: string, raw: string): string[] {
   return items;
 }
 
-/** Bearer tokens are RFC 6750 `b64token`s: anything else could never be sent. */
-const TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+/** Control-plane origins are exact origins: `*` would let any web page drive the sandbox. */
+function controlOrigins(raw: string): string[] {
+  const origins = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let parsed: string | undefined;
+    try {
+      parsed = new URL(origin).origin;
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed !== origin) throw new ConfigError(`${describeOption('control-cors-origins')}: '${origin}' is not an origin such as http://localhost:3000 (* is not allowed)`);
+  }
+  return origins;
+}
 
 /**
  * Reads the configuration from command-line arguments (which win) and
- * environment variables. Pure: no I/O, no process exit. Throws ConfigError.
+ * environment variables. Pure but for reading the secret files it is told
+ * of, through `io`; no process exit. Throws ConfigError.
  * Returns the remaining positional arguments (sub-command and its operands).
  */
 export function loadConfig(
@@ -118,6 +136,7 @@ export function loadConfig(
   env: Readonly<Record<string, string | undefined>>,
   /** Options of a sub-command, parsed alongside and returned in `extra`. */
   commandOptions: Record<string, { type: 'string' | 'boolean' }> = {},
+  io: ConfigIo = fileIo,
 ): { config: Config; positionals: string[]; help: boolean; version: boolean; extra: Record<string, string | boolean | undefined> } {
   let parsed;
   try {
@@ -145,10 +164,13 @@ export function loadConfig(
 
   const mode = get('mode');
   if (!(MODES as readonly string[]).includes(mode)) throw new ConfigError(`--mode must be one of ${MODES.join(', ')}, got '${mode}'`);
-  const apiKeys = list('api-keys', get('api-keys'));
-  for (const key of apiKeys) if (!TOKEN.test(key)) throw new ConfigError(`--api-keys: '${key}' is not a valid bearer token (letters, digits and -._~+/ only)`);
-  const adminToken = get('admin-token');
-  if (!TOKEN.test(adminToken)) throw new ConfigError('--admin-token must be a valid bearer token (letters, digits and -._~+/ only)');
+  const secret = (name: 'api-keys' | 'admin-token') => {
+    const file = `${name}-file` as const;
+    const options = { value: { flag: name, env: OPTIONS[name].env }, file: { flag: file, env: OPTIONS[file].env }, default: OPTIONS[name].default };
+    return readSecret(options, values, env, io);
+  };
+  const apiKeys = apiKeysOf(secret('api-keys'));
+  const adminToken = adminTokenOf(secret('admin-token'));
   const origins = list('cors-origins', get('cors-origins'));
   const host = get('host').trim();
   if (!host) throw new ConfigError('--host must not be empty');
@@ -163,6 +185,8 @@ export function loadConfig(
     adminToken,
     mode: mode as Mode,
     corsOrigins: origins.includes('*') ? '*' : Object.freeze(origins),
+    controlCorsOrigins: Object.freeze(controlOrigins(get('control-cors-origins'))),
+    maxConnections: integer('max-connections', get('max-connections'), 1, 1_000_000),
     bodyLimit: integer('body-limit', get('body-limit'), 1024, 64 * 1024 * 1024),
     openKeys: boolean('open-keys', get('open-keys')),
     journalSize: integer('journal-size', get('journal-size'), 0, 100_000),

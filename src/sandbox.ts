@@ -5,14 +5,16 @@ import { Faults } from './control/faults.js';
 import { Journal, UNAUTHENTICATED } from './control/journal.js';
 import { createJournalCapture, responseChecker } from './control/journal-capture.js';
 import { createControlRouter } from './control/router.js';
+import { checkExposure } from './exposure.js';
 import { closeServer, listen } from './http/server.js';
+import { acquireLock } from './lock.js';
 import { createPreferInterceptor } from './modes/prefer/interceptor.js';
 import { createPrismEngine, createPrismMode } from './modes/prism/index.js';
 import { createStatefulMode } from './modes/stateful/index.js';
 import { loadSpec } from './openapi/spec.js';
 import { createValidators, formatIssues } from './openapi/validate.js';
 import { PACKAGE_VERSION } from './paths.js';
-import { capByDescriptors, openFileLimit } from './fd-limit.js';
+import { descriptorCaps, openFileLimit } from './file-limit.js';
 import { Workspaces } from './store/workspaces.js';
 
 export interface Logger {
@@ -30,7 +32,11 @@ export interface Sandbox {
   server: Server;
   runtime: Runtime;
   workspaces: Workspaces;
-  /** Stops the listener, then flushes and closes every store. */
+  /** The effective cap on open connections (`--max-connections`, lowered to fit the open-file limit). */
+  maxConnections: number;
+  /** What the operator should know at start-up (e.g. a lowered connection cap). */
+  notices: string[];
+  /** Stops the listener, flushes and closes every store, releases the data file's lock. */
   close(): Promise<void>;
 }
 
@@ -43,12 +49,11 @@ export interface SandboxOptions {
 }
 
 /** The file-backed workspaces of a configuration (also used by the QA commands working on the files). */
-export function openWorkspaces(config: Config, logger: Logger, checkPet?: (pet: unknown) => string[]): Promise<Workspaces> {
+export function openWorkspaces(config: Config, logger: Logger, checkPet?: (pet: unknown) => string[], maxOpen = config.maxWorkspaces): Promise<Workspaces> {
   return Workspaces.open({
     dataFile: config.dataFile,
     defaultKey: config.apiKeys[0] as string,
-    // Half of the descriptors left after the reserve: each open workspace may hold its log open.
-    maxOpen: capByDescriptors(config.maxWorkspaces, openFileLimit(), 0.5),
+    maxOpen,
     idleMs: config.workspaceIdleMs,
     store: {
       seed: { seed: config.seed, count: config.count },
@@ -62,18 +67,48 @@ export function openWorkspaces(config: Config, logger: Logger, checkPet?: (pet: 
 
 /**
  * Wires the sandbox together (spec, validators, stores, control plane, app)
- * and listens. A data file that cannot be read rejects before anything listens.
+ * and listens. Rejects before anything listens when the configuration is
+ * unsafe to expose (ConfigError), another process holds the data file
+ * (LockedError) or the data file cannot be read (StoreError).
  */
 export async function startSandbox(config: Config, logger: Logger = silentLogger, options: SandboxOptions = {}): Promise<Sandbox> {
+  checkExposure(config);
+  // One process per data file, claimed before any store opens it (recovery may repair files) and before
+  // listening. A file-backed store needs it; a database server would not.
+  const lock = await acquireLock(config.dataFile, 'sandbox');
+  let sandbox: Sandbox;
+  try {
+    sandbox = await wire(config, logger, options);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  try {
+    await lock.setOrigin(sandbox.origin);
+  } catch (error) {
+    // The error to report is the lock's: a failure to close on top of it would only hide it.
+    await sandbox.close().catch(() => undefined);
+    lock.release();
+    throw error;
+  }
+  const close = sandbox.close;
+  const notices = lock.unlocked ? [`not locked: ${lock.unlocked}`, ...sandbox.notices] : sandbox.notices;
+  return { ...sandbox, notices, close: () => close().finally(() => lock.release()) };
+}
+
+/** Everything but the lock: stores, control plane, app, listener. */
+async function wire(config: Config, logger: Logger, options: SandboxOptions): Promise<Sandbox> {
   const startedAt = Date.now();
   const spec = loadSpec();
   const validators = createValidators(spec);
   const checkPet = validators.schema('/components/schemas/Pet');
   const defaultKey = config.apiKeys[0] as string;
-  const workspaces = await openWorkspaces(config, logger, (pet) => {
+  const caps = descriptorCaps({ connections: config.maxConnections, workspaces: config.maxWorkspaces }, openFileLimit());
+  const check = (pet: unknown) => {
     const issues = checkPet(pet);
     return issues.length ? [formatIssues(issues)] : [];
-  });
+  };
+  const workspaces = await openWorkspaces(config, logger, check, caps.workspaces);
   // The default workspace opens now, so a bad data file stops start-up with a clear error.
   await workspaces.use(defaultKey, () => undefined).catch(async (error: unknown) => {
     await workspaces.close();
@@ -113,7 +148,7 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
   let server: Server;
   let origin: string;
   try {
-    ({ server, origin } = await listen(listener, config.port, config.host));
+    ({ server, origin } = await listen(listener, config.port, config.host, caps.connections));
   } catch (error) {
     await workspaces.close();
     throw error;
@@ -124,6 +159,8 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
     server,
     runtime,
     workspaces,
+    maxConnections: caps.connections,
+    notices: caps.notes,
     close: async () => {
       await closeServer(server);
       await workspaces.close();

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { readFixture, resolveFixture, type FixtureSet } from '../control/fixtures.js';
 import { checkResetOptions, exportJson, loadWorkspace, resetWorkspace } from '../control/operations.js';
 import { ApiError } from '../http/errors.js';
-import { runningServer } from '../lock.js';
+import { acquireLock, LockError, LockedError, runningServer } from '../lock.js';
 import { loadSpec } from '../openapi/spec.js';
 import { createValidators } from '../openapi/validate.js';
 import { openWorkspaces } from '../sandbox.js';
@@ -115,7 +115,24 @@ export async function runCommand(command: Command, operands: string[], config: C
     return;
   }
 
-  // No sandbox runs on this data file: work on the file itself.
+  // No sandbox runs on this data file: work on the file itself, holding its lock so that no sandbox starts on it meanwhile.
+  let lock;
+  try {
+    lock = await acquireLock(config.dataFile, command);
+  } catch (error) {
+    if (error instanceof LockError) throw new CommandError(error instanceof LockedError ? `${error.message} Retry once it has finished, or pass --url.` : error.message);
+    throw error;
+  }
+  try {
+    await onDataFile(command, operands, config, extra, io);
+  } finally {
+    lock.release();
+  }
+}
+
+/** Runs seed/reset/load/export on the data directory itself (its lock held by the caller). */
+async function onDataFile(command: Command, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>, io: CommandIo): Promise<void> {
+  const key = typeof extra.key === 'string' ? extra.key : undefined;
   const validators = createValidators(loadSpec());
   const workspaces = await openWorkspaces(config, { info: (t) => io.err(t), error: (t) => io.err(t) });
   try {

@@ -1,3 +1,4 @@
+import cors from 'cors';
 import express, { type Request, type RequestHandler } from 'express';
 import type { Runtime } from '../app.js';
 import { MODES, type Config, type Mode } from '../config.js';
@@ -30,6 +31,27 @@ export interface ControlDeps {
 const CONTROL_BODY_LIMIT = 64 * 1024 * 1024;
 
 /**
+ * CORS for the origins `--control-cors-origins` names, and for no other: a
+ * page from anywhere else gets no Access-Control-* header at all, not even on
+ * a preflight, so a browser never lets it drive a developer's sandbox.
+ */
+function controlCors(origins: readonly string[]): RequestHandler {
+  const allowed = new Set(origins);
+  const handler = cors({
+    origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin) ? origin : false),
+    methods: ['GET', 'PUT', 'POST', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Sandbox-Key'],
+    maxAge: 600,
+  });
+  return (req, res, next) => {
+    if (allowed.size === 0) return next();
+    // A listed origin is answered by name; Vary keeps a cache from serving it to another.
+    res.vary('Origin');
+    handler(req, res, next);
+  };
+}
+
+/**
  * The control plane under /__sandbox (described in spec/sandbox-control.yaml).
  * It is protected by the admin token, never by an API key, and acts on the
  * workspace of the API key in `X-Sandbox-Key` (default: the first configured key).
@@ -39,6 +61,7 @@ export function createControlRouter(deps: ControlDeps): express.Router {
   const isAdmin = createKeyMatcher([config.adminToken]);
   const isApiKey = createKeyMatcher(config.apiKeys);
   const router = express.Router();
+  router.use(controlCors(config.controlCorsOrigins));
 
   const admin: RequestHandler = (req, _res, next) => {
     const token = bearerToken(req.headers);

@@ -14,6 +14,8 @@ export const SERVER_LIMITS = {
   keepAliveTimeoutMs: 5_000,
   /** How often the two timeouts above are checked (Node's default, 30 s, let a 10 s limit last up to 40 s). */
   timeoutCheckIntervalMs: 1_000,
+  /** A connection answered with an error and closed is destroyed after this even if its peer never reads. */
+  errorCloseGraceMs: 1_000,
 } as const;
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
@@ -59,16 +61,31 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
     socket.destroy();
     return;
   }
-  socket.end(rawErrorResponse(status, code, message));
+  answerAndClose(socket, rawErrorResponse(status, code, message));
+}
+
+/**
+ * Sends a last response and frees the connection. `end()` alone would keep the
+ * socket (and its descriptor) until the peer closes its side, which a peer
+ * that never reads never does: destroy once the response is flushed, or after
+ * a short grace time if it cannot be.
+ */
+function answerAndClose(socket: Duplex, response: string): void {
+  const timer = setTimeout(() => socket.destroy(), SERVER_LIMITS.errorCloseGraceMs).unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.end(response, () => socket.destroy());
 }
 
 /** CONNECT asks for a tunnel, which the sandbox never opens: answer it, do not just drop the connection. */
 function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
-  socket.end(rawErrorResponse(405, 'method_not_allowed', 'CONNECT is not supported: the sandbox is not a proxy.'));
+  answerAndClose(socket, rawErrorResponse(405, 'method_not_allowed', 'CONNECT is not supported: the sandbox is not a proxy.'));
 }
 
-/** An HTTP server with the sandbox's limits, listening; resolves with its base URL. */
-export async function listen(handler: RequestListener, port: number, host: string): Promise<{ server: Server; origin: string }> {
+/**
+ * An HTTP server with the sandbox's limits, listening; resolves with its base
+ * URL. Connections beyond `maxConnections` are closed as soon as they arrive.
+ */
+export async function listen(handler: RequestListener, port: number, host: string, maxConnections?: number): Promise<{ server: Server; origin: string }> {
   const server = createServer(
     {
       maxHeaderSize: SERVER_LIMITS.maxHeaderSize,
@@ -81,6 +98,7 @@ export async function listen(handler: RequestListener, port: number, host: strin
     handler,
   );
   server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeoutMs;
+  if (maxConnections !== undefined) server.maxConnections = maxConnections;
   server.on('clientError', answerClientError);
   server.on('connect', refuseConnect);
   // An `Expect` other than 100-continue would get Node's bare 417; ignoring it is allowed (RFC 9110, 10.1.1).

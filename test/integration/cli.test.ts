@@ -16,7 +16,7 @@ describe.concurrent('bad arguments -> exit 2 with a clear message and the usage'
     [['--mode', 'mocking'], {}, '--mode must be one of stateful, example, dynamic'],
     [['--bogus'], {}, "'--bogus'"],
     [['frobnicate'], {}, "unknown command 'frobnicate'"],
-    [['--api-keys', 'has space'], {}, "--api-keys: 'has space' is not a valid bearer token"],
+    [['--api-keys', 'fine,has space'], {}, '--api-keys: key 2 is not a valid bearer token'],
     [[], { PETSTORE_BODY_LIMIT: 'huge' }, "--body-limit (or PETSTORE_BODY_LIMIT) must be a whole number, got 'huge'"],
   ])('%j %j', async (args, env, message) => {
     const dir = tempDir();

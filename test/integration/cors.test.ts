@@ -65,3 +65,63 @@ describe('CORS restricted with --cors-origins', () => {
     expect(actual.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
+
+/** Every Access-Control-* header of a response. */
+const accessControl = (res: Response) => [...res.headers.keys()].filter((name) => name.startsWith('access-control-'));
+const controlPreflight = (sb: TestSandbox, path: string, origin: string) =>
+  fetch(`${sb.origin}/__sandbox${path}`, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, x-sandbox-key' },
+  });
+const controlGet = (sb: TestSandbox, path: string, origin: string) => fetch(`${sb.origin}/__sandbox${path}`, { headers: { origin, authorization: 'Bearer sandbox-admin' } });
+
+describe('CORS on the control plane: none by default', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startTestSandbox();
+  });
+  afterAll(() => sb.stop());
+
+  it.each(['/health', '/reset', '/mode'])('a preflight to /__sandbox%s gets no Access-Control-* header', async (path) => {
+    const res = await controlPreflight(sb, path, 'https://evil.example');
+    expect(accessControl(res)).toEqual([]);
+  });
+
+  it.each(['/health', '/mode', '/export'])('GET /__sandbox%s from a page gets no Access-Control-* header, while /v1 keeps its own', async (path) => {
+    const res = await controlGet(sb, path, 'https://evil.example');
+    expect(res.status).toBe(200);
+    expect(accessControl(res)).toEqual([]);
+    const v1 = await preflight(sb, '/pets', 'https://evil.example');
+    expect(v1.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
+describe('CORS on the control plane with --control-cors-origins', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startTestSandbox(['--control-cors-origins', 'https://qa.example,http://localhost:3000']);
+  });
+  afterAll(() => sb.stop());
+
+  it.each(['https://qa.example', 'http://localhost:3000'])('a listed origin (%s) may send the admin token and X-Sandbox-Key', async (origin) => {
+    const res = await controlPreflight(sb, '/reset', origin);
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(list(res.headers.get('access-control-allow-headers'))).toEqual(expect.arrayContaining(['authorization', 'content-type', 'x-sandbox-key']));
+    expect(list(res.headers.get('access-control-allow-methods'))).toContain('post');
+    const actual = await controlGet(sb, '/mode', origin);
+    expect(actual.status).toBe(200);
+    expect(actual.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(list(actual.headers.get('vary'))).toContain('origin');
+  });
+
+  it.each(['https://evil.example', 'https://qa.example.evil', 'http://qa.example', 'null'])('another origin (%s) gets no Access-Control-* header', async (origin) => {
+    expect(accessControl(await controlPreflight(sb, '/reset', origin))).toEqual([]);
+    expect(accessControl(await controlGet(sb, '/mode', origin))).toEqual([]);
+  });
+
+  it('/v1 keeps --cors-origins (any origin)', async () => {
+    const res = await preflight(sb, '/pets', 'https://evil.example');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});

@@ -1,0 +1,29 @@
+import { isIP } from 'node:net';
+import { ConfigError } from './config-error.js';
+import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, type Config } from './config.js';
+
+/** Whether `host` only reaches this machine: `localhost`, 127.0.0.0/8 or ::1 (an IPv4-mapped 127.x too). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost') return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  if (isIP(h) !== 6) return false;
+  // The URL parser writes an IPv6 address one way: ::1, and ::ffff:7fxx:... for a mapped 127.x.
+  const canonical = new URL(`http://[${h}]`).hostname;
+  return canonical === '[::1]' || /^\[::ffff:7f[0-9a-f]{2}:/.test(canonical);
+}
+
+/**
+ * Refuses to serve beyond this machine with a secret everyone knows: the
+ * README documents `sandbox-admin` and `sandbox-key`, so anyone on the network
+ * could wipe the data or read it. Throws ConfigError (exit 2) saying how to set them.
+ */
+export function checkExposure(config: Config): void {
+  if (isLoopbackHost(config.host)) return;
+  const defaults = [
+    config.adminToken === DEFAULT_ADMIN_TOKEN && `the admin token is still the documented default '${DEFAULT_ADMIN_TOKEN}' (set it with --admin-token-file <file>, PETSTORE_ADMIN_TOKEN_FILE, PETSTORE_ADMIN_TOKEN or --admin-token)`,
+    config.apiKeys.includes(DEFAULT_API_KEY) && `the API keys still include the documented default '${DEFAULT_API_KEY}' (set them with --api-keys-file <file>, PETSTORE_API_KEYS_FILE, PETSTORE_API_KEYS or --api-keys)`,
+  ].filter((problem): problem is string => typeof problem === 'string');
+  if (defaults.length === 0) return;
+  throw new ConfigError(`--host ${config.host} serves beyond this machine, but ${defaults.join(', and ')}. A file keeps a secret out of process listings.`);
+}
