@@ -59,7 +59,7 @@ async function race(file: string): Promise<ChildSandbox> {
 
 /** Nothing but the data, its write-ahead log and (while a sandbox runs) its lock: no temp or takeover files left. */
 function leftovers(file: string): string[] {
-  return readdirSync(join(file, '..')).filter((name) => !['db.json', 'db.json.log', 'db.json.lock'].includes(name));
+  return readdirSync(join(file, '..')).filter((name) => !['db.json', 'db.json.log', 'db.json.lock', 'db.json.secret'].includes(name));
 }
 
 describe('the lock on the data file', { timeout: 240_000 }, () => {
