@@ -9,39 +9,12 @@ import { hasBody } from './http/has-body.js';
 import { ApiError } from './http/errors.js';
 import { verifyJsonBody } from './http/json-body.js';
 import { sendJson } from './http/send.js';
-import type { ModeHandler, OperationRequest, Reply } from './modes/types.js';
+import type { Interceptor, ModeHandler, OperationRequest, Reply, Runtime, V1Exchange } from './operation.js';
 import type { OperationSpec, Spec } from './openapi/spec.js';
 import { formatIssues, type Validators } from './openapi/validate.js';
 
-/**
- * A step between validation and the mode: it may answer instead of the mode
- * (a forced fault, `Prefer: code=...`) or let the request through (undefined).
- */
-export type Interceptor = (request: OperationRequest, mode: Mode) => Promise<Reply | undefined> | Reply | undefined;
 
-/** A finished /v1 request and what it was answered. */
-export interface V1Exchange {
-  req: IncomingMessage;
-  /** The request target as sent (with `/v1`): the path and the query string. */
-  url: string;
-  /** The request body's bytes, if the body was read (with a Content-Encoding undone). */
-  requestBytes: Buffer | undefined;
-  /** The operation matched, if any. */
-  op: OperationSpec | undefined;
-  /** The API key, when it was accepted. */
-  key: string | undefined;
-  status: number;
-  /** The response body as sent (before serialization). */
-  body: unknown;
-  /** The response body's JSON text as sent. */
-  text: string | undefined;
-  durationMs: number;
-}
 
-/** State that can change while the sandbox runs. */
-export interface Runtime {
-  mode: Mode;
-}
 
 export interface AppDeps {
   config: Config;

@@ -1,14 +1,15 @@
 import type { Server } from 'node:http';
-import { createRequestListener, type Runtime } from './app.js';
+import { createRequestListener } from './app.js';
+import type { Runtime } from './operation.js';
 import type { Config } from './config.js';
-import { Faults } from './control/faults.js';
+import { Faults } from './interceptors/faults.js';
 import { Journal, UNAUTHENTICATED } from './control/journal.js';
 import { createJournalCapture, responseChecker } from './control/journal-capture.js';
 import { createControlRouter } from './control/router.js';
 import { checkExposure } from './exposure.js';
 import { closeServer, listen } from './http/server.js';
 import { acquireLock } from './lock.js';
-import { createPreferInterceptor } from './modes/prefer/interceptor.js';
+import { createPreferInterceptor } from './interceptors/prefer.js';
 import { createPrismEngine, createPrismMode } from './modes/prism/index.js';
 import { createStatefulMode } from './modes/stateful/index.js';
 import { loadSpec } from './openapi/spec.js';

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { V1Exchange } from '../app.js';
+import type { V1Exchange } from '../operation.js';
 import type { Spec } from '../openapi/spec.js';
 import type { SchemaCheck, Validators } from '../openapi/validate.js';
 import { captureBytes, captureText, JOURNAL_BODY_LIMIT, type BodyText } from './journal-body.js';

@@ -1,6 +1,6 @@
 import cors from 'cors';
 import express, { type Request, type RequestHandler } from 'express';
-import type { Runtime } from '../app.js';
+import type { Runtime } from '../operation.js';
 import { MODES, type Config, type Mode } from '../config.js';
 import { bearerToken, createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
@@ -9,7 +9,7 @@ import { verifyJsonBody } from '../http/json-body.js';
 import { sendJson, sendJsonStream } from '../http/send.js';
 import type { SchemaCheck } from '../openapi/validate.js';
 import type { Workspaces } from '../store/workspaces.js';
-import type { Faults, FaultInput } from './faults.js';
+import type { Faults, FaultInput } from '../interceptors/faults.js';
 import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
 import { UNAUTHENTICATED, type Journal } from './journal.js';
 import { checkResetOptions, exportJson, loadWorkspace, resetWorkspace } from './operations.js';

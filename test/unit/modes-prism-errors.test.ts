@@ -11,7 +11,7 @@ import { fromPrismFailure } from '../../src/modes/prism/errors.js';
 import { createPrismEngine, type PrismEngine } from '../../src/modes/prism/index.js';
 import type { HttpOperation } from '../../src/modes/prism/engine.js';
 import type { PrismMock } from '../../src/modes/prism/mock-config.js';
-import type { OperationRequest } from '../../src/modes/types.js';
+import type { OperationRequest } from '../../src/operation.js';
 import { loadSpec, operation } from '../../src/openapi/spec.js';
 
 const spec = loadSpec();

@@ -1,5 +1,5 @@
-import type { OperationRequest } from '../types.js';
-import type { Preferences } from '../prefer/preferences.js';
+import type { OperationRequest } from '../../operation.js';
+import type { Preferences } from '../../http/preferences.js';
 
 /** What Prism's mocker is asked for one request (its `config.mock`). */
 export interface PrismMock {

@@ -1,7 +1,7 @@
 import { ApiError } from '../../http/errors.js';
 import type { Workspaces } from '../../store/workspaces.js';
 import type { NewPet, PetStatus } from '../../store/types.js';
-import type { ModeHandler, OperationRequest, Reply } from '../types.js';
+import type { ModeHandler, OperationRequest, Reply } from '../../operation.js';
 
 type Handler = (request: OperationRequest) => Promise<Reply>;
 

@@ -1,7 +1,7 @@
-import type { Interceptor } from '../../app.js';
-import type { PrismEngine } from '../prism/engine.js';
-import { mockFor } from '../prism/mock-config.js';
-import { readPreferences } from './preferences.js';
+import type { Interceptor } from '../operation.js';
+import type { PrismEngine } from '../modes/prism/engine.js';
+import { mockFor } from '../modes/prism/mock-config.js';
+import { readPreferences } from '../http/preferences.js';
 
 /**
  * `Prefer` in every mode. A malformed preference or an undocumented

@@ -1,6 +1,6 @@
 import parsePreferHeader from 'parse-prefer-header';
-import { ApiError } from '../../http/errors.js';
-import type { OperationRequest } from '../types.js';
+import { ApiError } from './errors.js';
+import type { OperationRequest } from '../operation.js';
 
 /**
  * The preferences Prism understands (`code`, `example`, `dynamic`, `seed`),

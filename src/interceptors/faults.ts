@@ -1,4 +1,4 @@
-import type { Interceptor } from '../app.js';
+import type { Interceptor } from '../operation.js';
 import { ApiError, codeForStatus } from '../http/errors.js';
 import type { OperationSpec } from '../openapi/spec.js';
 
