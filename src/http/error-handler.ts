@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StoreFailure } from '../store/errors.js';
-import { ApiError, codeForStatus } from './errors.js';
+import { ApiError, codeForStatus, type ErrorBody } from './errors.js';
 import { sendJson } from './send.js';
 
 /** The strict JSON parser refuses valid JSON that is not an object or array (`null`, `"x"`, `1`). */
@@ -42,24 +42,17 @@ export function toApiError(error: unknown): ApiError {
   return ApiError.of('internal', 'Internal error. The sandbox logged the details.');
 }
 
-/** Writes an ApiError: the spec's Error body plus the error's own headers. */
-export function sendError(res: ServerResponse & { locals: { body?: unknown; text?: string } }, error: ApiError): void {
+/** Writes an ApiError: the spec's Error body plus the error's own headers. Returns the body and its JSON text. */
+export function sendError(res: ServerResponse, error: ApiError): { body: ErrorBody; text: string } {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   const body = error.toBody();
-  res.locals.body = body;
-  res.locals.text = sendJson(res, error.status, body);
+  return { body, text: sendJson(res, error.status, body) };
 }
 
-/**
- * The one place errors become responses. Never an HTML page, never a stack
- * trace: unexpected failures are reported to `onUnexpected` and answered
- * with a generic 500 Error body.
- */
-export function createErrorHandler(onUnexpected: (error: unknown, req: IncomingMessage) => void): ErrorRequestHandler {
+/** Express's error handler, handing every error to the sandbox's one error responder. */
+export function createErrorHandler(respond: (req: IncomingMessage, res: ServerResponse, error: unknown) => void): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
-    const api = toApiError(error);
-    if (api.status >= 500 && !(error instanceof ApiError)) onUnexpected(error, req);
-    sendError(res, api);
+    respond(req, res, error);
   };
 }

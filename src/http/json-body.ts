@@ -6,27 +6,33 @@ import { limitJsonDepth } from './json-depth.js';
 const BOM = [0xef, 0xbb, 0xbf];
 
 const startsWithBom = (bytes: Buffer): boolean => bytes.length >= 3 && BOM.every((b, i) => bytes[i] === b);
+const checkDepth = limitJsonDepth();
 
 /**
- * A `verify` hook for Express's JSON parser, on `/v1` and the control plane:
- * it sees the body's bytes before they are decoded. `capture` gets them
- * first (the journal shows a refused body too), then the body is refused
- * unless it is UTF-8 (RFC 8259, section 8.1), without a byte order mark,
- * and nested no deeper than the limit.
+ * A JSON body's bytes, before they are decoded: refused unless they are
+ * UTF-8 (RFC 8259, section 8.1), without a byte order mark, and nested no
+ * deeper than the limit.
  *
- * Without this the parser would decode any `charset=utf-*`, replace invalid
- * bytes with U+FFFD and store the result, and drop a BOM silently. A BOM is
- * refused (400) rather than ignored, as RFC 8259 allows either: strict
- * parsers of other servers refuse it, so a client that sends one should
- * learn it here.
+ * Without this a parser would replace invalid bytes with U+FFFD and store
+ * the result, and drop a BOM silently. A BOM is refused (400) rather than
+ * ignored, as RFC 8259 allows either: strict parsers of other servers
+ * refuse it, so a client that sends one should learn it here.
+ */
+export function checkJsonBytes(bytes: Buffer): void {
+  if (!isUtf8(bytes)) throw ApiError.of('unsupported_media_type', 'Request body is not valid UTF-8: send UTF-8 JSON.');
+  if (startsWithBom(bytes)) throw ApiError.of('invalid_request', 'Request body starts with a byte order mark (U+FEFF): JSON sent over a network must not have one (RFC 8259, section 8.1).');
+  checkDepth(bytes);
+}
+
+/**
+ * A `verify` hook for Express's JSON parser (the control plane): it sees
+ * the body's bytes before they are decoded. `capture` gets them first,
+ * then `checkJsonBytes` and the charset decide.
  */
 export function verifyJsonBody(capture?: (res: ServerResponse, bytes: Buffer) => void) {
-  const checkDepth = limitJsonDepth();
-  return (req: IncomingMessage, res: ServerResponse, bytes: Buffer, encoding: string): void => {
+  return (_req: IncomingMessage, res: ServerResponse, bytes: Buffer, encoding: string): void => {
     capture?.(res, bytes);
     if (encoding !== 'utf-8') throw ApiError.of('unsupported_media_type', `Unsupported charset '${encoding}': send UTF-8 JSON.`);
-    if (!isUtf8(bytes)) throw ApiError.of('unsupported_media_type', 'Request body is not valid UTF-8: send UTF-8 JSON.');
-    if (startsWithBom(bytes)) throw ApiError.of('invalid_request', 'Request body starts with a byte order mark (U+FEFF): JSON sent over a network must not have one (RFC 8259, section 8.1).');
-    checkDepth(req, res, bytes);
+    checkJsonBytes(bytes);
   };
 }

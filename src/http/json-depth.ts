@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { ApiError } from './errors.js';
 
 /**
@@ -20,7 +19,7 @@ const [OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT] = [0x5b, 0x5d, 0x7b, 
  * than `max` before it is parsed. One pass over the bytes, skipping strings.
  */
 export function limitJsonDepth(max = MAX_JSON_DEPTH) {
-  return (_req: IncomingMessage, _res: unknown, raw: Buffer): void => {
+  return (raw: Buffer): void => {
     let depth = 0;
     let inString = false;
     for (let i = 0; i < raw.length; i++) {

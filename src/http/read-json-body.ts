@@ -1,0 +1,109 @@
+import { parse as parseContentType } from 'content-type';
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { ApiError } from './errors.js';
+import { hasBody } from './has-body.js';
+import { checkJsonBytes } from './json-body.js';
+
+/** Decoders of the Content-Encodings a JSON body may have (as Express's body parser accepts them). */
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/** The body's media type and charset; 415 unless it is JSON in UTF-8. */
+function checkContentType(header: string | undefined): void {
+  let type: string | undefined;
+  let charset: string | undefined;
+  try {
+    const parsed = parseContentType(header ?? '');
+    type = parsed.type;
+    charset = parsed.parameters.charset?.toLowerCase();
+  } catch {
+    // not a media type at all: refused below
+  }
+  if (type !== 'application/json') throw ApiError.of('unsupported_media_type', `Content-Type must be application/json, got '${header ?? 'none'}'.`);
+  if (charset !== undefined && charset !== 'utf-8') throw ApiError.of('unsupported_media_type', `Unsupported charset '${charset}': send UTF-8 JSON.`);
+}
+
+/** The request's body stream, decoded as its Content-Encoding says; 415 for an encoding it cannot undo. */
+function decoded(req: IncomingMessage, limit: number): Readable {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+  if (encoding === 'identity') {
+    // A declared length over the limit is refused before a byte is read.
+    if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
+    return req;
+  }
+  const decoder = DECODERS[encoding];
+  if (!decoder) throw ApiError.of('unsupported_media_type', `Unsupported content encoding '${encoding}'.`);
+  return req.pipe(decoder()) as unknown as Readable;
+}
+
+const tooLarge = (limit: number) => ApiError.of('payload_too_large', `Request body is larger than the limit of ${limit} bytes.`);
+
+/** Every byte of `stream`, at most `limit` of them once decoded. */
+function collect(req: IncomingMessage, stream: Readable, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (error: ApiError) => {
+      stream.off('data', onData);
+      if (stream !== req) {
+        req.unpipe(stream as unknown as NodeJS.WritableStream);
+        stream.destroy();
+      }
+      req.pause();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) stop(tooLarge(limit));
+      else chunks.push(chunk);
+    };
+    stream.on('data', onData);
+    stream.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
+    stream.once('error', (error: Error & { code?: string }) =>
+      stop(error.code?.startsWith('Z_') ? ApiError.of('invalid_request', `Request body does not decode as its Content-Encoding says (${error.message}).`) : ApiError.of('invalid_request', 'The request body was aborted.')),
+    );
+    req.once('close', () => {
+      if (!req.complete) stop(ApiError.of('invalid_request', 'The request body was aborted.'));
+    });
+  });
+}
+
+/** Valid JSON that is not an object or array is refused like Express's strict parser does. */
+function parseStrict(bytes: Buffer): unknown {
+  const text = bytes.toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw ApiError.of('invalid_request', `Request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object') throw ApiError.of('invalid_request', 'Request body must be a JSON object.');
+  return value;
+}
+
+/**
+ * A request's JSON body, read by the sandbox itself: undefined when there is
+ * none, else the parsed value. Refuses, with the documented codes, a media
+ * type other than JSON or a charset other than UTF-8 (415), an encoding it
+ * cannot undo (415), a body over `limit` bytes once decoded (413), bytes
+ * that are not UTF-8 (415), a byte order mark, too deep a nesting, invalid
+ * JSON or JSON that is not an object or array (400). `capture` gets the
+ * bytes as read, before they are checked (the journal shows what was sent).
+ * A body refused before its end leaves the rest unread (the error responder
+ * then closes the connection after the answer).
+ */
+export async function readJsonBody(req: IncomingMessage, limit: number, capture?: (bytes: Buffer) => void): Promise<unknown> {
+  if (!hasBody(req)) return undefined;
+  checkContentType(req.headers['content-type']);
+  const bytes = await collect(req, decoded(req, limit), limit);
+  capture?.(bytes);
+  // An empty JSON body is read as {} (Express's parser does the same): the schema then names what is missing.
+  if (bytes.length === 0) return {};
+  checkJsonBytes(bytes);
+  return parseStrict(bytes);
+}

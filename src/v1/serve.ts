@@ -1,0 +1,96 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Config, Mode } from '../config.js';
+import { checkApiKey, createKeyMatcher } from '../http/auth.js';
+import { ApiError } from '../http/errors.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import { formatIssues } from '../openapi/validate.js';
+import type { Interceptor, ModeHandler, OperationRequest, Reply, Runtime } from '../operation.js';
+import { exchangeOf } from './exchange.js';
+import { writeReply, type ErrorResponder } from './respond.js';
+import type { Route } from './routes.js';
+
+export interface PipelineDeps {
+  config: Pick<Config, 'apiKeys' | 'openKeys' | 'bodyLimit'>;
+  runtime: Runtime;
+  /** A handler for each mode the sandbox can switch to; `stateful` is required. */
+  modes: { stateful: ModeHandler } & Partial<Record<Mode, ModeHandler>>;
+  /** Run in order after validation; the first reply wins over the mode. */
+  interceptors?: readonly Interceptor[];
+  respond: ErrorResponder;
+}
+
+/** The request a route serves: its path parameters (decoded) and query (parsed). */
+export interface Target {
+  route: Route;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+}
+
+export interface Pipeline {
+  /** The API key of a request; throws the 401 the interface prescribes. */
+  authenticate(req: IncomingMessage): string;
+  /**
+   * Serves one operation: pinned headers -> auth -> body -> validation ->
+   * interceptors -> mode -> write, every failure to the one error exit.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, target: Target): void;
+}
+
+/**
+ * The /v1 pipeline, written once: Express's routes and the fast path both
+ * hand it a matched request. Each stage is a branch of one chain (fastify's
+ * `handleRequest`): an operation without a body skips the read, a request
+ * that fails a stage goes straight to the error exit.
+ */
+export function createPipeline(deps: PipelineDeps): Pipeline {
+  const { config, runtime, modes, respond } = deps;
+  const interceptors = deps.interceptors ?? [];
+  const matcher = createKeyMatcher(config.apiKeys);
+  // With open keys any well-formed token is accepted (bearerToken() enforces the form).
+  const accepts = config.openKeys ? () => true : matcher;
+  const authenticate = (req: IncomingMessage) => checkApiKey(req.headers, accepts);
+
+  /** Validation, interceptors and the mode: the reply to an authenticated request. */
+  async function answer(req: IncomingMessage, { route, params, query }: Target, key: string, body: unknown): Promise<Reply> {
+    const checked = route.validator;
+    const path = checked.path(params);
+    // A malformed identifier names no animal: the interface's answer for that is 404.
+    if (!path.ok) throw ApiError.of('not_found', `No pet with id '${Object.values(params).join('/')}': ${formatIssues(path.issues)}`);
+    const q = checked.query(query);
+    if (!q.ok) throw ApiError.of('invalid_request', formatIssues(q.issues));
+    const b = checked.body(body);
+    if (!b.ok) throw ApiError.of('invalid_request', formatIssues(b.issues));
+    // The target as sent, after /v1: Express rewrites req.url, never originalUrl.
+    const url = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '').slice('/v1'.length);
+    const request: OperationRequest = { op: route.op, key, path: path.value, query: q.value, body: b.value, headers: req.headers, url };
+    for (const intercept of interceptors) {
+      const reply = await intercept(request, runtime.mode);
+      if (reply) return reply;
+    }
+    return (modes[runtime.mode] ?? modes.stateful).handle(request);
+  }
+
+  async function run(req: IncomingMessage, res: ServerResponse, target: Target, key: string): Promise<void> {
+    const exchange = exchangeOf(res);
+    const body = target.route.readsBody ? await readJsonBody(req, config.bodyLimit, exchange && ((bytes) => void (exchange.bytes = bytes))) : undefined;
+    writeReply(res, target.route, await answer(req, target, key, body));
+  }
+
+  function serve(req: IncomingMessage, res: ServerResponse, target: Target): void {
+    const exchange = exchangeOf(res);
+    if (exchange) exchange.op = target.route.op;
+    // Pinned headers first, so that every answer, a 401 too, carries them.
+    for (const [name, value] of target.route.pinned) res.setHeader(name, value);
+    let key: string;
+    try {
+      key = authenticate(req);
+    } catch (error) {
+      respond(req, res, error);
+      return;
+    }
+    if (exchange) exchange.key = key;
+    run(req, res, target, key).catch((error: unknown) => respond(req, res, error));
+  }
+
+  return { authenticate, serve };
+}
