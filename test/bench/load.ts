@@ -27,6 +27,8 @@ export interface LoadResult {
   /** Answers that were not 2xx, and socket errors/timeouts: must be 0. */
   non2xx: number;
   errors: number;
+  /** Server CPU time per request, µs (user and system), where it could be read. */
+  cpuUs?: number;
 }
 
 interface AutocannonJson {
@@ -79,5 +81,6 @@ export function combine(rounds: LoadResult[]): LoadResult {
     requests: rounds.reduce((n, r) => n + r.requests, 0),
     non2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
     errors: rounds.reduce((n, r) => n + r.errors, 0),
+    ...(rounds.every((r) => r.cpuUs !== undefined) ? { cpuUs: median(rounds.map((r) => r.cpuUs as number)) } : {}),
   };
 }

@@ -14,6 +14,7 @@ export const AUTH = 'Bearer sandbox-key';
 const SANDBOX_BIN = join(PACKAGE_ROOT, 'dist', 'src', 'bin.js');
 const PRISM_BIN = join(PACKAGE_ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
 const BASELINE = join(PACKAGE_ROOT, 'test', 'bench', 'baseline-server.ts');
+const BARE = join(PACKAGE_ROOT, 'test', 'bench', 'bare-server.ts');
 
 export interface ServerProcess {
   name: string;
@@ -25,6 +26,8 @@ export interface ServerProcess {
   readyMs: number;
   /** Peak resident set size so far (Linux VmHWM), MB; undefined elsewhere. */
   peakRssMb(): number | undefined;
+  /** CPU time the process has used so far (user and system, Linux), ms; undefined elsewhere. */
+  cpuMs(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -46,6 +49,20 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+function cpuTime(pid: number): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces, so split after its closing parenthesis): utime is the 12th, stime the 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
 }
 
 function peakRss(pid: number): number | undefined {
@@ -119,6 +136,7 @@ async function start(spec: SpawnSpec): Promise<ServerProcess> {
       pid,
       readyMs,
       peakRssMb: () => peakRss(pid),
+      cpuMs: () => cpuTime(pid),
       stop: async () => {
         if (child.exitCode !== null) return;
         child.kill('SIGTERM');
@@ -159,6 +177,11 @@ export async function startPrism(): Promise<ServerProcess> {
     prefix: '',
     timeoutMs: 60_000,
   });
+}
+
+/** The bare node:http handler (bare-server.ts): the runtime's ceiling. */
+export function startBare(): Promise<ServerProcess> {
+  return start({ name: 'node:http', args: ['--import', 'tsx', BARE], origin: /listening (http:\/\/\S+)/, prefix: '/v1', timeoutMs: 60_000 });
 }
 
 /** The minimal Express 5 app (baseline-server.ts). */

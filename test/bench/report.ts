@@ -50,13 +50,14 @@ function table(head: string[], rows: string[][]): string {
  */
 export function render(rows: Row[], measures: Measure[], targets: Target[], judged = true): string {
   const load = table(
-    ['Scenario', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'x Prism', 'x Express', 'non-2xx/errors'],
+    ['Scenario', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'x Prism', 'x Express', 'non-2xx/errors'],
     rows.map((r) => [
       r.scenario,
       r.server,
       fmt(r.result.rps),
       fmt(r.result.p50, 1),
       fmt(r.result.p99, 1),
+      fmt(r.result.cpuUs),
       r.vsPrism === undefined ? '' : `${r.vsPrism.toFixed(2)}`,
       r.vsExpress === undefined ? '' : `${r.vsExpress.toFixed(2)}`,
       `${r.result.non2xx}/${r.result.errors}`,

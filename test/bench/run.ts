@@ -10,7 +10,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import type { LoadResult } from './load.js';
-import { killAll, startBaseline, startPrism, startSandbox, type ServerProcess } from './processes.js';
+import { killAll, startBare, startBaseline, startPrism, startSandbox, type ServerProcess } from './processes.js';
 import { maxTarget, ratioTarget, render, type Measure, type Row, type Target } from './report.js';
 import { compare, freshCopy, NEW_PET, readyTime, type BenchOptions } from './scenarios.js';
 
@@ -54,6 +54,7 @@ function addRows(scenario: string, results: Map<string, LoadResult>, prism?: str
 }
 
 const rps = (scenario: string, server: string) => rows.find((r) => r.scenario === scenario && r.server === server)?.result.rps ?? Number.NaN;
+const cpu = (scenario: string, server: string) => rows.find((r) => r.scenario === scenario && r.server === server)?.result.cpuUs ?? Number.NaN;
 const bigRss: number[] = [];
 const probeBig = (s: ServerProcess) => void bigRss.push(s.peakRssMb() ?? Number.NaN);
 
@@ -72,11 +73,14 @@ async function main(): Promise<void> {
   if (only.has('get')) {
     console.log('GET /v1/pets');
     const express = await startBaseline();
+    const bare = await startBare();
     addRows('GET /v1/pets, c10', await compare(opts, [{ label: 'sandbox', server: sb50 }, { label: 'prism', server: prism }, { label: 'express', server: express }], { path: '/pets', connections: 10 }), 'prism', 'express');
-    await express.stop();
+    addRows('GET /v1/pets, c50', await compare(opts, [{ label: 'sandbox', server: sb50 }, { label: 'node:http', server: bare }], { path: '/pets', connections: 50 }));
+    await Promise.all([express.stop(), bare.stop()]);
     targets.push(
       ratioTarget('stateful GET /v1/pets vs minimal Express', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'express'), 0.8),
       ratioTarget('stateful GET /v1/pets vs Prism', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'prism'), 4),
+      ratioTarget('GET /v1/pets c50 vs bare node:http', rps('GET /v1/pets, c50', 'sandbox'), rps('GET /v1/pets, c50', 'node:http'), 0.85),
     );
   }
 
@@ -98,9 +102,15 @@ async function main(): Promise<void> {
       console.log(`POST /v1/pets, concurrency ${connections} (each round on a fresh copy of the store)`);
       const contenders = [freshCopy('sandbox, 100 stored', join(work, 'small'), work), freshCopy(`sandbox, ${BIG} stored`, join(work, 'big'), work, probeBig), { label: 'prism', server: prism }];
       if (compareBin) contenders.push(freshCopy(`${compareLabel}, 100 stored`, join(work, 'small'), work, undefined, compareBin));
+      if (connections === 100) contenders.push({ label: 'node:http, canned 201', fresh: startBare });
       addRows(`POST /v1/pets, c${connections}`, await compare(opts, contenders, { path: '/pets', connections, body: NEW_PET }), 'prism');
     }
     targets.push(ratioTarget(`POST c100, ${BIG} vs 100 stored`, rps('POST /v1/pets, c100', `sandbox, ${BIG} stored`), rps('POST /v1/pets, c100', 'sandbox, 100 stored'), 0.3));
+    if (compareBin) {
+      const before = `${compareLabel}, 100 stored`;
+      targets.push(ratioTarget(`POST c100 vs ${compareLabel}`, rps('POST /v1/pets, c100', 'sandbox, 100 stored'), rps('POST /v1/pets, c100', before), 0.8));
+      targets.push(ratioTarget(`CPU per create, ${compareLabel} vs this build (c100)`, cpu('POST /v1/pets, c100', before), cpu('POST /v1/pets, c100', 'sandbox, 100 stored'), 2));
+    }
   }
   await prism.stop();
 

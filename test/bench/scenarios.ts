@@ -48,8 +48,12 @@ export async function compare(opts: BenchOptions, contenders: Contender[], load:
       if (!server) throw new Error(`${c.label}: no server`);
       try {
         if (!c.server && opts.warmup) await runLoad(spec(server, 1));
+        const cpuBefore = server.cpuMs();
         const result = await runLoad(spec(server, opts.durationSec));
-        opts.log(`  round ${round + 1} ${c.label.padEnd(22)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms`);
+        const cpuAfter = server.cpuMs();
+        if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests > 0) result.cpuUs = ((cpuAfter - cpuBefore) * 1000) / result.requests;
+        const cpu = result.cpuUs === undefined ? '' : `  cpu ${result.cpuUs.toFixed(0)} µs/req`;
+        opts.log(`  round ${round + 1} ${c.label.padEnd(22)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms${cpu}`);
         rounds.get(c.label)?.push(result);
         c.after?.(server);
       } finally {

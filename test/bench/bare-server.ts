@@ -1,0 +1,39 @@
+/**
+ * The runtime's ceiling: a bare `node:http` handler, no framework, no
+ * validation, no store, no journal. GET /v1/pets checks the bearer key and
+ * answers a fixed array of 20 pets (the same 20 the sandbox lists from its
+ * default seed), its JSON text made once; POST /v1/pets reads the body and
+ * answers a canned 201 (nothing stored). Whatever the sandbox does beyond
+ * this is its own cost.
+ *
+ * Prints `listening <origin>` once it accepts connections.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { generatePets } from '../../src/store/seed.js';
+
+const PETS = JSON.stringify(generatePets(1, 20));
+const EXPECTED = 'Bearer sandbox-key';
+const UNAUTHORIZED = JSON.stringify({ code: 'unauthorized', message: 'Missing or invalid API key.', status: 401 });
+
+const server = createServer((req, res) => {
+  const send = (status: number, text: string) => {
+    res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
+  };
+  if (req.headers.authorization !== EXPECTED) return send(401, UNAUTHORIZED);
+  if (req.method === 'GET' && req.url === '/v1/pets') return send(200, PETS);
+  if (req.method === 'POST' && req.url === '/v1/pets') {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => send(201, JSON.stringify({ id: 1, ...(JSON.parse(body) as object) })));
+    return;
+  }
+  send(404, '{"code":"not_found","message":"Not found.","status":404}');
+});
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  console.log(`listening http://127.0.0.1:${port}`);
+});
+process.once('SIGTERM', () => server.close(() => process.exit(0)));
