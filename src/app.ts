@@ -7,10 +7,9 @@ import type { Interceptor, ModeHandler, Runtime, V1Exchange } from './operation.
 import type { Spec } from './openapi/spec.js';
 import type { Validators } from './openapi/validate.js';
 import { createCors } from './v1/cors.js';
-import { createTracker } from './v1/exchange.js';
 import { createV1Router, keepUndecodable } from './v1/express-routes.js';
 import { createMatcher } from './v1/match.js';
-import { createErrorResponder } from './v1/respond.js';
+import { createResponder } from './v1/respond.js';
 import { compileRoutes } from './v1/routes.js';
 import { createPipeline } from './v1/serve.js';
 
@@ -51,11 +50,10 @@ export function createHandlers(deps: AppDeps): Handlers {
   for (const [name, mode] of Object.entries(deps.modes)) {
     for (const op of spec.operations.keys()) if (!mode.operations.has(op)) throw new Error(`Mode ${name} has no handler for spec operation ${op}`);
   }
-  const respond = createErrorResponder(deps.onUnexpected ?? (() => undefined));
+  const respond = createResponder(deps);
   const pipeline = createPipeline({ ...deps, respond });
   const routes = compileRoutes(spec, deps.validators);
   const cors = createCors(deps.config);
-  const track = createTracker(deps.onResponse);
 
   const app = express();
   app.disable('x-powered-by');
@@ -64,17 +62,17 @@ export function createHandlers(deps: AppDeps): Handlers {
   // allows only its own origins, never /v1's (by default any).
   for (const extension of deps.extensions ?? []) app.use(extension.path, extension.router);
   app.use(cors);
-  app.use('/v1', keepUndecodable, createV1Router(routes, pipeline, (_req, res, next) => (track(res), next())));
+  app.use('/v1', keepUndecodable, createV1Router(routes, pipeline, (_req, res, next) => (respond.track(res), next())));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(ApiError.of('not_found', `No route ${req.method} ${req.path}. The Pet Store interface is served under /v1.`));
   });
-  app.use(createErrorHandler(respond));
+  app.use(createErrorHandler(respond.fail));
 
   const match = createMatcher(routes);
   const fast = (req: IncomingMessage, res: ServerResponse): boolean => {
     const target = match(req);
     if (!target) return false;
-    track(res);
+    respond.track(res);
     cors(req, res, () => pipeline.serve(req, res, target));
     return true;
   };

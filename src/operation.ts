@@ -28,6 +28,8 @@ export interface Reply {
   body: unknown;
   /** The body already serialized, when the mode has it (exactly `JSON.stringify(body)`). */
   json?: string;
+  /** The byte length of `json`, when known. */
+  byteLength?: number;
   headers?: Record<string, string>;
 }
 
@@ -39,7 +41,8 @@ export interface Reply {
 export interface ModeHandler {
   /** Operation ids it answers; the app refuses to start if one of the spec's is missing. */
   readonly operations: ReadonlySet<string>;
-  handle(request: OperationRequest): Promise<Reply>;
+  /** A reply, or a promise of one when the mode has to wait (a write, Prism). */
+  handle(request: OperationRequest): Reply | Promise<Reply>;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Interceptor } from '../operation.js';
+import type { Interceptor, OperationRequest } from '../operation.js';
 import { ApiError, codeForStatus } from '../http/errors.js';
 import type { OperationSpec } from '../openapi/spec.js';
 
@@ -76,10 +76,15 @@ export class Faults {
     return before.length - after.length;
   }
 
-  /** Delays or fails requests of the caller's workspace as its faults say. */
-  readonly interceptor: Interceptor = async (request) => {
+  /** Delays or fails requests of the caller's workspace as its faults say; without faults, at once. */
+  readonly interceptor: Interceptor = (request) => {
+    if (this.byWorkspace.size === 0) return undefined;
     const faults = this.byWorkspace.get(this.workspaceOf(request.key));
     if (!faults || faults.length === 0) return undefined;
+    return this.apply(faults, request);
+  };
+
+  private async apply(faults: Fault[], request: OperationRequest): Promise<undefined> {
     for (const fault of faults) {
       if (fault.operationId !== request.op.operationId) continue;
       if (fault.rate !== undefined && Math.random() >= fault.rate) continue;
@@ -96,5 +101,5 @@ export class Faults {
       return undefined;
     }
     return undefined;
-  };
+  }
 }

@@ -12,9 +12,11 @@ import { readPreferences } from '../http/preferences.js';
  * themselves, so there the request goes on.
  */
 export function createPreferInterceptor(options: { engine: PrismEngine; seed: number }): Interceptor {
-  return async (request, mode) => {
+  const intercept: Interceptor = async (request, mode) => {
     const preferences = readPreferences(request);
     if (mode !== 'stateful' || (preferences.code === undefined && preferences.example === undefined)) return undefined;
     return options.engine.respond(request, mockFor(preferences, { dynamic: false, seed: options.seed }, request));
   };
+  // Without a Prefer header there is nothing to read: answered at once, not a turn of the event loop later.
+  return (request, mode) => (request.headers.prefer === undefined ? undefined : intercept(request, mode));
 }

@@ -1,9 +1,10 @@
 import type { NewPet, Pet, PetStatus } from './types.js';
 
-/** A page of pets as `page` gives it, and its JSON text. Neither may be changed. */
+/** A page of pets as `page` gives it, its JSON text and that text's length in bytes. None may be changed. */
 export interface Page {
   pets: Pet[];
   json: string;
+  byteLength: number;
 }
 
 /** Pages kept: every status and a few limits; a client walking all 100 limits only clears it. */
@@ -82,7 +83,8 @@ export class PetIndex {
     let page = this.pages.get(key);
     if (!page) {
       const pets = this.list(limit, status);
-      page = { pets, json: JSON.stringify(pets) };
+      const json = JSON.stringify(pets);
+      page = { pets, json, byteLength: Buffer.byteLength(json) };
       if (this.pages.size >= MAX_PAGES) this.pages.clear();
       this.pages.set(key, page);
     }

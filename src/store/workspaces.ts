@@ -90,6 +90,16 @@ export class Workspaces {
     }
   }
 
+  /**
+   * A key's store if it is open now, for synchronous work only: nothing can
+   * close it before that work returns, so it needs no `use`.
+   */
+  peek(key: string): PetStore | undefined {
+    const entry = this.entries.get(key);
+    if (entry?.store) entry.lastUsed = Date.now();
+    return entry?.store;
+  }
+
   /** Ids of the workspaces open now. */
   openIds(): string[] {
     return [...this.entries.keys()].map((key) => this.idOf(key));

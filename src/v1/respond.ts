@@ -2,41 +2,79 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError, toApiError } from '../http/error-handler.js';
 import { ApiError } from '../http/errors.js';
 import { sendJson } from '../http/send.js';
-import type { Reply } from '../operation.js';
-import { exchangeOf } from './exchange.js';
+import type { Reply, V1Exchange } from '../operation.js';
+import { exchangeOf, type Exchange, type Tracked } from './exchange.js';
 import type { Route } from './routes.js';
 
-/** Writes a reply with the spec's fixed headers for its status; the exchange keeps what was sent. */
-export function writeReply(res: ServerResponse, route: Route, reply: Reply): void {
-  for (const [name, value] of route.fixedByStatus.get(reply.status) ?? []) res.setHeader(name, value);
-  if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
-  const text = sendJson(res, reply.status, reply.body, reply.json);
-  const exchange = exchangeOf(res);
-  if (exchange) {
-    exchange.body = reply.body;
-    exchange.text = text;
-  }
+/** The way out of the /v1 pipeline, for answers and errors alike, and the report of each exchange. */
+export interface Responder {
+  /** Starts tracking a /v1 request: its answer is reported to `onResponse` once written. */
+  track(res: ServerResponse): Exchange;
+  /** Writes a reply with the spec's fixed headers for its status. */
+  reply(req: IncomingMessage, res: ServerResponse, route: Route, reply: Reply): void;
+  /** The one error exit: of the /v1 pipeline, of Express's routes and of the control plane. */
+  fail(req: IncomingMessage, res: ServerResponse, error: unknown): void;
 }
 
-/** The one error exit: of the /v1 pipeline, of Express's routes and of the control plane. */
-export type ErrorResponder = (req: IncomingMessage, res: ServerResponse, error: unknown) => void;
+export interface ResponderHooks {
+  /** Hears unexpected (500) failures, with the error; the client sees none of it. */
+  onUnexpected?: (error: unknown, req: IncomingMessage) => void;
+  /** Hears each /v1 answer once written (journal, metrics). */
+  onResponse?: (event: V1Exchange) => void;
+}
 
 /**
- * Turns anything thrown into the spec's Error body (never an HTML page,
- * never a stack trace). Unexpected failures go to `onUnexpected` and are
- * answered with a generic 500. A request answered before its body arrived
- * whole closes its connection: the rest of the body is never read.
+ * Answers never become an HTML page or a stack trace: anything thrown is
+ * turned into the spec's Error body, an unexpected failure into a generic
+ * 500. A request answered before its body arrived whole closes its
+ * connection: the rest of the body is never read.
  */
-export function createErrorResponder(onUnexpected: (error: unknown, req: IncomingMessage) => void): ErrorResponder {
-  return (req, res, error) => {
+export function createResponder({ onUnexpected, onResponse }: ResponderHooks): Responder {
+  /** Reported as soon as it is written: no 'finish' listener per request on the hot path. */
+  const report = (res: ServerResponse, exchange: Exchange, body: unknown, text: string) => {
+    exchange.body = body;
+    exchange.text = text;
+    if (!onResponse) return;
+    const req = res.req as IncomingMessage & { originalUrl?: string };
+    onResponse({
+      req,
+      // Express rewrites req.url under a mount point; originalUrl is the target as sent.
+      url: req.originalUrl ?? req.url ?? '',
+      requestBytes: exchange.bytes,
+      op: exchange.op,
+      key: exchange.key,
+      status: res.statusCode,
+      body,
+      text,
+      durationMs: performance.now() - exchange.start,
+    });
+  };
+  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
     const api = toApiError(error);
-    if (api.status >= 500 && !(error instanceof ApiError)) onUnexpected(error, req);
+    if (api.status >= 500 && !(error instanceof ApiError)) onUnexpected?.(error, req);
     if (!req.complete) res.shouldKeepAlive = false;
-    const exchange = exchangeOf(res);
     const sent = sendError(res, api);
-    if (exchange) {
-      exchange.body = sent.body;
-      exchange.text = sent.text;
-    }
+    const exchange = exchangeOf(res);
+    if (exchange?.start !== undefined) report(res, exchange as Exchange, sent.body, sent.text);
+  };
+  return {
+    track(res) {
+      const exchange: Exchange = { start: performance.now() };
+      (res as Tracked).locals = exchange;
+      return exchange;
+    },
+    reply(req, res, route, reply) {
+      try {
+        for (const [name, value] of route.fixedByStatus.get(reply.status) ?? []) res.setHeader(name, value);
+        if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+        const text = sendJson(res, reply.status, reply.body, reply.json, reply.byteLength);
+        const exchange = exchangeOf(res);
+        if (exchange?.start !== undefined) report(res, exchange as Exchange, reply.body, text);
+      } catch (error) {
+        if (!res.headersSent) fail(req, res, error);
+        else onUnexpected?.(error, req);
+      }
+    },
+    fail,
   };
 }

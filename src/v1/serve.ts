@@ -6,7 +6,7 @@ import { readJsonBody } from '../http/read-json-body.js';
 import { formatIssues } from '../openapi/validate.js';
 import type { Interceptor, ModeHandler, OperationRequest, Reply, Runtime } from '../operation.js';
 import { exchangeOf } from './exchange.js';
-import { writeReply, type ErrorResponder } from './respond.js';
+import type { Responder } from './respond.js';
 import type { Route } from './routes.js';
 
 export interface PipelineDeps {
@@ -16,7 +16,7 @@ export interface PipelineDeps {
   modes: { stateful: ModeHandler } & Partial<Record<Mode, ModeHandler>>;
   /** Run in order after validation; the first reply wins over the mode. */
   interceptors?: readonly Interceptor[];
-  respond: ErrorResponder;
+  respond: Responder;
 }
 
 /** The request a route serves: its path parameters (decoded) and query (parsed). */
@@ -36,11 +36,15 @@ export interface Pipeline {
   serve(req: IncomingMessage, res: ServerResponse, target: Target): void;
 }
 
+const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => value instanceof Promise;
+
 /**
  * The /v1 pipeline, written once: Express's routes and the fast path both
  * hand it a matched request. Each stage is a branch of one chain (fastify's
  * `handleRequest`): an operation without a body skips the read, a request
- * that fails a stage goes straight to the error exit.
+ * that fails a stage goes straight to the error exit, and a request whose
+ * every stage answers at once (a read of an open workspace) is answered in
+ * the same turn of the event loop, without a promise.
  */
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const { config, runtime, modes, respond } = deps;
@@ -50,8 +54,18 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   const accepts = config.openKeys ? () => true : matcher;
   const authenticate = (req: IncomingMessage) => checkApiKey(req.headers, accepts);
 
+  /** Interceptors from `from` on, then the mode: synchronous for as long as each step is. */
+  function intercept(request: OperationRequest, from: number): Reply | Promise<Reply> {
+    for (let i = from; i < interceptors.length; i++) {
+      const result = (interceptors[i] as Interceptor)(request, runtime.mode);
+      if (isPromise(result)) return result.then((reply) => reply ?? intercept(request, i + 1));
+      if (result) return result;
+    }
+    return (modes[runtime.mode] ?? modes.stateful).handle(request);
+  }
+
   /** Validation, interceptors and the mode: the reply to an authenticated request. */
-  async function answer(req: IncomingMessage, { route, params, query }: Target, key: string, body: unknown): Promise<Reply> {
+  function answer(req: IncomingMessage, { route, params, query }: Target, key: string, body: unknown): Reply | Promise<Reply> {
     const checked = route.validator;
     const path = checked.path(params);
     // A malformed identifier names no animal: the interface's answer for that is 404.
@@ -62,34 +76,32 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     if (!b.ok) throw ApiError.of('invalid_request', formatIssues(b.issues));
     // The target as sent, after /v1: Express rewrites req.url, never originalUrl.
     const url = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '').slice('/v1'.length);
-    const request: OperationRequest = { op: route.op, key, path: path.value, query: q.value, body: b.value, headers: req.headers, url };
-    for (const intercept of interceptors) {
-      const reply = await intercept(request, runtime.mode);
-      if (reply) return reply;
-    }
-    return (modes[runtime.mode] ?? modes.stateful).handle(request);
-  }
-
-  async function run(req: IncomingMessage, res: ServerResponse, target: Target, key: string): Promise<void> {
-    const exchange = exchangeOf(res);
-    const body = target.route.readsBody ? await readJsonBody(req, config.bodyLimit, exchange && ((bytes) => void (exchange.bytes = bytes))) : undefined;
-    writeReply(res, target.route, await answer(req, target, key, body));
+    return intercept({ op: route.op, key, path: path.value, query: q.value, body: b.value, headers: req.headers, url }, 0);
   }
 
   function serve(req: IncomingMessage, res: ServerResponse, target: Target): void {
     const exchange = exchangeOf(res);
     if (exchange) exchange.op = target.route.op;
-    // Pinned headers first, so that every answer, a 401 too, carries them.
-    for (const [name, value] of target.route.pinned) res.setHeader(name, value);
-    let key: string;
+    const reply = (r: Reply) => respond.reply(req, res, target.route, r);
+    const fail = (error: unknown) => respond.fail(req, res, error);
     try {
-      key = authenticate(req);
+      // Pinned headers first, so that every answer, a 401 too, carries them.
+      for (const [name, value] of target.route.pinned) res.setHeader(name, value);
+      const key = authenticate(req);
+      if (exchange) exchange.key = key;
+      if (target.route.readsBody) {
+        const capture = exchange && ((bytes: Buffer) => void (exchange.bytes = bytes));
+        readJsonBody(req, config.bodyLimit, capture)
+          .then((body) => answer(req, target, key, body))
+          .then(reply, fail);
+        return;
+      }
+      const answered = answer(req, target, key, undefined);
+      if (isPromise(answered)) answered.then(reply, fail);
+      else reply(answered);
     } catch (error) {
-      respond(req, res, error);
-      return;
+      fail(error);
     }
-    if (exchange) exchange.key = key;
-    run(req, res, target, key).catch((error: unknown) => respond(req, res, error));
   }
 
   return { authenticate, serve };

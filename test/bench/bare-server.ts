@@ -2,9 +2,9 @@
  * The runtime's ceiling: a bare `node:http` handler, no framework, no
  * validation, no store, no journal. GET /v1/pets checks the bearer key and
  * answers a fixed array of 20 pets (the same 20 the sandbox lists from its
- * default seed), its JSON text made once; POST /v1/pets reads the body and
- * answers a canned 201 (nothing stored). Whatever the sandbox does beyond
- * this is its own cost.
+ * default seed), serialized per response as the minimal Express app does;
+ * POST /v1/pets reads the body and answers a canned 201 (nothing stored).
+ * Whatever the sandbox does beyond this is its own cost.
  *
  * Prints `listening <origin>` once it accepts connections.
  */
@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generatePets } from '../../src/store/seed.js';
 
-const PETS = JSON.stringify(generatePets(1, 20));
+const PETS = generatePets(1, 20);
 const EXPECTED = 'Bearer sandbox-key';
 const UNAUTHORIZED = JSON.stringify({ code: 'unauthorized', message: 'Missing or invalid API key.', status: 401 });
 
@@ -22,7 +22,7 @@ const server = createServer((req, res) => {
     res.end(text);
   };
   if (req.headers.authorization !== EXPECTED) return send(401, UNAUTHORIZED);
-  if (req.method === 'GET' && req.url === '/v1/pets') return send(200, PETS);
+  if (req.method === 'GET' && req.url === '/v1/pets') return send(200, JSON.stringify(PETS));
   if (req.method === 'POST' && req.url === '/v1/pets') {
     let body = '';
     req.setEncoding('utf8');
