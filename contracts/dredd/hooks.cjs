@@ -1,8 +1,8 @@
 'use strict';
 /**
  * Dredd hooks that create the condition each documented response needs, so
- * all eight transactions of spec/openapi.yaml run for real:
- * 401 = no key, 400 = an invalid body, 404 = an id that does not exist,
+ * all nine transactions of spec/openapi.yaml run for real:
+ * 401 = no key, 400 = an invalid body or query, 404 = an id that does not exist,
  * 200 on getPet = an id made to exist through the control plane (or, on a
  * deployment without one, an id the deployment itself reports).
  * A sandbox in example or dynamic mode stores nothing, so no id is missing
@@ -82,6 +82,7 @@ hooks.beforeEach((t, done) => {
     const kind = `${found ? found.op.operationId : '?'} ${t.expected.statusCode}`;
     t.request.headers.Authorization = `Bearer ${key}`;
     if (t.expected.statusCode === '401') delete t.request.headers.Authorization;
+    if (kind === 'listPets 400') setUri(t, '/pets?limit=0');
     if (kind === 'createPet 400') {
       t.request.body = JSON.stringify({ categoryId: 'one', colour: 'brown' });
       delete t.request.headers['Content-Length'];
@@ -105,7 +106,11 @@ hooks.beforeEach((t, done) => {
 });
 
 function setPetId(t, id) {
+  setUri(t, `/pets/${encodeURIComponent(String(id))}`);
+}
+
+function setUri(t, uri) {
   const base = basePath(t);
-  t.request.uri = `/pets/${encodeURIComponent(String(id))}`;
-  t.fullPath = `${base}${t.request.uri}`;
+  t.request.uri = uri;
+  t.fullPath = `${base}${uri}`;
 }

@@ -74,7 +74,7 @@ afterAll(async () => {
 describe('npm run verify', () => {
   it('passes a separately started sandbox: Dredd and Pact, exit 0', async () => {
     const { code, out } = await verify('--target', `http://127.0.0.1:${port}/v1`, '--key', KEY, '--admin-url', `http://127.0.0.1:${port}`, '--admin-token', 'sandbox-admin');
-    expect(out).toContain('PASS  Dredd: 8 of 8 transactions passed');
+    expect(out).toContain('PASS  Dredd: 9 of 9 transactions passed');
     expect(out).toMatch(/PASS {2}Pact: \d+ interaction\(s\) of .*pet-store-web.* verified/);
     expect(out).toContain('RESULT: PASS');
     expect(code, out).toBe(0);
@@ -82,7 +82,7 @@ describe('npm run verify', () => {
 
   it('fails the broken Pet Store, names what broke, skips Pact with a notice: exit 1', async () => {
     const { code, out } = await verify('--target', broken.baseUrl, '--key', KEY);
-    expect(out).toContain('FAIL  Dredd: 2 of 8 transactions passed, 6 failed');
+    expect(out).toContain('FAIL  Dredd: 3 of 9 transactions passed, 6 failed');
     expect(out).toContain('id must be integer');
     expect(out).toContain('Pact: SKIPPED');
     expect(out).toContain('RESULT: FAIL');
