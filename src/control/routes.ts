@@ -62,7 +62,7 @@ export type ControlResult<K extends ControlOperationId> = JsonBody<operations[K]
 /** The Error body of every failure. */
 export type ControlErrorBody = components['schemas']['Error'];
 
-type Field<Name extends string, T, Required extends boolean> = [T] extends [never] ? unknown : Required extends true ? { [P in Name]: T } : { [P in Name]?: T };
+type Field<Name extends string, T, Required extends boolean> = [T] extends [never] ? { [P in Name]?: never } : Required extends true ? { [P in Name]: T } : { [P in Name]?: T };
 type BodyRequired<K extends ControlOperationId> = undefined extends operations[K]['requestBody'] ? false : true;
 
 /** What one call of an operation sends: its query, path parameters and body, each only where the operation has one. */

@@ -374,7 +374,7 @@ export interface components {
              * @default replace
              * @enum {string}
              */
-            mode: "replace" | "append";
+            mode?: "replace" | "append";
         };
         /** @description A workspace as a fixture set. */
         Export: {
@@ -1255,7 +1255,7 @@ export interface operations {
             400: components["responses"]["BadKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The workspace has no fault with that id, or `X-Sandbox-Key` is not a configured API key. */
+            /** @description The workspace has no fault with that id (or `faultId` is not a positive integer, so it names none), or `X-Sandbox-Key` is not a configured API key. */
             404: {
                 headers: {
                     [name: string]: unknown;

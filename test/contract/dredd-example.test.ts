@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDredd, type DreddReport } from '../../contracts/dredd/run-dredd.js';
+import { clientOf } from '../support/control-client.js';
 import { KEY, startTestSandbox, type TestSandbox } from '../support/harness.js';
 import { ALL_TRANSACTIONS } from './support/transactions.js';
 
@@ -18,10 +19,9 @@ afterAll(() => sb.stop());
 
 describe('Dredd against the sandbox in example mode', () => {
   it('is answered by Prism from the examples, not by the store', async () => {
-    const health = await (await fetch(`${sb.origin}/__sandbox/health`)).json();
-    expect(health).toMatchObject({ mode: 'example' });
-    const exported = await fetch(`${sb.origin}/__sandbox/export`, { headers: { Authorization: `Bearer ${sb.config.adminToken}` } });
-    const stored = ((await exported.json()) as { pets: unknown[] }).pets;
+    const control = clientOf(sb);
+    expect(await control.call('getHealth')).toMatchObject({ mode: 'example' });
+    const stored = (await control.call('exportWorkspace')).pets;
     const res = await sb.op('listPets', '/pets');
     // The store holds the 50 seeded pets (and the one the hooks added): the stateful answer would be its first 20.
     expect(stored.length).toBeGreaterThanOrEqual(50);

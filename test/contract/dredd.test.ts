@@ -5,34 +5,25 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDredd, type DreddReport } from '../../contracts/dredd/run-dredd.js';
+import type { JournalEntry } from '../../src/control/journal.js';
+import { clientOf } from '../support/control-client.js';
 import { KEY, startTestSandbox, type TestSandbox } from '../support/harness.js';
 import { ALL_TRANSACTIONS } from './support/transactions.js';
-
-interface JournalEntry {
-  method: string;
-  path: string;
-  operationId: string | null;
-  status: number;
-}
 
 let sb: TestSandbox;
 let report: DreddReport;
 let journal: JournalEntry[];
 let pets: { id: number; name: string }[];
 
-const admin = async (path: string) => {
-  const res = await fetch(`${sb.origin}/__sandbox${path}`, { headers: { Authorization: `Bearer ${sb.config.adminToken}` } });
-  expect(res.status).toBe(200);
-  return res.json() as Promise<Record<string, unknown>>;
-};
-
 beforeAll(async () => {
   sb = await startTestSandbox();
-  for (const path of ['/journal', '/journal/unauthenticated']) await fetch(`${sb.origin}/__sandbox${path}`, { method: 'DELETE', headers: { Authorization: `Bearer ${sb.config.adminToken}` } });
+  const control = clientOf(sb);
+  await control.call('clearJournal');
+  await control.call('clearUnauthenticatedJournal');
   report = await runDredd({ endpoint: sb.baseUrl, key: KEY, adminUrl: sb.origin, adminToken: sb.config.adminToken });
   // The 401 transactions are journaled apart from the workspace's: no valid key, no workspace.
-  journal = [...((await admin('/journal')).entries as JournalEntry[]), ...((await admin('/journal/unauthenticated')).entries as JournalEntry[])];
-  pets = (await admin('/export')).pets as { id: number; name: string }[];
+  journal = [...(await control.call('readJournal')).entries, ...(await control.call('readUnauthenticatedJournal')).entries];
+  pets = (await control.call('exportWorkspace')).pets;
 }, 60_000);
 afterAll(() => sb.stop());
 

@@ -101,7 +101,7 @@ describe('/v1 bodies that are UTF-8', () => {
 });
 
 describe('control-plane bodies', () => {
-  const control = (path: string, body: Buffer) => postBytes(`/__sandbox${path}`, body, { Authorization: `Bearer ${sb.config.adminToken}`, 'Content-Type': 'application/json' });
+  const control = (path: string, body: Buffer) => ctl('POST', path, { body, headers: { 'content-type': 'application/json' } });
 
   it('not UTF-8 -> 415, nothing loaded', async () => {
     const before = await exported();
