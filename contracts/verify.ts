@@ -9,7 +9,7 @@
  * broken or a check could not run, 2 = bad usage.
  */
 import { parseArgs } from 'node:util';
-import { createControlPlane } from './control-plane.js';
+import { ControlError, createControlClient, type ControlClient } from '../src/control/client.js';
 import { listPactFiles, PACTS_DIR } from './pact-files.js';
 import { printDredd, printSummary, type Outcome } from './verify-report.js';
 
@@ -32,6 +32,16 @@ Exit status: 0 all contracts hold, 1 a contract is broken or could not be checke
 Pact provider states replace the data of the key's workspace: do not point this at data you need.`;
 
 class UsageError extends Error {}
+
+/** Whether the address serves a control plane: `/__sandbox/health` answers `{status: "ok"}` (it needs no token). */
+async function hasControlPlane(control: ControlClient): Promise<boolean> {
+  try {
+    return (await control.call('getHealth')).status === 'ok';
+  } catch (error) {
+    if (error instanceof ControlError) return false;
+    throw error;
+  }
+}
 
 function readArgs(argv: string[]) {
   let values;
@@ -86,17 +96,17 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // Loaded only now: Dredd and Pact take seconds to import, a usage error should not wait for them.
-  const [{ runDredd }, { providerBaseUrl, verifyPacts }] = await Promise.all([import('./dredd/run-dredd.js'), import('./provider/verify-pacts.js')]);
+  const [{ runDredd }, { CONTROL_TIMEOUT_MS, providerBaseUrl, verifyPacts }] = await Promise.all([import('./dredd/run-dredd.js'), import('./provider/verify-pacts.js')]);
   const outcomes: Outcome[] = [];
   console.log(`Verifying ${args.target}\n`);
 
   // The control plane: asked for explicitly, or looked for next to the API.
   const adminUrl = args.adminUrl ?? providerBaseUrl(args.target);
-  const control = createControlPlane({ adminUrl, adminToken: args.adminToken, key: args.key });
+  const control = createControlClient({ origin: adminUrl, adminToken: args.adminToken, key: args.key, timeoutMs: CONTROL_TIMEOUT_MS });
   let controlPlane: string | undefined;
-  if (await control.isPresent()) {
+  if (await hasControlPlane(control)) {
     try {
-      const mode = await control.mode();
+      const { mode } = await control.call('getMode');
       controlPlane = adminUrl;
       console.log(`Control plane: ${adminUrl}/__sandbox (${mode} mode)\n`);
     } catch (error) {

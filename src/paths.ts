@@ -19,6 +19,8 @@ function findRoot(): string {
 
 export const PACKAGE_ROOT = findRoot();
 export const SPEC_FILE = join(PACKAGE_ROOT, 'spec', 'openapi.yaml');
+/** The control plane's own spec (`/__sandbox`). */
+export const CONTROL_SPEC_FILE = join(PACKAGE_ROOT, 'spec', 'sandbox-control.yaml');
 export const FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures');
 
 /** The sandbox's version, from package.json. */

@@ -2,13 +2,10 @@ import Dredd, { type DreddStats } from 'dredd';
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { bundleHooks } from './bundle-hooks.js';
+import { SETTINGS_ENV } from './settings.js';
 
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-export const SPEC_FILE = here('../../spec/openapi.yaml');
-/** Creates the condition of each response (key, invalid body, missing and existing ids). */
-export const CONDITION_HOOKS = here('./hooks.cjs');
-/** Validates each real response against the spec (Dredd checks only status and Content-Type). */
-export const VALIDATION_HOOKS = here('./validate-hooks.cjs');
+export const SPEC_FILE = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
 
 // Dredd's reporter writes pass/fail lines through its own logger, which `loglevel` does not silence.
 // Required, not imported: how an ESM default import sees this CommonJS module differs between loaders.
@@ -42,8 +39,6 @@ export interface DreddReport {
   results: DreddResult[];
 }
 
-const ENV = { key: 'PETSTORE_CONTRACT_KEY', adminUrl: 'PETSTORE_CONTRACT_ADMIN_URL', adminToken: 'PETSTORE_CONTRACT_ADMIN_TOKEN' } as const;
-
 interface DreddTest {
   title?: string;
   message?: string;
@@ -65,15 +60,28 @@ export function runDredd(options: DreddOptions): Promise<DreddReport> {
   return run;
 }
 
-function runOnce(options: DreddOptions): Promise<DreddReport> {
-  const saved = Object.fromEntries(Object.values(ENV).map((name) => [name, process.env[name]]));
-  process.env[ENV.key] = options.key;
-  if (options.adminUrl) process.env[ENV.adminUrl] = options.adminUrl;
-  else delete process.env[ENV.adminUrl];
-  if (options.adminToken) process.env[ENV.adminToken] = options.adminToken;
-  else delete process.env[ENV.adminToken];
+async function runOnce(options: DreddOptions): Promise<DreddReport> {
+  const bundle = await bundleHooks();
+  const saved = Object.fromEntries(Object.values(SETTINGS_ENV).map((name) => [name, process.env[name]]));
+  const settings = { [SETTINGS_ENV.key]: options.key, [SETTINGS_ENV.adminUrl]: options.adminUrl, [SETTINGS_ENV.adminToken]: options.adminToken, [SETTINGS_ENV.spec]: SPEC_FILE };
+  for (const [name, value] of Object.entries(settings)) {
+    if (value) process.env[name] = value;
+    else delete process.env[name];
+  }
   reporterOutput.transports.console.silent = !options.print;
+  try {
+    return await runDreddWith(options, [bundle.conditions, ...(options.validateBodies === false ? [] : [bundle.validation])]);
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    await bundle.remove();
+  }
+}
 
+/** One Dredd run with these (bundled) hook files, its settings already in the environment. */
+function runDreddWith(options: DreddOptions, hookfiles: string[]): Promise<DreddReport> {
   const results: DreddResult[] = [];
   const emitter = new EventEmitter();
   const record = (status: DreddResult['status']) => (test: DreddTest) => results.push({ name: nameOf(test), status, message: status === 'pass' ? '' : (test.message ?? '') });
@@ -85,17 +93,13 @@ function runOnce(options: DreddOptions): Promise<DreddReport> {
   const dredd = new Dredd({
     endpoint: options.endpoint,
     path: [SPEC_FILE],
-    hookfiles: options.validateBodies === false ? [CONDITION_HOOKS] : [CONDITION_HOOKS, VALIDATION_HOOKS],
+    hookfiles,
     loglevel: options.print ? 'error' : 'silent',
     color: false,
     emitter,
   });
   return new Promise<DreddReport>((resolve, reject) => {
     dredd.run((error, stats) => {
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
       if (error) reject(error);
       else resolve({ ok: stats.failures === 0 && stats.errors === 0 && stats.tests > 0, stats, results });
     });

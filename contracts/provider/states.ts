@@ -1,5 +1,8 @@
 import type { Verifier } from '@pact-foundation/pact';
-import type { ControlPlane, PetRecord } from '../control-plane.js';
+import type { ControlClient } from '../../src/control/client.js';
+import type { components } from '../../src/openapi/schema.js';
+
+type PetRecord = components['schemas']['Pet'];
 
 type Params = Record<string, unknown>;
 
@@ -10,7 +13,7 @@ interface StatePattern {
   /** The state name as consumers write it, for the error listing known states. */
   example: string;
   pattern: RegExp;
-  setup(control: ControlPlane, match: RegExpExecArray, params: Params): Promise<unknown>;
+  setup(control: ControlClient, match: RegExpExecArray, params: Params): Promise<unknown>;
 }
 
 const STATUSES = ['available', 'pending', 'sold'] as const;
@@ -25,6 +28,9 @@ const SOME_PETS: readonly PetRecord[] = [
   { id: 6, name: 'Nemo', categoryId: 5, status: 'available' },
   { id: 7, name: 'Kiwi', categoryId: 6, status: 'pending' },
 ];
+
+/** Replaces the workspace's pets with these. */
+const load = (control: ControlClient, pets: PetRecord[]) => control.call('loadFixture', { body: { pets, mode: 'replace' } });
 
 /** A pet named by the state's parameters where given (`name`, `categoryId`, `status`). */
 function petFrom(id: number, params: Params): PetRecord {
@@ -43,24 +49,24 @@ export const PROVIDER_STATES: readonly StatePattern[] = [
   {
     example: 'a pet with id 7 exists',
     pattern: /^a pet with id (\d+) exists$/,
-    setup: (control, match, params) => control.load([petFrom(Number(match[1]), params)]),
+    setup: (control, match, params) => load(control, [petFrom(Number(match[1]), params)]),
   },
   {
     example: 'no pet with id 999 exists',
     pattern: /^no pet with id (\d+) exists$/,
     // Other pets exist, so a provider that answered any id with some pet would be caught.
-    setup: (control, match) => control.load(SOME_PETS.filter((pet) => pet.id !== Number(match[1]))),
+    setup: (control, match) => load(control, SOME_PETS.filter((pet) => pet.id !== Number(match[1]))),
   },
   {
     example: 'no pets exist',
     pattern: /^no pets exist$/,
-    setup: (control) => control.reset({ empty: true }),
+    setup: (control) => control.call('resetWorkspace', { body: { empty: true } }),
   },
   {
     example: 'pets with status sold exist',
     pattern: /^pets with status (available|pending|sold) exist$/,
     // Every status is present, so a filter that ignored `status` would be caught.
-    setup: (control) => control.load(SOME_PETS),
+    setup: (control) => load(control, [...SOME_PETS]),
   },
   {
     example: 'the request has no valid API key',
@@ -82,7 +88,7 @@ export interface ProviderStateSetup {
  * control plane refuses, is recorded in `failures`: Pact JS only logs an
  * error thrown by a handler and goes on, so the caller must fail the run.
  */
-export function createStateHandlers(stateNames: readonly string[], control: ControlPlane): ProviderStateSetup {
+export function createStateHandlers(stateNames: readonly string[], control: ControlClient): ProviderStateSetup {
   const failures: string[] = [];
   const handlers: StateHandlers = {};
   for (const name of stateNames) {

@@ -1,6 +1,6 @@
 import { Verifier } from '@pact-foundation/pact';
 import type { RequestHandler } from 'express';
-import { createControlPlane } from '../control-plane.js';
+import { createControlClient } from '../../src/control/client.js';
 import { describePacts, listPactFiles, PROVIDER } from '../pact-files.js';
 import { createStateHandlers } from './states.js';
 
@@ -15,6 +15,9 @@ export interface VerifyPactsOptions {
   pactFiles?: string[];
   logLevel?: 'error' | 'warn' | 'info' | 'debug';
 }
+
+/** A provider state that takes longer to set up is a failure, not a hang. */
+export const CONTROL_TIMEOUT_MS = 10_000;
 
 export interface PactSummary {
   files: string[];
@@ -67,7 +70,7 @@ export async function verifyPacts(options: VerifyPactsOptions): Promise<PactSumm
   if (files.length === 0) throw new Error('No pact files to verify.');
   const pacts = describePacts(files);
   if (pacts.wrongProvider.length > 0) throw new Error(`Pact files for another provider: ${pacts.wrongProvider.join(', ')}.`);
-  const control = createControlPlane({ adminUrl: options.adminUrl, adminToken: options.adminToken, key: options.key });
+  const control = createControlClient({ origin: options.adminUrl, adminToken: options.adminToken, key: options.key, timeoutMs: CONTROL_TIMEOUT_MS });
   const requestFilter: RequestHandler = (req, _res, next) => {
     if (req.headers.authorization !== undefined) req.headers.authorization = `Bearer ${options.key}`;
     next();

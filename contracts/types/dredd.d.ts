@@ -29,3 +29,37 @@ declare module 'dredd' {
   export = Dredd;
 }
 
+
+/**
+ * The `hooks` module Dredd hands to a hook file (through proxyquire), and
+ * the parts of a transaction the hooks read and change.
+ */
+declare module 'hooks' {
+  export interface Transaction {
+    name: string;
+    /** The request path with the endpoint's base path, e.g. `/v1/pets/7`. */
+    fullPath: string;
+    protocol: string;
+    host: string;
+    port: number | string;
+    request: { method: string; uri: string; headers: Record<string, string>; body: string };
+    expected: { statusCode: string; body?: string; bodySchema?: unknown };
+    /** The response, once there is one. */
+    real?: { statusCode: number | string; headers: Record<string, string>; body: string };
+    skip: boolean;
+    /** A message fails the transaction. */
+    fail?: boolean | string;
+    /** Dredd's own verdict, after its validation. */
+    test?: { valid?: boolean; message?: string };
+  }
+
+  interface Hooks {
+    beforeAll(hook: (transactions: Transaction[], done: () => void) => void): void;
+    beforeEach(hook: (transaction: Transaction, done: () => void) => void): void;
+    beforeEachValidation(hook: (transaction: Transaction) => void): void;
+    afterEach(hook: (transaction: Transaction, done: () => void) => void): void;
+  }
+
+  const hooks: Hooks;
+  export = hooks;
+}

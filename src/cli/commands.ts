@@ -2,6 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Config } from '../config.js';
 import { readFixture, resolveFixture, type FixtureSet } from '../control/fixtures.js';
 import { checkResetOptions, exportJson, loadWorkspace, resetWorkspace } from '../control/operations.js';
+import { ControlError, createControlClient, type ControlClient } from '../control/client.js';
+import type { ControlBody } from '../control/routes.js';
 import { ApiError } from '../http/errors.js';
 import { acquireLock, LockError, LockedError, runningServer } from '../lock.js';
 import { loadSpec } from '../openapi/spec.js';
@@ -38,34 +40,45 @@ export class CommandError extends Error {
   }
 }
 
-interface Target {
-  /** Runs a control request against a running sandbox. */
-  remote?: (method: string, path: string, body?: unknown) => Promise<string>;
+/** A control-plane failure as the commands report it. */
+async function remote<T>(origin: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof ControlError)) throw error;
+    if (error.status === undefined) throw new CommandError(`Cannot reach the sandbox at ${origin}: ${String((error.cause as Error | undefined)?.cause ?? (error.cause as Error | undefined)?.message)}`);
+    throw new CommandError(`The sandbox answered ${error.status}: ${error.body?.message ?? error.message}`);
+  }
 }
 
-function remoteTarget(origin: string, config: Config, key: string | undefined): Target['remote'] {
-  return async (method, path, body) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${config.adminToken}` };
-    if (key) headers['x-sandbox-key'] = key;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    let res: Response;
-    try {
-      res = await fetch(`${origin.replace(/\/+$/, '')}/__sandbox${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-    } catch (error) {
-      throw new CommandError(`Cannot reach the sandbox at ${origin}: ${(error as Error).cause ?? (error as Error).message}`);
-    }
-    const text = await res.text();
-    if (!res.ok) {
-      let message = text;
-      try {
-        message = (JSON.parse(text) as { message?: string }).message ?? text;
-      } catch {
-        // not JSON: print as is
-      }
-      throw new CommandError(`The sandbox answered ${res.status}: ${message}`);
-    }
-    return text;
-  };
+/** `--limit`: digits only, as the control plane takes it. */
+function limitOption(raw: string | boolean | undefined): number | undefined {
+  if (typeof raw !== 'string') return undefined;
+  if (!/^\d+$/.test(raw)) throw new CommandError(`--limit must be a non-negative integer, got '${raw}'.`, 2);
+  return Number(raw);
+}
+
+/** The commands that talk to a running sandbox, through its control plane. */
+async function runRemote(command: Command, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>, io: CommandIo, client: ControlClient): Promise<void> {
+  const at = <T>(call: () => Promise<T>) => remote(client.origin, call);
+  if (command === 'journal') {
+    const query = { limit: limitOption(extra.limit) };
+    const journal = extra.unauthenticated ? await at(() => client.call('readUnauthenticatedJournal', { query })) : await at(() => client.call('readJournal', { query }));
+    io.out(JSON.stringify(journal, null, 2));
+  } else if (command === 'seed' || command === 'reset') {
+    const body = command === 'reset' && extra.empty ? { empty: true } : { seed: config.seed, count: config.count };
+    io.out(JSON.stringify(await at(() => client.call('resetWorkspace', { body }))));
+  } else if (command === 'load') {
+    const set = await fixtureArgument(operands[0] as string);
+    // A file's set goes to the sandbox as it is: the control plane checks it against the spec.
+    const body = { ...set, mode: extra.append ? 'append' : 'replace' } as ControlBody<'loadFixture'>;
+    io.out(JSON.stringify(await at(() => client.call('loadFixture', { body }))));
+  } else {
+    // The export's text as sent: written as is, never parsed (a workspace may hold hundreds of MB).
+    const text = await at(() => client.text('exportWorkspace'));
+    if (operands[0]) await writeFile(operands[0], text);
+    else io.out(text);
+  }
 }
 
 /** A fixture argument: a path to a JSON file (has a '/' or ends in .json) or the name of a set in fixtures/. */
@@ -86,34 +99,13 @@ async function fixtureArgument(arg: string): Promise<FixtureSet | { fixture: str
 export async function runCommand(command: Command, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>, io: CommandIo): Promise<void> {
   const key = typeof extra.key === 'string' ? extra.key : undefined;
   const url = typeof extra.url === 'string' ? extra.url : runningServer(config.dataFile)?.origin;
-  const remote = url ? remoteTarget(url, config, key) : undefined;
   const maxOperands = command === 'load' || command === 'export' ? 1 : 0;
   if (operands.length > maxOperands || (command === 'load' && operands.length === 0)) {
     throw new CommandError(command === 'load' ? 'Usage: load <fixture name | file.json> [--append]' : `'${command}' takes ${maxOperands ? 'at most one argument' : 'no arguments'}.`, 2);
   }
 
-  if (command === 'journal') {
-    if (!remote) throw new CommandError(`The journal lives in a running sandbox; none serves ${config.dataFile}. Start one or pass --url.`);
-    const limit = typeof extra.limit === 'string' ? `?limit=${encodeURIComponent(extra.limit)}` : '';
-    const which = extra.unauthenticated ? '/journal/unauthenticated' : '/journal';
-    io.out(JSON.stringify(JSON.parse(await remote('GET', `${which}${limit}`)), null, 2));
-    return;
-  }
-
-  if (remote) {
-    if (command === 'seed' || command === 'reset') {
-      const body = command === 'reset' && extra.empty ? { empty: true } : { seed: config.seed, count: config.count };
-      io.out(await remote('POST', '/reset', body));
-    } else if (command === 'load') {
-      const set = await fixtureArgument(operands[0] as string);
-      io.out(await remote('POST', '/load', { ...set, mode: extra.append ? 'append' : 'replace' }));
-    } else {
-      const text = await remote('GET', '/export');
-      if (operands[0]) await writeFile(operands[0], text);
-      else io.out(text);
-    }
-    return;
-  }
+  if (url) return runRemote(command, operands, config, extra, io, createControlClient({ origin: url, adminToken: config.adminToken, ...(key ? { key } : {}) }));
+  if (command === 'journal') throw new CommandError(`The journal lives in a running sandbox; none serves ${config.dataFile}. Start one or pass --url.`);
 
   // No sandbox runs on this data file: work on the file itself, holding its lock so that no sandbox starts on it meanwhile.
   let lock;

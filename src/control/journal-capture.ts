@@ -5,14 +5,24 @@ import type { SchemaCheck, Validators } from '../openapi/validate.js';
 import { captureBytes, captureText, JOURNAL_BODY_LIMIT, type BodyText } from './journal-body.js';
 import type { JournalRecord, ResponseCheck } from './journal.js';
 
-/** Whether a journaled response matched the spec (documented status, valid body). */
+/**
+ * Whether a journaled response matched the spec: a status its operation
+ * documents, with a body valid against that response's schema. A status the
+ * operation does not document is never valid, whatever its body (a
+ * validating proxy would flag it too). A request that matched no operation
+ * has nothing documented to compare with: its answer is valid when it is an
+ * Error body.
+ */
 export function responseChecker(spec: Spec, validators: Validators): ResponseCheck {
   const checks = new Map<string, SchemaCheck>();
   const error = validators.schema('/components/schemas/Error');
   return (operationId, status, body) => {
     const op = operationId ? spec.operations.get(operationId) : undefined;
-    const pointer = op?.responses.get(status)?.schemaPointer;
-    if (!pointer) return status >= 400 && error(body).length === 0;
+    if (!op) return status >= 400 && error(body).length === 0;
+    const documented = op.responses.get(status);
+    if (!documented) return false;
+    const pointer = documented.schemaPointer;
+    if (!pointer) return body === undefined || body === null;
     let check = checks.get(pointer);
     if (!check) checks.set(pointer, (check = validators.schema(pointer)));
     return check(body).length === 0;

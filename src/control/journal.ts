@@ -29,7 +29,8 @@ export interface JournalEntry {
   time: string;
   method: string;
   path: string;
-  query: Record<string, unknown>;
+  /** Query parameters as sent: strings, or arrays of strings when repeated. */
+  query: Record<string, string | string[]>;
   operationId: string | null;
   status: number;
   durationMs: number;
@@ -179,7 +180,8 @@ export class Journal {
       time: new Date(r.time).toISOString(),
       method: r.method,
       path: q === -1 ? r.url : r.url.slice(0, q),
-      query: q === -1 ? {} : { ...parseQuery(r.url.slice(q + 1)) },
+      // parse() never gives an undefined value: each is a string, or an array for a repeated name.
+      query: q === -1 ? {} : ({ ...parseQuery(r.url.slice(q + 1)) } as Record<string, string | string[]>),
       operationId: r.operationId,
       status: r.status,
       durationMs: r.durationMs,

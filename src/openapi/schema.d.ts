@@ -153,6 +153,11 @@ export interface components {
              */
             status: number;
         };
+        /** @description The Error body of a 400 answer. */
+        BadRequestError: components["schemas"]["Error"] & {
+            /** @enum {integer} */
+            status?: 400;
+        };
         /** @description The Error body of a 401 answer. */
         UnauthorizedError: components["schemas"]["Error"] & {
             /** @enum {integer} */
@@ -176,10 +181,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"] & {
-                    /** @enum {integer} */
-                    status?: 400;
-                };
+                "application/json": components["schemas"]["BadRequestError"];
             };
         };
     };
@@ -226,6 +228,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Pets"];
+                };
+            };
+            /** @description `limit` or `status` is invalid: `limit` not an integer from 1 to 100 (`0`, `101`, `abc`, `1.5`, given twice), or `status` not one of the statuses. The interface leaves the answer to an invalid query open; answering 400 with an Error that names the parameter is this sandbox's decision, so that a client's mistake shows here rather than as a silently ignored filter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -1,10 +1,13 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import type { IncomingHttpHeaders } from 'node:http';
+import { basename } from 'node:path';
+import { toDraft7 } from './json-schema.js';
 import type { OperationSpec, Spec } from './spec.js';
 
 /** One reason a request or record does not match the spec. */
 export interface Issue {
-  /** Where: `query`, `path`, `body`, or a record index for fixture sets. */
+  /** Where: `query`, `path`, `header`, `body`, or a record index for fixture sets. */
   in: string;
   /** The offending parameter or field path (`categoryId`, `0/name`); empty for the whole value. */
   name: string;
@@ -17,7 +20,13 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; issues: Issue[] }
 export type SchemaCheck = (value: unknown) => Issue[];
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const SPEC_ID = 'openapi.yaml';
+
+/**
+ * A document's id in Ajv: its file name, so that a reference from one spec
+ * to a file beside it (`./openapi.yaml#/components/schemas/Pet` in the
+ * control plane's) resolves to that document.
+ */
+const idOf = (spec: Spec) => basename(spec.file);
 
 /**
  * JSON numbers outside ±(2^53-1) are rounded by every JavaScript parser, so
@@ -26,7 +35,7 @@ const SPEC_ID = 'openapi.yaml';
  */
 const INT64_MESSAGE = 'must be an integer between -9007199254740991 and 9007199254740991 (larger int64 values cannot be kept exactly)';
 
-function createAjv(spec: Spec, coerce: boolean): Ajv {
+function createAjv(documents: ReadonlyMap<string, unknown>, coerce: boolean): Ajv {
   // validateSchema off: checking schemas against JSON Schema's meta-schema compiled that meta-schema in
   // every instance at every start (tens of ms) and checks little here (the document as a whole is no
   // JSON Schema); the spec itself is checked by `npm run lint:spec`.
@@ -34,7 +43,7 @@ function createAjv(spec: Spec, coerce: boolean): Ajv {
   addFormats(ajv);
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
-  ajv.addSchema(spec.document, SPEC_ID);
+  for (const [id, document] of documents) ajv.addSchema(document as object, id);
   return ajv;
 }
 
@@ -66,6 +75,7 @@ export function formatIssues(issues: Issue[]): string {
       const subject =
         i.in === 'query' ? `Query parameter '${i.name}'`
         : i.in === 'path' ? `Path parameter '${i.name}'`
+        : i.in === 'header' ? `Header '${i.name}'`
         : i.in === 'body' ? (i.name ? `Request body field '${i.name.replace(/\//g, '.')}'` : 'Request body')
         : `Record ${i.in}${i.name ? ` field '${i.name.replace(/\//g, '.')}'` : ''}`;
       return `${subject} ${i.message}.`;
@@ -77,18 +87,18 @@ export function formatIssues(issues: Issue[]): string {
 export interface RequestValidator {
   query(raw: Record<string, unknown>): Checked<Record<string, unknown>>;
   path(raw: Record<string, string>): Checked<Record<string, unknown>>;
+  /** The operation's declared header parameters, by their declared names; other headers are not looked at. */
+  header(raw: IncomingHttpHeaders): Checked<Record<string, unknown>>;
   /** `raw` is `undefined` when the request had no body. */
   body(raw: unknown): Checked<unknown>;
 }
 
-const ref = (pointer: string) => ({ $ref: `${SPEC_ID}#${pointer}` });
-
 /**
- * A copy of the schema at `pointer` whose local `$ref`s point into the spec
- * document. Parameter schemas are inlined this way (not `$ref`'d) because Ajv
+ * A copy of the schema at `pointer` whose `$ref`s point into the spec
+ * documents by id. Parameter schemas are inlined this way (not `$ref`'d) because Ajv
  * applies `default`s only to schemas it reaches without a `$ref`.
  */
-function inline(document: unknown, pointer: string): unknown {
+function inline(id: string, document: unknown, pointer: string): unknown {
   const node = pointer
     .split('/')
     .slice(1)
@@ -98,26 +108,44 @@ function inline(document: unknown, pointer: string): unknown {
     if (Array.isArray(value)) return value.map(rewrite);
     if (!value || typeof value !== 'object') return value;
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `${SPEC_ID}${v}` : rewrite(v)]),
+      Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? absolute(id, v) : rewrite(v)]),
     );
   };
   return rewrite(node);
 }
 
+/** A `$ref` as Ajv finds it from a schema without a base: `#/x` of this document, `./other.yaml#/x` beside it. */
+const absolute = (id: string, ref: string) => (ref.startsWith('#') ? `${id}${ref}` : ref.replace(/^\.\//, ''));
+
+/** The declared header parameters' values, by their declared names (Node lowercases header names). */
+function declaredHeaders(names: readonly string[], raw: IncomingHttpHeaders): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const value = raw[name.toLowerCase()];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
 /**
  * Compiles every schema the sandbox checks from the spec, once. Nothing
- * here knows a field name: change a constraint in `spec/openapi.yaml` and the
- * server's behaviour follows.
+ * here knows a field name: change a constraint in `spec/openapi.yaml` (or
+ * `spec/sandbox-control.yaml`) and the server's behaviour follows. `related`
+ * are the specs the spec's schemas refer to by file name.
  */
-export function createValidators(spec: Spec) {
-  const coercing = createAjv(spec, true);
-  const strict = createAjv(spec, false);
+export function createValidators(spec: Spec, related: readonly Spec[] = []) {
+  const id = idOf(spec);
+  const documents = new Map([spec, ...related].map((s) => [idOf(s), toDraft7(s.document)]));
+  const document = documents.get(id);
+  const coercing = createAjv(documents, true);
+  const strict = createAjv(documents, false);
+  const ref = (pointer: string) => ({ $ref: `${id}#${pointer}` });
 
-  const paramsSchema = (op: OperationSpec, where: 'query' | 'path') => {
+  const paramsSchema = (op: OperationSpec, where: 'query' | 'path' | 'header') => {
     const params = op.parameters.filter((p) => p.in === where);
     return {
       type: 'object',
-      properties: Object.fromEntries(params.map((p) => [p.name, inline(spec.document, p.schemaPointer)])),
+      properties: Object.fromEntries(params.map((p) => [p.name, inline(id, document, p.schemaPointer)])),
       required: params.filter((p) => p.required).map((p) => p.name),
     };
   };
@@ -140,8 +168,11 @@ export function createValidators(spec: Spec) {
     // Without parameters of a kind, any object passes (a schema with no properties): nothing to
     // compile. Compiling each schema costs start-up time, and most operations lack one kind.
     const compile = (schema: typeof querySchema) => (Object.keys(schema.properties).length > 0 ? coercing.compile(schema) : undefined);
+    const headerSchema = paramsSchema(op, 'header');
     const query = { fn: compile(querySchema), numbers: notation(querySchema) };
     const path = { fn: compile(pathSchema), numbers: notation(pathSchema) };
+    const header = { fn: compile(headerSchema), numbers: notation(headerSchema) };
+    const headerNames = Object.keys(headerSchema.properties);
     const body = op.requestBody ? strict.compile(ref(op.requestBody.pointer)) : undefined;
     const checkParams = ({ fn, numbers }: typeof query, where: string, raw: Record<string, unknown>): Checked<Record<string, unknown>> => {
       for (const { name, pattern, message } of numbers) {
@@ -155,6 +186,7 @@ export function createValidators(spec: Spec) {
     return {
       query: (raw) => checkParams(query, 'query', raw),
       path: (raw) => checkParams(path, 'path', raw),
+      header: (raw) => checkParams(header, 'header', declaredHeaders(headerNames, raw)),
       body: (raw) => {
         if (!body) return { ok: true, value: raw };
         if (raw === undefined) {
@@ -171,7 +203,7 @@ export function createValidators(spec: Spec) {
     const target = pointer
       .split('/')
       .slice(1)
-      .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), spec.document);
+      .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), document);
     if (target === undefined) throw new Error(`No schema at ${pointer} in ${spec.file}`);
     let fn: ValidateFunction | undefined;
     return (value) => {

@@ -5,7 +5,8 @@
  * validation, no store. ETag is off as in the sandbox, so the comparison
  * is not flattered by work the sandbox skips.
  *
- * Prints `listening <origin>` once it accepts connections.
+ * Prints the sandbox's start-up line, `listening on <origin>/v1`, once it
+ * accepts connections, so one reader finds either.
  */
 import express from 'express';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +28,6 @@ app.get('/v1/pets', (req, res) => {
 
 const server = app.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
-  console.log(`listening http://127.0.0.1:${port}`);
+  console.log(`listening on http://127.0.0.1:${port}/v1`);
 });
 process.once('SIGTERM', () => server.close(() => process.exit(0)));

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PACKAGE_ROOT } from '../../src/paths.js';
+import { awaitStartLine, collectOutput } from '../support/spawn.js';
 
 export const AUTH = 'Bearer sandbox-key';
 const SANDBOX_BIN = join(PACKAGE_ROOT, 'dist', 'src', 'bin.js');
@@ -92,8 +93,8 @@ async function firstOk(url: string, deadline: number, child: ChildProcess): Prom
 interface SpawnSpec {
   name: string;
   args: string[];
-  /** Known origin, or a pattern of stdout that gives it. */
-  origin: string | RegExp;
+  /** Known origin; without it, the origin of the start-up line it prints (`listening on <origin>/v1`). */
+  origin?: string;
   /** Path prefix of the interface on that origin. */
   prefix: string;
   timeoutMs: number;
@@ -105,27 +106,11 @@ async function start(spec: SpawnSpec): Promise<ServerProcess> {
   running.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   void exited.then(() => running.delete(child));
-  let output = '';
+  // Collected from the start, which also keeps the pipes flowing.
+  const output = collectOutput(child);
   const deadline = t0 + spec.timeoutMs;
   try {
-    let origin = typeof spec.origin === 'string' ? spec.origin : '';
-    if (spec.origin instanceof RegExp) {
-      const pattern = spec.origin;
-      origin = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${spec.name} printed no address in time`)), spec.timeoutMs);
-        child.stdout?.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          const found = pattern.exec(output)?.[1];
-          if (found) {
-            clearTimeout(timer);
-            resolve(found);
-          }
-        });
-        child.once('exit', (code) => reject(new Error(`${spec.name} exited with code ${code}: ${output}`)));
-      });
-    }
-    child.stdout?.resume();
-    child.stderr?.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    const origin = spec.origin ?? (await awaitStartLine(child, output, spec.timeoutMs));
     await firstOk(`${origin}${spec.prefix}/pets`, deadline, child);
     const readyMs = performance.now() - t0;
     const pid = child.pid ?? 0;
@@ -148,7 +133,7 @@ async function start(spec: SpawnSpec): Promise<ServerProcess> {
   } catch (error) {
     child.kill('SIGKILL');
     await exited;
-    throw new Error(`${spec.name} did not start: ${(error as Error).message}\n${output.slice(-2000)}`);
+    throw new Error(`${spec.name} did not start: ${(error as Error).message}\n${output.all().slice(-2000)}`);
   }
 }
 
@@ -157,7 +142,6 @@ export function startSandbox(dataFile: string, count = 50, name = 'sandbox', bin
   return start({
     name,
     args: [bin, '--port', '0', '--data', dataFile, '--count', String(count), '--mode', 'stateful'],
-    origin: /listening on (http:\/\/[^\s/]+)\/v1/,
     prefix: '/v1',
     timeoutMs: 120_000,
   });
@@ -186,5 +170,5 @@ export function startBare(): Promise<ServerProcess> {
 
 /** The minimal Express 5 app (baseline-server.ts). */
 export function startBaseline(): Promise<ServerProcess> {
-  return start({ name: 'express', args: ['--import', 'tsx', BASELINE], origin: /listening (http:\/\/\S+)/, prefix: '/v1', timeoutMs: 60_000 });
+  return start({ name: 'express', args: ['--import', 'tsx', BASELINE], prefix: '/v1', timeoutMs: 60_000 });
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, startCliServer } from '../support/cli.js';
+import { runCli, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
+import { createControlClient } from '../../src/control/client.js';
 import { KEY, tempDir } from '../support/harness.js';
 
 const dir = tempDir('petstore-cli-');
@@ -9,9 +10,9 @@ const data = join(dir, 'db.json');
 const fixture = JSON.parse(readFileSync(new URL('../../fixtures/every-status.json', import.meta.url), 'utf8')) as { pets: unknown[] };
 
 describe('QA commands', { timeout: 120_000 }, () => {
-  let server: Awaited<ReturnType<typeof startCliServer>> | undefined;
+  let server: ChildSandbox | undefined;
   afterAll(async () => {
-    await server?.stop();
+    if (server) await stopSandbox(server);
   });
 
   it('load and export work on the data file when no sandbox runs', async () => {
@@ -25,7 +26,7 @@ describe('QA commands', { timeout: 120_000 }, () => {
   });
 
   it('a fresh sandbox goes to a loaded scenario, a journal and an exported snapshot with the CLI alone', async () => {
-    server = await startCliServer(['--data', data]);
+    server = await spawnSandbox(data);
     expect((await runCli(['reset', '--data', data])).code).toBe(0);
     const load = await runCli(['load', 'every-status', '--data', data]);
     expect(load.code).toBe(0);
@@ -59,8 +60,8 @@ describe('QA commands', { timeout: 120_000 }, () => {
 
     const out = join(dir, 'snapshot.json');
     expect((await runCli(['export', out, '--data', data])).code).toBe(0);
-    const viaHttp = await fetch(`${server.origin}/__sandbox/export`, { headers: { authorization: 'Bearer sandbox-admin' } });
-    expect(readFileSync(out, 'utf8')).toBe(await viaHttp.text());
+    const viaHttp = await createControlClient({ origin: server.origin, adminToken: 'sandbox-admin' }).text('exportWorkspace');
+    expect(readFileSync(out, 'utf8')).toBe(viaHttp);
     expect(JSON.parse(readFileSync(out, 'utf8')).pets).toHaveLength(fixture.pets.length + 1);
   });
 

@@ -1,13 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli as cli } from '../support/cli.js';
+import { killSandbox, ROOT, runCli as cli, spawnSandbox, stopSandbox } from '../support/spawn.js';
 import { tempDir } from '../support/harness.js';
 import { expectSpecValid } from '../support/spec-check.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 describe.concurrent('bad arguments -> exit 2 with a clear message and the usage', { timeout: 180_000 }, () => {
   it.each([
@@ -79,38 +75,20 @@ describe.concurrent('a data file that cannot be used -> clear error naming the f
 describe('a running CLI sandbox', { timeout: 180_000 }, () => {
   it('takes its keys from PETSTORE_API_KEYS and stops on SIGTERM', async () => {
     const dir = tempDir();
-    const child = spawn('npx', ['tsx', 'src/bin.ts', '--port', '0', '--data', join(dir, 'db.json')], {
-      cwd: ROOT,
-      env: { ...process.env, PETSTORE_API_KEYS: 'env-one,env-two' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group: npx, tsx and node are stopped together, and only they.
-      detached: true,
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    const sandbox = await spawnSandbox(join(dir, 'db.json'), [], { env: { PETSTORE_API_KEYS: 'env-one,env-two' } });
     try {
-      const baseUrl = await new Promise<string>((resolve, reject) => {
-        const check = () => {
-          const match = /listening on (http:\/\/\S+\/v1)/.exec(out);
-          if (match?.[1]) resolve(match[1]);
-        };
-        child.stdout.on('data', check);
-        void exited.then(() => reject(new Error(`exited early: ${out}`)));
-      });
       const statuses: number[] = [];
       for (const key of ['env-one', 'env-two', 'sandbox-key']) {
-        const res = await fetch(`${baseUrl}/pets?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+        const res = await fetch(`${sandbox.baseUrl}/pets?limit=1`, { headers: { authorization: `Bearer ${key}` } });
         await expectSpecValid('listPets', { status: res.status, headers: res.headers, body: await res.json() });
         statuses.push(res.status);
       }
       expect(statuses).toEqual([200, 200, 401]);
+      expect(await stopSandbox(sandbox)).toEqual({ code: 0, signal: null });
     } finally {
-      if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
-      await exited;
+      await killSandbox(sandbox);
     }
-    expect(out).toContain('SIGTERM');
+    expect(sandbox.output()).toContain('SIGTERM');
   });
 
   it('--help exits 0 with the usage, --version prints the package version', async () => {

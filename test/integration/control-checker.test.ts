@@ -4,7 +4,7 @@
  * that accepts anything.
  */
 import { describe, expect, it } from 'vitest';
-import { controlProblems, findControlOperation } from '../support/control-check.js';
+import { controlProblems, findControlOperation } from '../support/spec-check.js';
 
 const json = new Headers({ 'content-type': 'application/json' });
 const WS = '0123456789abcdef';
@@ -18,8 +18,8 @@ const problems = (method: string, path: string, status: number, body: unknown, h
 
 describe('control checker', () => {
   it('finds operations from method and URL path', async () => {
-    expect((await findControlOperation('DELETE', '/__sandbox/faults/3'))?.op.operationId).toBe('deleteFault');
-    expect((await findControlOperation('DELETE', '/__sandbox/faults'))?.op.operationId).toBe('clearFaults');
+    expect((await findControlOperation('DELETE', '/__sandbox/faults/3'))?.operationId).toBe('deleteFault');
+    expect((await findControlOperation('DELETE', '/__sandbox/faults'))?.operationId).toBe('clearFaults');
     expect(await findControlOperation('PATCH', '/__sandbox/mode')).toBeUndefined();
   });
 

@@ -40,6 +40,27 @@ describe('journal contents', () => {
     }
   });
 
+  it('flags a status the operation does not document as not matching the spec, whatever its body', async () => {
+    await ctl('DELETE', '/journal', { key: 'key-a' });
+    await ctl('POST', '/faults', { key: 'key-a', json: { operationId: 'listPets', status: 503, count: 1 } });
+    const outage = await sb.call('/pets', { key: 'key-a' });
+    // A valid Error body, yet listPets documents no 503.
+    expect(outage.body).toMatchObject({ code: 'service_unavailable', status: 503 });
+    const badLimit = await sb.op('listPets', '/pets?limit=0', { key: 'key-a' });
+    expect(badLimit.status).toBe(400);
+    const tooLarge = await sb.call('/pets', { key: 'key-a', method: 'POST', body: JSON.stringify({ name: 'x'.repeat(200_000), categoryId: 1 }), headers: { 'content-type': 'application/json' } });
+    expect(tooLarge.status).toBe(413);
+    const unknownPath = await sb.call('/nothing-here', { key: 'key-a' });
+    expect(unknownPath.status).toBe(404);
+    expect((await entries()).map((e) => [e.operationId, e.status, e.specValid])).toEqual([
+      ['listPets', 503, false],
+      ['listPets', 400, true],
+      ['createPet', 413, false],
+      // No operation matched: nothing documented to compare with, and the answer is an Error.
+      [null, 404, true],
+    ]);
+  });
+
   it('records requests refused for their key in the unauthenticated journal, never a workspace\'s, and no control request', async () => {
     await ctl('DELETE', '/journal', { key: 'key-a' });
     await ctl('DELETE', '/journal/unauthenticated');

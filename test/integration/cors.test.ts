@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientOf } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 
 const preflight = (sb: TestSandbox, path: string, origin: string, method = 'POST') =>
@@ -67,13 +68,11 @@ describe('CORS restricted with --cors-origins', () => {
 });
 
 /** Every Access-Control-* header of a response. */
-const accessControl = (res: Response) => [...res.headers.keys()].filter((name) => name.startsWith('access-control-'));
+const accessControl = (res: { headers: Headers }) => [...res.headers.keys()].filter((name) => name.startsWith('access-control-'));
+// A browser's preflight carries no credential.
 const controlPreflight = (sb: TestSandbox, path: string, origin: string) =>
-  fetch(`${sb.origin}/__sandbox${path}`, {
-    method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, x-sandbox-key' },
-  });
-const controlGet = (sb: TestSandbox, path: string, origin: string) => fetch(`${sb.origin}/__sandbox${path}`, { headers: { origin, authorization: 'Bearer sandbox-admin' } });
+  clientOf(sb).send('OPTIONS', path, { token: null, headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, x-sandbox-key' } });
+const controlGet = (sb: TestSandbox, path: string, origin: string) => clientOf(sb).send('GET', path, { headers: { origin } });
 
 describe('CORS on the control plane: none by default', () => {
   let sb: TestSandbox;

@@ -12,8 +12,8 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killSandbox, SandboxExit, spawnSandbox, stopSandbox, type ChildSandbox } from '../robustness/child-sandbox.js';
-import { runCli } from '../support/cli.js';
+import { createControlClient } from '../../src/control/client.js';
+import { killSandbox, runCli, SandboxExit, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 import { tempDir } from '../support/harness.js';
 
 const dir = tempDir('petstore-exposure-');
@@ -69,8 +69,8 @@ describe('beyond loopback, the documented secrets are refused', { timeout: 120_0
         expect(pets.status).toBe(200);
         const refused = await fetch(`http://${host}:${port}/v1/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-key' } });
         expect(refused.status).toBe(401);
-        const control = await fetch(`http://${host}:${port}/__sandbox/mode`, { headers: { authorization: `Bearer ${ADMIN}` } });
-        expect(control.status).toBe(200);
+        const control = createControlClient({ origin: `http://${host}:${port}`, adminToken: ADMIN });
+        expect(await control.call('getMode')).toMatchObject({ mode: 'stateful' });
       }
       expect(sb.output()).toContain('(not shown)');
       expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KEY, tempDir } from '../support/harness.js';
-import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from './child-sandbox.js';
+import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 
 const FILE_LIMIT = 256;
 const LIMITED = { wrapper: ['prlimit', `--nofile=${FILE_LIMIT}:${FILE_LIMIT}`, '--'] };

@@ -4,6 +4,7 @@
  * nothing (the store, its mode and its faults stay as they were).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientOf } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 import { rawRequest } from './raw-http.js';
 
@@ -17,8 +18,8 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 async function state(): Promise<unknown> {
-  const get = async (path: string) => (await fetch(`${sb.origin}/__sandbox${path}`, { headers: { authorization: 'Bearer sandbox-admin' } })).json() as Promise<unknown>;
-  return { store: await get('/export'), mode: await get('/mode'), faults: await get('/faults') };
+  const control = clientOf(sb);
+  return { store: await control.call('exportWorkspace'), mode: await control.call('getMode'), faults: await control.call('listFaults') };
 }
 
 const cases: [string, string, string][] = [

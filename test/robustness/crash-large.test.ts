@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
 import { createPet, DEFAULT_KEY, expectLedgerKept, exportWorkspace } from '../support/ledger-calls.js';
 import { PetLedger } from '../support/pet-ledger.js';
-import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from './child-sandbox.js';
+import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 import { killOnGrowth, type GrowthKiller } from '../support/growth-killer.js';
 
 const ARGS = ['--body-limit', '8388608', '--count', '5'];

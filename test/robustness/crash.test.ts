@@ -7,9 +7,10 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createControlClient } from '../../src/control/client.js';
 import { tempDir } from '../support/harness.js';
 import { expectSpecValid } from '../support/spec-check.js';
-import { spawnSandbox, stopSandbox, type ChildSandbox } from './child-sandbox.js';
+import { spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 
 interface Pet {
   id: number;
@@ -19,7 +20,6 @@ interface Pet {
 }
 
 const AUTH = { authorization: 'Bearer sandbox-key' };
-const ADMIN = { authorization: 'Bearer sandbox-admin' };
 const STATUSES = ['available', 'pending', 'sold', undefined] as const;
 /**
  * Kill moments: ms after the first 201 of a round (at once, early,
@@ -59,10 +59,8 @@ function postUntilKilled(sb: ChildSandbox, round: number, onAck: (acked: number)
   return Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w))).then(() => acked);
 }
 
-async function exportPets(sb: ChildSandbox): Promise<{ nextId: number; pets: Pet[] }> {
-  const res = await fetch(`${sb.origin}/__sandbox/export`, { headers: ADMIN });
-  expect(res.status).toBe(200);
-  return (await res.json()) as { nextId: number; pets: Pet[] };
+function exportPets(sb: ChildSandbox): Promise<{ nextId: number; pets: Pet[] }> {
+  return createControlClient({ origin: sb.origin, adminToken: 'sandbox-admin' }).call('exportWorkspace');
 }
 
 describe('crash safety (SIGKILL mid-load, restart on the same data file)', () => {

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { createPet, expectError, expectLedgerKept, expectListConsistent, expectRefusedUnchanged, type Refusal } from '../support/ledger-calls.js';
 import { fill, mountTmpfs, tmpfsUnavailable, unmountTmpfs } from '../support/mounts.js';
 import { PetLedger } from '../support/pet-ledger.js';
-import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from './child-sandbox.js';
+import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 
 const MAIN = 'main-key';
 const OTHER = 'other-key';

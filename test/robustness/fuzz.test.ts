@@ -9,6 +9,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientOf } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 import { responseProblems } from '../support/spec-check.js';
 import { serialize, type FuzzCase, type OperationId } from './fuzz-cases.js';
@@ -33,17 +34,12 @@ afterAll(() => sb.stop());
 
 /** The journal keeps what was sent (for /__sandbox/journal): reading it back must work whatever was sent. */
 async function checkJournal(): Promise<void> {
-  const res = await fetch(`${sb.origin}/__sandbox/journal`, { headers: { authorization: 'Bearer sandbox-admin' } });
-  const text = await res.text();
-  expect(res.status, `GET /__sandbox/journal -> ${text.slice(0, 300)}`).toBe(200);
+  const res = await clientOf(sb).send('GET', '/journal');
+  expect(res.status, `GET /__sandbox/journal -> ${res.text.slice(0, 300)}`).toBe(200);
   expect(res.headers.get('content-type')).toBe('application/json');
 }
 
-async function snapshot(): Promise<Snapshot> {
-  const res = await fetch(`${sb.origin}/__sandbox/export`, { headers: { authorization: 'Bearer sandbox-admin' } });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Snapshot;
-}
+const snapshot = (): Promise<Snapshot> => clientOf(sb).call('exportWorkspace');
 
 /** The spec's Error schema, for answers that belong to no operation. */
 function errorProblems(res: RawResponse, body: unknown): string[] {

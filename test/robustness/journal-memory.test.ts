@@ -10,15 +10,16 @@ import { rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createControlClient } from '../../src/control/client.js';
 import { tempDir } from '../support/harness.js';
-import { spawnSandbox, stopSandbox, type ChildSandbox } from './child-sandbox.js';
+import { spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 
 const HEAP_MB = 64;
 const BUDGET = 4 * 1024 * 1024;
 /** Without the budget, this many entries need several times the heap. */
 const REQUESTS = 24_000;
 const PARALLEL = 8;
-const ADMIN = { authorization: 'Bearer sandbox-admin' };
+const ADMIN_TOKEN = 'sandbox-admin';
 
 /** A body of ~4 KiB that validation rejects (categoryId is not an integer), so no workspace is opened. */
 const REJECTED = JSON.stringify({ name: 'x'.repeat(4000), categoryId: 'not a number' });
@@ -51,10 +52,6 @@ function postRejected(agent: Agent, i: number): Promise<number> {
   });
 }
 
-const control = async (path: string, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${sandbox.origin}/__sandbox${path}`, { headers: { ...ADMIN, ...headers } });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-};
 
 describe(`the journal under ${REQUESTS} rejected 4 KiB requests with distinct keys, in a ${HEAP_MB} MiB heap`, () => {
   it('keeps the process alive and answering, and its journals within --journal-memory', { timeout: 180_000 }, async () => {
@@ -73,19 +70,20 @@ describe(`the journal under ${REQUESTS} rejected 4 KiB requests with distinct ke
     expect(Object.fromEntries(statuses), sandbox.output().slice(-2000)).toEqual({ 400: REQUESTS });
     expect([sandbox.child.exitCode, sandbox.child.signalCode]).toEqual([null, null]);
 
-    const { memory } = (await control('/journal?limit=0')).body;
+    const control = createControlClient({ origin: sandbox.origin, adminToken: ADMIN_TOKEN });
+    const { memory } = await control.call('readJournal', { query: { limit: 0 } });
     expect(memory.budget).toBe(BUDGET);
     expect(memory.bytes).toBeLessThanOrEqual(BUDGET);
     expect(memory.kept + memory.evicted).toBe(REQUESTS);
     expect(memory.kept).toBeGreaterThan(100);
     // The newest request is kept whole; the oldest went, and its journal with it.
-    const newest = (await control('/journal', { 'x-sandbox-key': `load-${REQUESTS - 1}` })).body;
+    const newest = await control.call('readJournal', {}, { key: `load-${REQUESTS - 1}` });
     expect(newest.entries).toHaveLength(1);
     expect(newest.entries[0]).toMatchObject({ status: 400, requestBody: JSON.parse(REJECTED), specValid: true });
-    expect((await control('/journal', { 'x-sandbox-key': 'load-0' })).body.entries).toEqual([]);
+    expect((await control.call('readJournal', {}, { key: 'load-0' })).entries).toEqual([]);
 
     // Still a working sandbox.
-    expect((await control('/health')).body).toMatchObject({ status: 'ok' });
+    expect(await control.call('getHealth')).toMatchObject({ status: 'ok' });
     const auth = { authorization: 'Bearer sandbox-key', 'content-type': 'application/json' };
     const created = await fetch(`${sandbox.origin}/v1/pets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Survivor', categoryId: 1 }) });
     expect(created.status).toBe(201);

@@ -8,9 +8,8 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acquireLock, lockFileOf } from '../../src/lock.js';
-import { runCli } from '../support/cli.js';
 import { KEY, tempDir } from '../support/harness.js';
-import { killSandbox, SandboxExit, spawnSandbox, stopSandbox, type ChildSandbox } from './child-sandbox.js';
+import { killSandbox, runCli, SandboxExit, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 
 const dirs: string[] = [];
 const started: ChildSandbox[] = [];

@@ -16,7 +16,7 @@ import { tempDir } from '../support/harness.js';
 import { createPet, DEFAULT_KEY, expectError, expectLedgerKept, expectListConsistent } from '../support/ledger-calls.js';
 import { openDescriptors } from '../support/mounts.js';
 import { PetLedger } from '../support/pet-ledger.js';
-import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from './child-sandbox.js';
+import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 
 const LIMIT = 256;
 const KEYS = 400;

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
 import { controlOfChild, createPet, expectError, expectLedgerKept, expectListConsistent, expectRefusedUnchanged, type Refusal } from '../support/ledger-calls.js';
 import { PetLedger } from '../support/pet-ledger.js';
-import { killSandbox, SandboxExit, spawnSandbox, stopSandbox, type ChildSandbox } from './child-sandbox.js';
+import { killSandbox, SandboxExit, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 import { asNobody, nobodyUnavailable, NOBODY } from '../support/nobody.js';
 
 const MAIN = 'main-key';

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
 import { createPet, DEFAULT_KEY, expectError, expectLedgerKept, expectListConsistent, expectRefusedUnchanged, exportWorkspace, type Refusal } from '../support/ledger-calls.js';
 import { PetLedger, type Pet } from '../support/pet-ledger.js';
-import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from './child-sandbox.js';
+import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 
 const QUOTA = /quota/i;
 const OVER_QUOTA: Refusal = { status: 507, code: 'quota_exceeded', message: QUOTA };

@@ -16,7 +16,7 @@ import { createPet, DEFAULT_KEY, expectError, expectLedgerKept, expectListConsis
 import { filesOpenForWriting, mountTmpfs, remount, tmpfsUnavailable, unmountTmpfs } from '../support/mounts.js';
 import { PetLedger, type Pet } from '../support/pet-ledger.js';
 import { expectSpecValid } from '../support/spec-check.js';
-import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from './child-sandbox.js';
+import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 
 const ARGS = ['--count', '5', '--workspace-idle', '1'];
 

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
 import { createPet, DEFAULT_KEY, expectLedgerKept } from '../support/ledger-calls.js';
 import { PetLedger } from '../support/pet-ledger.js';
-import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from './child-sandbox.js';
+import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 
 const HALF_A_LINE = Buffer.from('{"e":0,"pet":{"id":987654,"name":"torn in the mid');
 

@@ -1,25 +1,26 @@
+/**
+ * The tests' way to the control plane: the product's own client
+ * (src/control/client.ts), with every answer checked against
+ * spec/sandbox-control.yaml before a test sees it.
+ */
+import { createControlClient, type ControlClient, type SendInit } from '../../src/control/client.js';
+import { CONTROL_BASE } from '../../src/control/routes.js';
 import { startTestSandbox, type CallResult, type TestSandbox } from './harness.js';
-import { expectControlValid } from './control-check.js';
+import { expectControlValid } from './spec-check.js';
 
-export interface ControlInit {
-  /** Admin token sent as `Authorization: Bearer`; default the sandbox's; `null` sends none. */
-  token?: string | null;
-  /** `X-Sandbox-Key`: the workspace acted on; default none (the first API key's). */
-  key?: string;
-  json?: unknown;
-  body?: string;
-  headers?: Record<string, string>;
-}
+export type ControlInit = Pick<SendInit, 'token' | 'key' | 'json' | 'body' | 'headers'>;
 
-/** A control call: method, path under /__sandbox, and options. */
+/**
+ * A control request as a test writes it: method, path under /__sandbox and
+ * options (`token: null` sends none), whatever the answer. For what no
+ * operation describes (a wrong token, a malformed body, an unknown path);
+ * other calls can use the typed client.
+ */
 export type Control = (method: string, path: string, init?: ControlInit) => Promise<CallResult>;
 
-function parse(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return text;
-  }
+/** The typed client of a sandbox's control plane, with its admin token. */
+export function clientOf(sb: { origin: string; config: { adminToken: string } }, key?: string): ControlClient {
+  return createControlClient({ origin: sb.origin, adminToken: sb.config.adminToken, ...(key === undefined ? {} : { key }) });
 }
 
 /**
@@ -32,21 +33,11 @@ export function controlOf(sb: TestSandbox): Control {
 
 /** `controlOf` for a sandbox known by its origin and admin token, e.g. one running as a child process. */
 export function controlAt(origin: string, adminToken: string): Control {
+  const client = createControlClient({ origin, adminToken });
   return async (method, path, init = {}) => {
-    const headers = new Headers(init.headers);
-    const token = init.token === undefined ? adminToken : init.token;
-    if (token !== null && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
-    if (init.key !== undefined) headers.set('x-sandbox-key', init.key);
-    let body = init.body;
-    if (init.json !== undefined) {
-      body = JSON.stringify(init.json);
-      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-    }
-    const url = `/__sandbox${path}`;
-    const res = await fetch(`${origin}${url}`, { method, headers, body });
-    const text = await res.text();
-    const result: CallResult = { status: res.status, headers: res.headers, body: parse(text), text };
-    await expectControlValid(method, url.split('?')[0] as string, result);
+    const res = await client.send(method, path, init);
+    const result: CallResult = { status: res.status, headers: res.headers, body: res.body, text: res.text };
+    await expectControlValid(method, `${CONTROL_BASE}${path.split('?')[0] as string}`, result);
     return result;
   };
 }

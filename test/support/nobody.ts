@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { SpawnOptions } from '../robustness/child-sandbox.js';
+import type { SpawnOptions } from './spawn.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

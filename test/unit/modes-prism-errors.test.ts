@@ -4,7 +4,7 @@
  * have refused, and its problem+json failures must come out as the
  * sandbox's Error codes with stateful mode's statuses.
  */
-import { INVALID_CONTENT_TYPE, NOT_ACCEPTABLE, ProblemJsonError, SCHEMA_TOO_COMPLEX, UNAUTHORIZED } from '@stoplight/prism-http';
+import { INVALID_CONTENT_TYPE, NOT_ACCEPTABLE, ProblemJsonError, SCHEMA_TOO_COMPLEX, UNAUTHORIZED, UNPROCESSABLE_ENTITY } from '@stoplight/prism-http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/http/errors.js';
 import { fromPrismFailure } from '../../src/modes/prism/errors.js';
@@ -48,9 +48,19 @@ describe('Prism answers mapped to sandbox errors', { timeout: 30_000 }, () => {
     expect(error.toBody()).toMatchObject({ code: 'not_found', status: 404 });
   });
 
-  it('an invalid query (Prism: 422, no documented 400) is 400 invalid_request naming the parameter', async () => {
-    const error = await rejection(engine.respond(request('listPets', '/pets?limit=1000'), mock()));
-    expect(error.toBody()).toMatchObject({ code: 'invalid_request', status: 400 });
+  it('an invalid query on an operation with a documented 400 gets that 400 as an Error', async () => {
+    const reply = await engine.respond(request('listPets', '/pets?limit=1000'), mock());
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ code: 'invalid_request', status: 400 });
+  });
+
+  it('an invalid query (Prism: 422, where no 400 is documented) is 400 invalid_request naming the parameter', () => {
+    const resource = { responses: [] } as unknown as HttpOperation;
+    const violation = { location: ['query', 'limit'], message: "Request query parameter limit must be <= 100" };
+    const failure = ProblemJsonError.fromTemplate(UNPROCESSABLE_ENTITY, 'Your request is not valid', { validation: [violation] });
+    const error = fromPrismFailure(failure, request('listPets', '/pets?limit=1000'), resource, mock());
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).toBody()).toMatchObject({ code: 'invalid_request', status: 400 });
     expect(error.message).toContain('limit');
   });
 
@@ -63,7 +73,7 @@ describe('Prism answers mapped to sandbox errors', { timeout: 30_000 }, () => {
   it('an undocumented forced code (Prism: 404 problem) is 400 listing the documented codes', async () => {
     const error = await rejection(engine.respond(request('listPets', '/pets'), mock({ code: 418 })));
     expect(error.toBody()).toMatchObject({ code: 'invalid_request', status: 400 });
-    expect(error.message).toContain('documented codes: 200, 401');
+    expect(error.message).toContain('documented codes: 200, 400, 401');
   });
 
   it('passes no Prism header the spec does not document (no Content-type, no deprecation: true)', async () => {

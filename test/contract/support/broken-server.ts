@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
  * | transaction    | what it does wrong                                     |
  * |----------------|--------------------------------------------------------|
  * | listPets 200   | `id` is a string (wrong type)                          |
+ * | listPets 400   | nothing: a valid answer                                |
  * | listPets 401   | Error `status` 403 in a 401 response                   |
  * | createPet 201  | the created pet has no `id` (missing required field)   |
  * | createPet 400  | answers 422 (undocumented status)                      |
@@ -43,6 +44,8 @@ export function createBrokenApp(): express.Express {
   app.use(express.json());
   app.get('/v1/pets', (req, res) => {
     if (!authorized(req.headers.authorization)) return send(res, 401, { code: 'unauthorized', message: 'No key.', status: 403 }, { 'WWW-Authenticate': 'Bearer' });
+    const limit = req.query.limit;
+    if (limit !== undefined && !/^([1-9]\d?|100)$/.test(String(limit))) return send(res, 400, { code: 'invalid_request', message: 'Bad limit.', status: 400 });
     send(res, 200, [{ id: '1', name: 'Rex', categoryId: 1, status: 'available' }]);
   });
   app.post('/v1/pets', (req, res) => {

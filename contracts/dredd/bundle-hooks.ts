@@ -1,0 +1,58 @@
+import { build } from 'esbuild';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../../src/paths.js';
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+/** The hook sources, type-checked with the rest of the project. */
+export const HOOK_SOURCES = {
+  /** Creates the condition of each response (key, invalid body or query, missing and existing ids). */
+  conditions: here('./hooks.ts'),
+  /** Validates each real response against the spec (Dredd checks only status and Content-Type). */
+  validation: here('./validate-hooks.ts'),
+};
+
+/**
+ * Inside the package, so that the packages the hooks use, left out of the
+ * bundle, are found in its node_modules.
+ */
+const BUNDLES_DIR = join(PACKAGE_ROOT, 'node_modules', '.cache', 'petstore-sandbox');
+
+export interface HookBundle {
+  conditions: string;
+  validation: string;
+  /** Removes the bundle's folder. */
+  remove(): Promise<void>;
+}
+
+/**
+ * The hooks as CommonJS files, which is what Dredd loads (through
+ * proxyquire, which hands them its `hooks` object). Each run gets a folder
+ * of its own, so runs in parallel processes never read each other's
+ * half-written files.
+ */
+export async function bundleHooks(): Promise<HookBundle> {
+  await mkdir(BUNDLES_DIR, { recursive: true });
+  const dir = await mkdtemp(join(BUNDLES_DIR, 'dredd-hooks-'));
+  const remove = () => rm(dir, { recursive: true, force: true });
+  try {
+    await build({
+      entryPoints: { hooks: HOOK_SOURCES.conditions, 'validate-hooks': HOOK_SOURCES.validation },
+      outdir: dir,
+      outExtension: { '.js': '.cjs' },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      // `hooks` is Dredd's; the rest are the project's dependencies.
+      packages: 'external',
+      logLevel: 'warning',
+    });
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return { conditions: join(dir, 'hooks.cjs'), validation: join(dir, 'validate-hooks.cjs'), remove };
+}

@@ -1,0 +1,152 @@
+/**
+ * The typed client of a sandbox's control plane (`/__sandbox`), used by the
+ * QA commands, the contract tools (provider states, Dredd hooks) and the
+ * tests. Its URLs come from the same route table as the server's router
+ * (WireMock's HttpAdminClient and AdminRoutes are the model), and its
+ * types are generated from spec/sandbox-control.yaml, so a call the server
+ * does not serve does not compile.
+ *
+ * It depends on nothing but `fetch`, so the Dredd hooks can carry it.
+ */
+import { CONTROL_BASE, CONTROL_ROUTES, routePath, type ControlErrorBody, type ControlInput, type ControlOperationId, type ControlResult, type InputRequired } from './routes.js';
+
+export interface ControlClientOptions {
+  /** Where `/__sandbox` is served (and any path prefix before it), e.g. `http://127.0.0.1:4010`. */
+  origin: string;
+  /** Sent as `Authorization: Bearer` to every operation that needs it. */
+  adminToken?: string;
+  /** The API key whose workspace operations act on (`X-Sandbox-Key`); default the sandbox's first key. */
+  key?: string;
+  /** Gives up on a call after this many milliseconds; default never. */
+  timeoutMs?: number;
+}
+
+/** Per call: another workspace than the client's. */
+export interface CallOptions {
+  key?: string;
+}
+
+/** Any answer, whatever its status. */
+export interface ControlResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The JSON value of `text`, or `text` itself when it is not JSON (undefined when empty). */
+  body: unknown;
+}
+
+/** A request no operation need describe: for tests of what the control plane refuses. */
+export interface SendInit {
+  /** The admin token to send; default the client's; `null` sends no Authorization header. */
+  token?: string | null;
+  key?: string;
+  /** A body sent as JSON. */
+  json?: unknown;
+  /** A body sent as is (with its own Content-Type in `headers`). */
+  body?: string | Uint8Array | ReadableStream<Uint8Array>;
+  headers?: Record<string, string>;
+}
+
+/** A call that failed: no answer (`status` undefined), or an answer other than the operation's success, with its Error body. */
+export class ControlError extends Error {
+  constructor(
+    message: string,
+    readonly operationId: string | undefined,
+    readonly status: number | undefined,
+    /** The Error the sandbox sent, if it sent one. */
+    readonly body: ControlErrorBody | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ControlError';
+  }
+}
+
+type CallArgs<K extends ControlOperationId> = InputRequired<K> extends true ? [input: ControlInput<K>, options?: CallOptions] : [input?: ControlInput<K>, options?: CallOptions];
+
+export interface ControlClient {
+  readonly origin: string;
+  /** Calls an operation; resolves with its success body, or throws a ControlError. */
+  call<K extends ControlOperationId>(operationId: K, ...args: CallArgs<K>): Promise<ControlResult<K>>;
+  /** Like `call`, but resolves with the body's JSON text as sent (an export to write to a file as is). */
+  text<K extends ControlOperationId>(operationId: K, ...args: CallArgs<K>): Promise<string>;
+  /** Sends any request under `/__sandbox` and resolves with the answer, whatever its status; throws only when none comes. */
+  send(method: string, path: string, init?: SendInit): Promise<ControlResponse>;
+}
+
+const parse = (text: string): unknown => {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+};
+
+const isErrorBody = (v: unknown): v is ControlErrorBody => typeof v === 'object' && v !== null && typeof (v as ControlErrorBody).code === 'string' && typeof (v as ControlErrorBody).message === 'string';
+
+/** Creates a client of the control plane at `options.origin`. */
+export function createControlClient(options: ControlClientOptions): ControlClient {
+  const origin = options.origin.replace(/\/+$/, '');
+
+  async function exchange(method: string, path: string, headers: Headers, body: SendInit['body'], operationId?: string): Promise<ControlResponse> {
+    const url = `${origin}${CONTROL_BASE}${path}`;
+    let res: Response;
+    try {
+      const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
+      // A streamed body needs `duplex: 'half'` (Node's fetch), which RequestInit does not declare.
+      res = await fetch(url, { method, headers, body, signal, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+    } catch (error) {
+      const reason = (error as Error).cause ?? (error as Error).message;
+      throw new ControlError(`Cannot reach the sandbox's control plane at ${origin}: ${String(reason)}`, operationId, undefined, undefined, { cause: error });
+    }
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, text, body: parse(text) };
+  }
+
+  /** `given` is a ControlInput of the operation: every one has this shape. */
+  async function request(operationId: ControlOperationId, given: unknown, callOptions: CallOptions = {}): Promise<ControlResponse> {
+    const input = (given ?? {}) as { query?: Record<string, unknown>; path?: Record<string, unknown>; body?: unknown };
+    const route = CONTROL_ROUTES[operationId];
+    const headers = new Headers();
+    if (route.admin && options.adminToken !== undefined) headers.set('authorization', `Bearer ${options.adminToken}`);
+    const key = callOptions.key ?? options.key;
+    if (route.workspace && key !== undefined) headers.set('x-sandbox-key', key);
+    const query = Object.entries(input.query ?? {}).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]));
+    const path = routePath(route, input.path) + (query.length > 0 ? `?${new URLSearchParams(query).toString()}` : '');
+    if (input.body !== undefined) headers.set('content-type', 'application/json');
+    const res = await exchange(route.method, path, headers, input.body === undefined ? undefined : JSON.stringify(input.body), operationId);
+    if (res.status !== route.status) {
+      const error = isErrorBody(res.body) ? res.body : undefined;
+      const why = error?.message ?? res.text.slice(0, 300);
+      throw new ControlError(`${operationId} (${route.method} ${CONTROL_BASE}${path}) answered ${res.status}: ${why}`, operationId, res.status, error);
+    }
+    return res;
+  }
+
+  return {
+    origin,
+    async call(operationId, ...[input, callOptions]) {
+      const res = await request(operationId, input, callOptions);
+      if (typeof res.body === 'string' || res.body === undefined) throw new ControlError(`${operationId} answered ${res.status} with a body that is not JSON: ${res.text.slice(0, 300)}`, operationId, res.status, undefined);
+      // The server answers what the spec says, the spec these types are generated from.
+      return res.body as ControlResult<typeof operationId>;
+    },
+    async text(operationId, ...[input, callOptions]) {
+      return (await request(operationId, input, callOptions)).text;
+    },
+    send(method, path, init = {}) {
+      const headers = new Headers(init.headers);
+      const token = init.token === undefined ? options.adminToken : init.token;
+      if (token !== null && token !== undefined && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+      const key = init.key ?? options.key;
+      if (key !== undefined) headers.set('x-sandbox-key', key);
+      let body = init.body;
+      if (init.json !== undefined) {
+        body = JSON.stringify(init.json);
+        if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+      }
+      return exchange(method, path, headers, body);
+    },
+  };
+}

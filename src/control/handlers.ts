@@ -1,0 +1,126 @@
+import type { Runtime } from '../operation.js';
+import { MODES, type Config, type Mode } from '../config.js';
+import { ApiError } from '../http/errors.js';
+import { createKeyMatcher } from '../http/auth.js';
+import type { SchemaCheck } from '../openapi/validate.js';
+import type { Workspaces } from '../store/workspaces.js';
+import type { Faults, FaultInput } from '../interceptors/faults.js';
+import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
+import { UNAUTHENTICATED, type Journal } from './journal.js';
+import { checkResetOptions, exportJson, loadWorkspace, resetWorkspace } from './operations.js';
+import type { ControlBody, ControlOperationId, ControlPathParams, ControlQuery, ControlResult } from './routes.js';
+
+/** What the control plane acts on: the sandbox's state, which its HTTP router only exposes. */
+export interface ControlDeps {
+  config: Config;
+  runtime: Runtime;
+  workspaces: Workspaces;
+  journal: Journal;
+  faults: Faults;
+  checkPet: SchemaCheck;
+  version: string;
+  startedAt: number;
+  /** Makes a mode ready to answer (Prism loads on first use); awaited before a switch takes effect. */
+  prepareMode?: (mode: Mode) => Promise<void>;
+}
+
+/** One call of an operation, its request already checked against spec/sandbox-control.yaml. */
+export interface ControlCall<K extends ControlOperationId> {
+  /** `X-Sandbox-Key` as sent (well-formed), if it was. */
+  key: string | undefined;
+  query: Partial<ControlQuery<K>>;
+  path: ControlPathParams<K>;
+  body: ControlBody<K> | undefined;
+}
+
+/** An answer already serialized, in pieces: a body too large to hold as one string (an export). */
+export class JsonPieces<T> {
+  /** Only for the type: the value the text is the JSON of. */
+  declare readonly value?: T;
+  constructor(readonly pieces: Iterable<string>) {}
+}
+
+type Answer<T> = T | JsonPieces<T>;
+
+/** What each operation of the control plane does, without HTTP. */
+export type ControlHandlers = { [K in ControlOperationId]: (call: ControlCall<K>) => Answer<ControlResult<K>> | Promise<Answer<ControlResult<K>>> };
+
+type FaultList = ControlResult<'listFaults'>['faults'];
+
+/**
+ * The control plane's operations on the sandbox's state: its mode, the
+ * workspaces' data, the journal and the faults. Cross-field rules that the
+ * spec cannot state (a fixture name or a set, not both; a key that is
+ * configured) are checked here.
+ */
+export function createControlHandlers(deps: ControlDeps): ControlHandlers {
+  const { config, runtime, workspaces, journal, faults } = deps;
+  const isApiKey = createKeyMatcher(config.apiKeys);
+  /** The API key whose workspace a call acts on; the spec has already checked its form. */
+  const keyOf = (raw: string | undefined): string => {
+    if (raw === undefined) return config.apiKeys[0] as string;
+    if (!config.openKeys && !isApiKey(raw)) throw ApiError.of('not_found', 'X-Sandbox-Key is not one of the configured API keys, so it has no workspace.');
+    return raw;
+  };
+  const workspaceOf = (raw: string | undefined) => workspaces.idOf(keyOf(raw));
+  const summary = (key: string) => workspaces.use(key, (store) => ({ workspace: workspaces.idOf(key), count: store.size, nextId: store.nextId }));
+  const modeState = () => ({ mode: runtime.mode, modes: [...MODES] });
+
+  return {
+    getHealth: () => ({ status: 'ok', mode: runtime.mode, version: deps.version, uptimeSeconds: Math.round((Date.now() - deps.startedAt) / 1000) }),
+    getMode: modeState,
+    setMode: async ({ body }) => {
+      const mode = (body as ControlBody<'setMode'>).mode;
+      await deps.prepareMode?.(mode);
+      runtime.mode = mode;
+      return modeState();
+    },
+    listWorkspaces: async () => ({ workspaces: await Promise.all((config.openKeys ? [] : config.apiKeys).map(summary)), open: workspaces.openIds() }),
+    listFixtures: async () => ({ fixtures: await fixtureNames() }),
+    resetWorkspace: async ({ key, body = {} }) => {
+      const options = checkResetOptions({ seed: body.seed ?? config.seed, count: body.count ?? config.count, empty: body.empty });
+      const k = keyOf(key);
+      await workspaces.use(k, (store) => resetWorkspace(store, options));
+      return summary(k);
+    },
+    loadFixture: async ({ key, body }) => {
+      const b = body as ControlBody<'loadFixture'>;
+      if ((b.fixture === undefined) === (b.pets === undefined && b.generate === undefined)) {
+        throw ApiError.of('invalid_request', 'Send either "fixture" (a name from fixtures/) or a fixture set ("pets" or "generate").');
+      }
+      const set = b.fixture === undefined ? b : await readFixture(b.fixture);
+      const { pets, nextId } = resolveFixture(set, deps.checkPet);
+      const k = keyOf(key);
+      await workspaces.use(k, (store) => loadWorkspace(store, pets, nextId, b.mode ?? 'replace'));
+      return summary(k);
+    },
+    exportWorkspace: ({ key }) => workspaces.use(keyOf(key), (store) => new JsonPieces<ControlResult<'exportWorkspace'>>(exportJson(store))),
+    readJournal: ({ key, query }) => {
+      const workspace = workspaceOf(key);
+      return { workspace, size: config.journalSize, memory: journal.memory(), entries: journal.read(workspace, query.limit ?? config.journalSize) };
+    },
+    clearJournal: ({ key }) => {
+      const workspace = workspaceOf(key);
+      return { workspace, cleared: journal.clear(workspace) };
+    },
+    // Requests without a valid API key: a journal of their own, outside every workspace (X-Sandbox-Key does not apply).
+    readUnauthenticatedJournal: ({ query }) => ({ size: config.journalSize, memory: journal.memory(), entries: journal.read(UNAUTHENTICATED, query.limit ?? config.journalSize) }),
+    clearUnauthenticatedJournal: () => ({ cleared: journal.clear(UNAUTHENTICATED) }),
+    // Faults hold operation ids of the interface, which the spec's enum lists too.
+    listFaults: ({ key }) => {
+      const workspace = workspaceOf(key);
+      return { workspace, faults: faults.list(workspace) as FaultList };
+    },
+    addFault: ({ key, body }) => faults.add(workspaceOf(key), body as FaultInput) as FaultList[number],
+    clearFaults: ({ key }) => {
+      const workspace = workspaceOf(key);
+      return { workspace, cleared: faults.clear(workspace) };
+    },
+    deleteFault: ({ key, path }) => {
+      const workspace = workspaceOf(key);
+      const cleared = faults.clear(workspace, path.faultId);
+      if (cleared === 0) throw ApiError.of('not_found', `No fault ${path.faultId} in this workspace.`);
+      return { workspace, cleared };
+    },
+  };
+}
