@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, tempDir } from '../support/harness.js';
-import { startBrokenServer, type BrokenServer } from './support/broken-server.js';
+import { startBrokenServer, type BrokenServer } from '../support/broken-server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const env = { ...process.env, PACT_DO_NOT_TRACK: 'true', NO_COLOR: '1' };

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
-import { rawRequest } from './raw-http.js';
+import { rawRequest } from '../support/raw-http.js';
 
 const ADMIN = 'Authorization: Bearer sandbox-admin';
 const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
