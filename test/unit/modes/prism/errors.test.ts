@@ -6,13 +6,13 @@
  */
 import { INVALID_CONTENT_TYPE, NOT_ACCEPTABLE, ProblemJsonError, SCHEMA_TOO_COMPLEX, UNAUTHORIZED } from '@stoplight/prism-http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/errors.js';
-import { fromPrismFailure } from '../../src/modes/prism/errors.js';
-import { createPrismEngine, type PrismEngine } from '../../src/modes/prism/index.js';
-import type { HttpOperation } from '../../src/modes/prism/engine.js';
-import type { PrismMock } from '../../src/modes/prism/mock-config.js';
-import type { OperationRequest } from '../../src/operation.js';
-import { loadSpec, operation } from '../../src/openapi/spec.js';
+import { ApiError } from '../../../../src/http/errors.js';
+import { fromPrismFailure } from '../../../../src/modes/prism/errors.js';
+import { createPrismEngine, type PrismEngine } from '../../../../src/modes/prism/index.js';
+import type { HttpOperation } from '../../../../src/modes/prism/engine.js';
+import type { PrismMock } from '../../../../src/modes/prism/mock-config.js';
+import type { OperationRequest } from '../../../../src/operation.js';
+import { loadSpec, operation } from '../../../../src/openapi/spec.js';
 
 const spec = loadSpec();
 let engine: PrismEngine;
