@@ -40,3 +40,28 @@ export function describePacts(files: readonly string[]): { consumers: string[]; 
   }
   return { consumers, interactions, states: [...states].sort(), wrongProvider };
 }
+
+/** A pact file's JSON, as far as comparing two of them needs. */
+interface PactJson {
+  interactions?: { description?: string }[];
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * A pact reduced to what it promises, for comparing a freshly generated one
+ * with the committed one. Dropped: the versions of the Pact libraries that
+ * wrote it (`metadata["pact-js"]`, `metadata.pactRust`), which change with
+ * every upgrade and mean nothing to a provider. Order is fixed: interactions
+ * by description (Pact writes them so, but a verifier does not care), keys
+ * as JSON parsing leaves them (deep equality ignores their order, as it does
+ * whitespace). Everything else, the Pact specification version included,
+ * must be equal.
+ */
+export function normalisePact(text: string): unknown {
+  const pact = JSON.parse(text) as PactJson;
+  const metadata = { ...pact.metadata };
+  delete metadata['pact-js'];
+  delete metadata.pactRust;
+  const interactions = [...(pact.interactions ?? [])].sort((a, b) => String(a.description).localeCompare(String(b.description)) || JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  return { ...pact, interactions, metadata };
+}

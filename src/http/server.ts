@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { ApiError, type ErrorCode } from './errors.js';
 
 /** Limits on the connection level (README, "Limits"). */
 export const SERVER_LIMITS = {
@@ -18,17 +19,18 @@ export const SERVER_LIMITS = {
   errorCloseGraceMs: 1_000,
 } as const;
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
-
-function errorBody(status: number, code: string, message: string): string {
-  return JSON.stringify({ code, message, status });
-}
-
 /** A whole response written straight to the socket, for requests Express never sees; closes the connection. */
-function rawErrorResponse(status: number, code: string, message: string): string {
-  const body = errorBody(status, code, message);
-  return `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+function rawErrorResponse(error: ApiError): string {
+  const body = JSON.stringify(error.toBody());
+  return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
+
+/** What a failure of Node's HTTP parser means for the client, as a catalogue code and a message. */
+const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
+  HPE_HEADER_OVERFLOW: { code: 'request_header_too_large', message: `Request headers are larger than ${SERVER_LIMITS.maxHeaderSize} bytes.` },
+  ERR_HTTP_REQUEST_TIMEOUT: { code: 'request_timeout', message: 'The request was not received in time.' },
+};
+const MALFORMED = { code: 'invalid_request', message: 'Malformed HTTP request.' } as const;
 
 /**
  * Node's HTTP parser rejects some requests before Express sees them (a head
@@ -36,12 +38,8 @@ function rawErrorResponse(status: number, code: string, message: string): string
  * with the Error body too, not the bare status line (or silence) Node would send.
  */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const code = status === 431 ? 'request_header_too_large' : status === 408 ? 'request_timeout' : 'invalid_request';
-  const message =
-    status === 431 ? `Request headers are larger than ${SERVER_LIMITS.maxHeaderSize} bytes.`
-    : status === 408 ? 'The request was not received in time.'
-    : 'Malformed HTTP request.';
+  const { code, message } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
+  const answer = ApiError.of(code, message);
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
   if (inFlight && !inFlight.writableFinished && socket.writable) {
     // A request is being answered on this connection. If it arrived whole, the bytes that broke
@@ -52,8 +50,8 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
       inFlight.shouldKeepAlive = false;
       return;
     }
-    const body = errorBody(status, code, message);
-    inFlight.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    const body = JSON.stringify(answer.toBody());
+    inFlight.writeHead(answer.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
     inFlight.end(body);
     return;
   }
@@ -61,7 +59,7 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
     socket.destroy();
     return;
   }
-  answerAndClose(socket, rawErrorResponse(status, code, message));
+  answerAndClose(socket, rawErrorResponse(answer));
 }
 
 /**
@@ -78,7 +76,7 @@ function answerAndClose(socket: Duplex, response: string): void {
 
 /** CONNECT asks for a tunnel, which the sandbox never opens: answer it, do not just drop the connection. */
 function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
-  answerAndClose(socket, rawErrorResponse(405, 'method_not_allowed', 'CONNECT is not supported: the sandbox is not a proxy.'));
+  answerAndClose(socket, rawErrorResponse(ApiError.of('method_not_allowed', 'CONNECT is not supported: the sandbox is not a proxy.')));
 }
 
 /**

@@ -22,7 +22,7 @@ export interface Fault extends FaultInput {
 }
 
 /** 5xx statuses a fault may force to rehearse an outage, beyond the operation's documented ones. */
-const OUTAGE_STATUSES = [500, 502, 503, 504];
+export const OUTAGE_STATUSES: readonly number[] = [500, 502, 503, 504];
 const MAX_LATENCY_MS = 60_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -6,7 +6,7 @@
  * POST /v1/pets reads the body and answers a canned 201 (nothing stored).
  * Whatever the sandbox does beyond this is its own cost.
  *
- * Prints `listening <origin>` once it accepts connections.
+ * Prints `listening on <origin>/v1` once it accepts connections, as the sandbox does.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +34,6 @@ const server = createServer((req, res) => {
 });
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
-  console.log(`listening http://127.0.0.1:${port}`);
+  console.log(`listening on http://127.0.0.1:${port}/v1`);
 });
 process.once('SIGTERM', () => server.close(() => process.exit(0)));

@@ -165,7 +165,7 @@ export async function startPrism(): Promise<ServerProcess> {
 
 /** The bare node:http handler (bare-server.ts): the runtime's ceiling. */
 export function startBare(): Promise<ServerProcess> {
-  return start({ name: 'node:http', args: ['--import', 'tsx', BARE], origin: /listening (http:\/\/\S+)/, prefix: '/v1', timeoutMs: 60_000 });
+  return start({ name: 'node:http', args: ['--import', 'tsx', BARE], prefix: '/v1', timeoutMs: 60_000 });
 }
 
 /** The minimal Express 5 app (baseline-server.ts). */

@@ -1,14 +1,14 @@
 /**
  * The same Dredd suite against a Pet Store that breaks the contract
- * (test/contract/support/broken-server.ts): the run must fail, on exactly
+ * (test/support/broken-server.ts): the run must fail, on exactly
  * the broken transactions, each for its reason. Run once more without the
  * spec-check hook, it shows what Dredd 14 alone does not see.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDredd, type DreddReport } from '../../contracts/dredd/run-dredd.js';
 import { KEY } from '../support/harness.js';
-import { startBrokenServer, type BrokenServer } from './support/broken-server.js';
-import { ALL_TRANSACTIONS } from './support/transactions.js';
+import { startBrokenServer, type BrokenServer } from '../support/broken-server.js';
+import { ALL_TRANSACTIONS } from '../support/dredd-transactions.js';
 
 const [LIST_200, LIST_400, LIST_401, CREATE_201, CREATE_400, CREATE_401, GET_200, GET_401, GET_404] = ALL_TRANSACTIONS;
 

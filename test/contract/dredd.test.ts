@@ -8,7 +8,7 @@ import { runDredd, type DreddReport } from '../../contracts/dredd/run-dredd.js';
 import type { JournalEntry } from '../../src/control/journal.js';
 import { clientOf } from '../support/control-client.js';
 import { KEY, startTestSandbox, type TestSandbox } from '../support/harness.js';
-import { ALL_TRANSACTIONS } from './support/transactions.js';
+import { ALL_TRANSACTIONS } from '../support/dredd-transactions.js';
 
 let sb: TestSandbox;
 let report: DreddReport;

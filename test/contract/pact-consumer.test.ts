@@ -1,25 +1,29 @@
 /**
  * Consumer side of the Pact contract: the frontend's client
  * (contracts/consumer/pet-store-client.ts) runs against Pact's mock server,
- * and what it sends and relies on becomes contracts/pacts/<consumer>-<provider>.json.
- * Runs alone (npm run test:contract): the provider verification reads that file.
+ * and Pact writes what it sends and relies on to a temporary folder. The last
+ * test compares that pact with the committed one in contracts/pacts (which
+ * the provider verification replays), so a change to the consumer's
+ * expectations fails until `npm run pacts:update` commits it: a test run
+ * never rewrites a tracked file.
  */
 import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
-import { copyFileSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPetStoreClient, PetStoreError } from '../../contracts/consumer/pet-store-client.js';
-import { PACTS_DIR, PROVIDER } from '../../contracts/pact-files.js';
+import { normalisePact, PACTS_DIR, PROVIDER } from '../../contracts/pact-files.js';
 
 process.env.PACT_DO_NOT_TRACK = 'true';
 const { equal, eachLike, integer, like, regex, string } = MatchersV3;
 
 const CONSUMER = 'pet-store-web';
 const FILE = `${CONSUMER}-${PROVIDER}.json`;
-// Written to a fresh folder and moved into contracts/pacts only when every
-// interaction passed: no stale interaction survives, and a verification
-// reading contracts/pacts never sees a half-written file.
+const COMMITTED = join(PACTS_DIR, FILE);
+/** Set by `npm run pacts:update`: the generated pact replaces the committed one instead of being compared. */
+const UPDATE = process.env.PACTS_UPDATE === '1';
+// A fresh folder per run: Pact merges into an existing file, so no stale interaction survives.
 const outDir = mkdtempSync(join(tmpdir(), 'pacts-'));
 const pact = new PactV4({ consumer: CONSUMER, provider: PROVIDER, dir: outDir, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'warn' });
 
@@ -29,16 +33,7 @@ const clientFor = (url: string, apiKey: string | undefined = 'consumer-test-key'
 const errorBody = (status: number, code: string, message: string) => ({ code: string(code), message: string(message), status: equal(status) });
 
 describe('pet-store-web consumer contract', () => {
-  // eslint-disable-next-line no-empty-pattern -- vitest passes the suite second and requires a destructured first argument
-  afterAll(({}, suite) => {
-    const passed = suite.tasks.length > 0 && suite.tasks.every((task) => task.result?.state === 'pass');
-    if (passed) {
-      // Copied next to its final name, then renamed: atomic on the same file system.
-      copyFileSync(join(outDir, FILE), join(PACTS_DIR, `${FILE}.tmp`));
-      renameSync(join(PACTS_DIR, `${FILE}.tmp`), join(PACTS_DIR, FILE));
-    }
-    rmSync(outDir, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
   it('lists only sold pets, at most 10', async () => {
     await pact
@@ -129,5 +124,52 @@ describe('pet-store-web consumer contract', () => {
         const error = await clientFor(mock.url, undefined).listPets().catch((e: unknown) => e);
         expect(error).toMatchObject({ name: 'PetStoreError', status: 401, code: 'unauthorized' });
       });
+  });
+
+  // Last in this suite: the pact is complete only when every interaction above passed (Pact writes an interaction only then).
+  it(UPDATE ? 'updates the committed pact' : 'generates exactly the committed pact (npm run pacts:update changes it)', ({ task }) => {
+    const interactions = (task.suite?.tasks ?? []).filter((t) => t !== task);
+    expect(interactions.map((t) => `${t.name}: ${t.result?.state}`), 'every interaction must pass before the pact is compared').toEqual(interactions.map((t) => `${t.name}: pass`));
+    const generated = join(outDir, FILE);
+    if (UPDATE) {
+      // Copied next to its final name, then renamed: atomic on the same file system.
+      copyFileSync(generated, `${COMMITTED}.tmp`);
+      renameSync(`${COMMITTED}.tmp`, COMMITTED);
+      return;
+    }
+    expect(normalisePact(readFileSync(generated, 'utf8')), `${COMMITTED} is not what the consumer tests generate: run npm run pacts:update and commit it`).toEqual(
+      normalisePact(readFileSync(COMMITTED, 'utf8')),
+    );
+  });
+});
+
+describe('comparing a generated pact with the committed one', () => {
+  interface Pact {
+    metadata: Record<string, { version?: string; ffi?: string }>;
+    interactions: { description: string; providerStates?: { name: string }[]; response: { status: number } }[];
+  }
+  const committed = readFileSync(COMMITTED, 'utf8');
+  const edited = (edit: (pact: Pact) => void, indent?: number) => {
+    const pact = JSON.parse(committed) as Pact;
+    edit(pact);
+    return JSON.stringify(pact, undefined, indent);
+  };
+  const same = (text: string) => expect(normalisePact(text)).toEqual(normalisePact(committed));
+  const differs = (text: string) => expect(normalisePact(text)).not.toEqual(normalisePact(committed));
+
+  it('ignores the versions of the Pact libraries, whitespace, key order and the order of interactions', () => {
+    same(edited((pact) => {
+      pact.metadata['pact-js'] = { version: '99.0.0' };
+      pact.metadata.pactRust = { ffi: '9.9.9' };
+    }));
+    same(edited(() => {}, 4));
+    same(edited((pact) => pact.interactions.reverse()));
+  });
+
+  it('sees every change to what the pact promises', () => {
+    differs(edited((pact) => (pact.metadata.pactSpecification = { version: '3.0.0' })));
+    differs(edited((pact) => pact.interactions.pop()));
+    differs(edited((pact) => (pact.interactions[0]!.response.status = 201)));
+    differs(edited((pact) => (pact.interactions[0]!.providerStates = [{ name: 'no pets exist' }])));
   });
 });

@@ -1,8 +1,8 @@
 /**
- * Provider side of the Pact contract: every pact file in contracts/pacts is
- * replayed against a real stateful sandbox, each provider state set up
- * through its control plane. Runs after the consumer tests, in its own
- * vitest run (npm run test:contract).
+ * Provider side of the Pact contract: every committed pact file in
+ * contracts/pacts is replayed against a real stateful sandbox, each provider
+ * state set up through its control plane. The consumer tests never write
+ * there (they compare), so the two may run side by side.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +37,7 @@ interface PactJson {
 /** A copy of the committed pact with one interaction changed, to show verification fails. */
 function alteredPact(name: string, change: (pact: PactJson) => void): string {
   const [file] = listPactFiles().filter((f) => f.endsWith('pet-store-web-pet-store-api.json'));
-  if (!file) throw new Error('contracts/pacts/pet-store-web-pet-store-api.json is missing: run the consumer tests first');
+  if (!file) throw new Error('contracts/pacts/pet-store-web-pet-store-api.json is missing: npm run pacts:update writes it');
   const pact = JSON.parse(readFileSync(file, 'utf8')) as PactJson;
   change(pact);
   const out = join(scratch, name);

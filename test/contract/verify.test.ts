@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, tempDir } from '../support/harness.js';
 import { killSandbox, ROOT, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
-import { startBrokenServer, type BrokenServer } from './support/broken-server.js';
+import { startBrokenServer, type BrokenServer } from '../support/broken-server.js';
 
 const env = { ...process.env, PACT_DO_NOT_TRACK: 'true', NO_COLOR: '1' };
 

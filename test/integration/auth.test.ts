@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config.js';
 import { startSandbox } from '../../src/sandbox.js';
 import { startTestSandbox, tempDir, type CallInit, type CallResult, type TestSandbox } from '../support/harness.js';
 import { expectSpecValid } from '../support/spec-check.js';
-import { expectError, post } from './error-check.js';
+import { expectError, post } from '../support/error-check.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {

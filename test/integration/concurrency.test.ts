@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startTestSandbox, tempDir } from '../support/harness.js';
-import { post } from './error-check.js';
+import { post } from '../support/error-check.js';
 
 const N = 200;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type CallInit, type TestSandbox } from '../support/harness.js';
-import { expectError, post, postRaw } from './error-check.js';
+import { expectError, post, postRaw } from '../support/error-check.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {

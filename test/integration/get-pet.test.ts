@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type CallResult, type TestSandbox } from '../support/harness.js';
-import { expectError, post } from './error-check.js';
+import { expectError, post } from '../support/error-check.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {

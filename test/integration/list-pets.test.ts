@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
-import { expectErrorNaming } from './error-check.js';
+import { expectErrorNaming } from '../support/error-check.js';
 
 interface Pet {
   id: number;

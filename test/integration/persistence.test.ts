@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startTestSandbox, tempDir } from '../support/harness.js';
-import { post } from './error-check.js';
+import { post } from '../support/error-check.js';
 
 describe('data survives a restart on the same folder', { timeout: 60_000 }, () => {
   it('created pets are still there, unchanged, and ids continue without reuse', async () => {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type CallInit, type TestSandbox } from '../support/harness.js';
-import { post, postRaw } from './error-check.js';
+import { post, postRaw } from '../support/error-check.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {

@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/control/journal.js';
-import { rawRequest } from '../robustness/raw-http.js';
+import { rawRequest } from '../support/raw-http.js';
 import { controlOf, type Control } from '../support/control-client.js';
 import { KEY, startTestSandbox, type CallResult, type TestSandbox } from '../support/harness.js';
 import { expectSpecValid } from '../support/spec-check.js';
-import { expectError } from './error-check.js';
+import { expectError } from '../support/error-check.js';
 
 let sb: TestSandbox;
 let ctl: Control;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientOf } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
-import { rawRequest } from './raw-http.js';
+import { rawRequest } from '../support/raw-http.js';
 
 const ADMIN = 'Authorization: Bearer sandbox-admin';
 const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;

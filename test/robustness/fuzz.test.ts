@@ -14,7 +14,7 @@ import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 import { responseProblems } from '../support/spec-check.js';
 import { serialize, type FuzzCase, type OperationId } from './fuzz-cases.js';
 import { fuzzCases } from './fuzz-requests.js';
-import { rawRequest, type RawResponse } from './raw-http.js';
+import { rawRequest, type RawResponse } from '../support/raw-http.js';
 
 interface Snapshot {
   nextId: number;

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
 import { expectSpecValid } from './spec-check.js';
@@ -31,9 +32,18 @@ export interface CallResult {
   text: string;
 }
 
-/** A temporary data folder. */
+const madeHere = new Set<string>();
+// Registered when a test file imports this module, so before that file's own hooks; after-hooks
+// run in reverse order, so this runs last, once the file's sandboxes are stopped.
+afterAll(() => {
+  for (const dir of madeHere) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+});
+
+/** A temporary data folder, removed after the test file that made it (or earlier by the test itself). */
 export function tempDir(prefix = 'petstore-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeHere.add(dir);
+  return dir;
 }
 
 /** Configuration as the CLI would build it, on port 0 in a temporary folder. */

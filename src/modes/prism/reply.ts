@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { IHttpResponse } from '@stoplight/prism-http';
-import { ApiError, codeForStatus, ERROR_CODES, type ErrorBody } from '../../http/errors.js';
+import { ApiError, codeForStatus, isErrorCode, type ErrorBody } from '../../http/errors.js';
 import type { OperationRequest, Reply } from '../../operation.js';
 import type { HttpOperation } from './engine.js';
 import type { PrismMock } from './mock-config.js';
@@ -8,7 +8,7 @@ import { fromPrismStatus } from './errors.js';
 
 const isSandboxError = (body: unknown, status: number): body is ErrorBody => {
   const b = body as Partial<ErrorBody> | null | undefined;
-  return typeof b?.code === 'string' && b.code in ERROR_CODES && typeof b.message === 'string' && b.status === status;
+  return isErrorCode(b?.code) && typeof b.message === 'string' && b.status === status;
 };
 
 /**

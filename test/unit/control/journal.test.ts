@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { captureBytes, captureText, JOURNAL_BODY_LIMIT, showBody } from '../../src/control/journal-body.js';
-import { ENTRY_BYTES, Journal, JOURNAL_BYTES, type JournalRecord } from '../../src/control/journal.js';
+import { captureBytes, captureText, JOURNAL_BODY_LIMIT, showBody } from '../../../src/control/journal-body.js';
+import { ENTRY_BYTES, Journal, JOURNAL_BYTES, type JournalRecord } from '../../../src/control/journal.js';
 
 /** A record whose URL names it, e.g. `/v1/pets?n=a1`, with small bodies of fixed length. */
 function record(name: string, over: Partial<JournalRecord> = {}): JournalRecord {

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { CallResult } from '../support/harness.js';
+import type { CallResult } from './harness.js';
 
 /**
  * Asserts that a response is the sandbox's Error and nothing else: the given

@@ -1,11 +1,10 @@
 /**
  * Secrets from files (`--admin-token-file`, `--api-keys-file` and their
- * variables), and the rule that refuses to expose the documented defaults
- * beyond this machine. Files are read through the injected `readFile`.
+ * variables). Files are read through the injected `readFile`.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { checkExposure, isLoopbackHost } from '../../src/exposure.js';
+import { loadConfig } from '../../src/config.js';
+import { configRefusal as refusal } from '../support/config-refusal.js';
 
 const FILES: Record<string, string> = {
   '/run/secrets/admin': 'file-admin-token\n',
@@ -21,17 +20,6 @@ const io = {
   },
 };
 const load = (argv: string[], env: Record<string, string> = {}) => loadConfig(argv, env, {}, io).config;
-
-/** The ConfigError a configuration throws. */
-function refusal(run: () => unknown): ConfigError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return error as ConfigError;
-  }
-  throw new Error('no ConfigError');
-}
 
 describe('secrets from files', () => {
   it.each([
@@ -79,40 +67,5 @@ describe('secrets from files', () => {
     const error = refusal(() => load(argv));
     expect(error.message).toContain(message);
     expect(error.message).not.toContain(secret);
-  });
-});
-
-describe('exposure beyond this machine', () => {
-  it.each([
-    ['127.0.0.1', true],
-    ['127.8.9.10', true],
-    ['localhost', true],
-    ['::1', true],
-    ['[::1]', true],
-    ['0:0:0:0:0:0:0:1', true],
-    ['::ffff:127.0.0.1', true],
-    ['0.0.0.0', false],
-    ['::', false],
-    ['192.168.1.20', false],
-    ['128.0.0.1', false],
-    ['sandbox.internal', false],
-  ])('%s is loopback: %s', (host, loopback) => {
-    expect(isLoopbackHost(host)).toBe(loopback);
-  });
-
-  const secrets = ['--admin-token', 'private-admin', '--api-keys', 'private-key'];
-  it('is allowed with secrets of its own', () => {
-    expect(() => checkExposure(load(['--host', '0.0.0.0', ...secrets]))).not.toThrow();
-    expect(() => checkExposure(load([]))).not.toThrow();
-  });
-
-  it.each([
-    [['--api-keys', 'private-key'], 'admin token', ['--admin-token-file', 'PETSTORE_ADMIN_TOKEN']],
-    [['--admin-token', 'private-admin', '--api-keys', 'private-key,sandbox-key'], 'API keys', ['--api-keys-file', 'PETSTORE_API_KEYS']],
-  ])('is refused while a documented default remains: %j', (argv, which, how) => {
-    const message = refusal(() => checkExposure(load(['--host', '0.0.0.0', ...argv]))).message;
-    expect(message).toContain(`the ${which} `);
-    for (const way of how) expect(message).toContain(way);
-    expect(message).not.toMatch(/private-/);
   });
 });

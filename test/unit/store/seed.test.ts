@@ -1,16 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PetStore } from '../../src/store/pet-store.js';
-import { generatePets } from '../../src/store/seed.js';
-import { tempDir } from '../support/harness.js';
+import { PetStore } from '../../../src/store/pet-store.js';
+import { generatePets } from '../../../src/store/seed.js';
+import { tempDir } from '../../support/harness.js';
 
 /** The bytes of a freshly seeded data file. */
 async function seededFile(seed: number, count: number): Promise<string> {
-  const file = join(tempDir('petstore-seed-'), 'db.json');
-  const store = await PetStore.open({ file, seed: { seed, count } });
-  await store.close();
-  return readFileSync(file, 'utf8');
+  const dir = tempDir('petstore-seed-');
+  try {
+    const file = join(dir, 'db.json');
+    const store = await PetStore.open({ file, seed: { seed, count } });
+    await store.close();
+    return readFileSync(file, 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('seeded data', () => {

@@ -6,30 +6,22 @@
  */
 import { INVALID_CONTENT_TYPE, NOT_ACCEPTABLE, ProblemJsonError, SCHEMA_TOO_COMPLEX, UNAUTHORIZED, UNPROCESSABLE_ENTITY } from '@stoplight/prism-http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/errors.js';
-import { fromPrismFailure } from '../../src/modes/prism/errors.js';
-import { createPrismEngine, type PrismEngine } from '../../src/modes/prism/index.js';
-import type { HttpOperation } from '../../src/modes/prism/engine.js';
-import type { PrismMock } from '../../src/modes/prism/mock-config.js';
-import type { OperationRequest } from '../../src/operation.js';
-import { loadSpec, operation } from '../../src/openapi/spec.js';
+import { ApiError } from '../../../../src/http/errors.js';
+import { fromPrismFailure } from '../../../../src/modes/prism/errors.js';
+import { createPrismEngine, type PrismEngine } from '../../../../src/modes/prism/index.js';
+import type { HttpOperation } from '../../../../src/modes/prism/engine.js';
+import type { PrismMock } from '../../../../src/modes/prism/mock-config.js';
+import type { OperationRequest } from '../../../../src/operation.js';
+import { operationRequest, spec } from '../../../support/operation-request.js';
 
-const spec = loadSpec();
 let engine: PrismEngine;
 beforeAll(async () => {
   engine = createPrismEngine([...spec.operations.keys()]);
   await engine.ready();
 }, 120_000);
 
-const request = (operationId: string, url: string, body?: unknown): OperationRequest => ({
-  op: operation(spec, operationId),
-  key: 'sandbox-key',
-  path: {},
-  query: {},
-  body,
-  headers: { authorization: 'Bearer sandbox-key', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-  url,
-});
+const request = (operationId: string, url: string, body?: unknown): OperationRequest =>
+  operationRequest(operationId, { url, body, headers: { authorization: 'Bearer sandbox-key', ...(body === undefined ? {} : { 'content-type': 'application/json' }) } });
 const mock = (extra: Partial<PrismMock> = {}): PrismMock => ({ dynamic: false, seed: '1', ...extra });
 
 /** What a call rejects with, or a failure if it does not reject. */

@@ -1,0 +1,240 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, OPTIONS } from '../../src/config.js';
+import { configRefusal } from '../support/config-refusal.js';
+import { readmeTable } from '../support/readme.js';
+
+const load = (argv: string[] = [], env: Record<string, string> = {}) => loadConfig(argv, env);
+
+describe('loadConfig defaults', () => {
+  it('match the documented defaults', () => {
+    const { config, positionals, help, version } = load();
+    expect(config).toMatchObject({
+      port: 4010,
+      host: '127.0.0.1',
+      dataFile: resolve('./data/db.json'),
+      seed: 1,
+      count: 50,
+      apiKeys: ['sandbox-key'],
+      adminToken: 'sandbox-admin',
+      mode: 'stateful',
+      corsOrigins: '*',
+      controlCorsOrigins: [],
+      maxConnections: 1000,
+      bodyLimit: 102400,
+      journalSize: 200,
+      journalMemory: 32 * 1024 * 1024,
+      compactAfter: 20000,
+      openKeys: false,
+      quotaPets: 1_000_000,
+      quotaBytes: 128 * 1024 * 1024,
+      maxWorkspaces: 1000,
+      workspaceIdleMs: 60_000,
+    });
+    expect([positionals, help, version]).toEqual([[], false, false]);
+  });
+
+  it('is frozen', () => {
+    const { config } = load();
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.apiKeys)).toBe(true);
+  });
+});
+
+/** Flag, variable, a value and what it sets. */
+const FROM_FLAG_OR_ENV: [string, string, string, Record<string, unknown>][] = [
+  ['port', 'PETSTORE_PORT', '8080', { port: 8080 }],
+  ['host', 'PETSTORE_HOST', '0.0.0.0', { host: '0.0.0.0' }],
+  ['data', 'PETSTORE_DATA', 'elsewhere/pets.json', { dataFile: resolve('elsewhere/pets.json') }],
+  ['seed', 'PETSTORE_SEED', '42', { seed: 42 }],
+  ['count', 'PETSTORE_COUNT', '0', { count: 0 }],
+  ['api-keys', 'PETSTORE_API_KEYS', 'a-key, b-key', { apiKeys: ['a-key', 'b-key'] }],
+  ['admin-token', 'PETSTORE_ADMIN_TOKEN', 'root-token', { adminToken: 'root-token' }],
+  ['mode', 'PETSTORE_MODE', 'dynamic', { mode: 'dynamic' }],
+  ['cors-origins', 'PETSTORE_CORS_ORIGINS', 'https://a.example,https://b.example', { corsOrigins: ['https://a.example', 'https://b.example'] }],
+  ['control-cors-origins', 'PETSTORE_CONTROL_CORS_ORIGINS', 'https://qa.example, http://localhost:3000', { controlCorsOrigins: ['https://qa.example', 'http://localhost:3000'] }],
+  ['max-connections', 'PETSTORE_MAX_CONNECTIONS', '50', { maxConnections: 50 }],
+  ['body-limit', 'PETSTORE_BODY_LIMIT', '2048', { bodyLimit: 2048 }],
+  ['compact-after', 'PETSTORE_COMPACT_AFTER', '50', { compactAfter: 50 }],
+  ['journal-memory', 'PETSTORE_JOURNAL_MEMORY', '1048576', { journalMemory: 1048576 }],
+  ['journal-size', 'PETSTORE_JOURNAL_SIZE', '0', { journalSize: 0 }],
+  ['quota-pets', 'PETSTORE_QUOTA_PETS', '10', { quotaPets: 10 }],
+  ['quota-bytes', 'PETSTORE_QUOTA_BYTES', '4096', { quotaBytes: 4096 }],
+  ['max-workspaces', 'PETSTORE_MAX_WORKSPACES', '3', { maxWorkspaces: 3 }],
+  ['workspace-idle', 'PETSTORE_WORKSPACE_IDLE', '5', { workspaceIdleMs: 5000 }],
+];
+
+describe('each option from its flag and from its environment variable', () => {
+  it('covers every option (the switch and the secret files have tests of their own)', () => {
+    const covered = [...FROM_FLAG_OR_ENV.map(([flag]) => flag), 'open-keys', 'api-keys-file', 'admin-token-file'];
+    expect(covered.sort()).toEqual(Object.keys(OPTIONS).sort());
+    for (const [flag, env] of FROM_FLAG_OR_ENV) expect(OPTIONS[flag as keyof typeof OPTIONS].env).toBe(env);
+  });
+
+  it.each(FROM_FLAG_OR_ENV)('--%s / %s', (flag, env, value, expected) => {
+    expect(load([`--${flag}`, value]).config).toMatchObject(expected);
+    expect(load([], { [env]: value }).config).toMatchObject(expected);
+  });
+
+  it('a flag wins over the environment', () => {
+    expect(load(['--port', '1234', '--api-keys', 'flag-key'], { PETSTORE_PORT: '4321', PETSTORE_API_KEYS: 'env-key' }).config).toMatchObject({
+      port: 1234,
+      apiKeys: ['flag-key'],
+    });
+  });
+
+  it('an empty environment variable means the default', () => {
+    expect(load([], { PETSTORE_PORT: '', PETSTORE_API_KEYS: '' }).config).toMatchObject({ port: 4010, apiKeys: ['sandbox-key'] });
+  });
+
+  it('* among the CORS origins allows any origin', () => {
+    expect(load(['--cors-origins', 'https://a.example,*']).config.corsOrigins).toBe('*');
+  });
+
+  it('returns positionals and the help and version switches', () => {
+    expect(load(['reset', '--help']).positionals).toEqual(['reset']);
+    expect(load(['-h']).help).toBe(true);
+    expect(load(['--version']).version).toBe(true);
+  });
+});
+
+describe('wrong values -> ConfigError naming the option', () => {
+  it.each([
+    [['--port', 'abc'], {}, '--port'],
+    [['--port', '70000'], {}, '--port'],
+    [['--port', '-1'], {}, '--port'],
+    [['--port', '1.5'], {}, '--port'],
+    [[], { PETSTORE_PORT: 'abc' }, '--port'],
+    [['--seed', '-1'], {}, '--seed'],
+    [['--seed', '4294967296'], {}, '--seed'],
+    [['--count', 'many'], {}, '--count'],
+    [['--mode', 'mocking'], {}, '--mode'],
+    [['--api-keys', ','], {}, '--api-keys'],
+    [['--api-keys', 'has space'], {}, '--api-keys'],
+    [['--api-keys', 'good,bad"quote'], {}, '--api-keys'],
+    [['--admin-token', 'has space'], {}, '--admin-token'],
+    [['--cors-origins', ' , '], {}, '--cors-origins'],
+    [['--control-cors-origins', '*'], {}, '--control-cors-origins'],
+    [['--control-cors-origins', 'qa.example'], {}, '--control-cors-origins'],
+    [['--control-cors-origins', 'https://qa.example/app'], {}, '--control-cors-origins'],
+    [['--max-connections', '0'], {}, '--max-connections'],
+    [['--max-connections', 'many'], {}, '--max-connections'],
+    [['--body-limit', '10'], {}, '--body-limit'],
+    [['--body-limit', 'lots'], {}, '--body-limit'],
+    [['--compact-after', '0'], {}, '--compact-after'],
+    [['--journal-memory', '32MiB'], {}, '--journal-memory'],
+    [['--journal-memory', '-1'], {}, '--journal-memory'],
+    [['--host', '  '], {}, '--host'],
+    [['--nope'], {}, 'nope'],
+    [['--port'], {}, 'port'],
+    [['--seed', '1e3'], {}, '--seed'],
+    [['--count', '1000001'], {}, '--count'],
+    [[], { PETSTORE_MODE: 'mocking' }, '--mode'],
+    [['--journal-size', '-1'], {}, '--journal-size'],
+    [['--journal-size', '100001'], {}, '--journal-size'],
+    [['--quota-pets', 'ten'], {}, '--quota-pets'],
+    [['--quota-bytes', '-5'], {}, '--quota-bytes'],
+    [['--max-workspaces', '0'], {}, '--max-workspaces'],
+    [['--workspace-idle', '0'], {}, '--workspace-idle'],
+    [['--workspace-idle', '604801'], {}, '--workspace-idle'],
+    [[], { PETSTORE_OPEN_KEYS: 'maybe' }, '--open-keys'],
+  ])('%j %j', (argv, env, named) => {
+    let thrown: unknown;
+    try {
+      load(argv, env);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as Error).message).toContain(named);
+  });
+});
+
+describe('every option', () => {
+  it('defaults to what OPTIONS documents: setting each variable to its default changes nothing', () => {
+    const env = Object.fromEntries(Object.values(OPTIONS).map((o) => [o.env, o.default]));
+    expect(load([], env).config).toEqual(load().config);
+  });
+
+  it('is in the README Configuration table with its variable and default', () => {
+    const rows = readmeTable('## Configuration').map(([flag = '', env = '', fallback = '']) => [flag, env, fallback.replace(/ \(.*\)$/, '')]);
+    const shown = (value: string) => (value === '' ? 'none' : value === 'false' ? 'off' : `\`${value}\``);
+    const documented = Object.entries(OPTIONS).map(([name, o]) => [`\`--${name}\``, `\`${o.env}\``, shown(o.default)]);
+    // The README groups options by topic; the order is not compared.
+    expect(rows.sort()).toEqual(documented.sort());
+  });
+
+  it.each([
+    [['--port', '0'], { port: 0 }],
+    [['--port', '65535'], { port: 65535 }],
+    [['--seed', '4294967295'], { seed: 4294967295 }],
+    [['--count', '1000000'], { count: 1_000_000 }],
+    [['--body-limit', '1024'], { bodyLimit: 1024 }],
+    [['--body-limit', '67108864'], { bodyLimit: 64 * 1024 * 1024 }],
+    [['--workspace-idle', '604800'], { workspaceIdleMs: 604_800_000 }],
+    [['--port', ' 8080 '], { port: 8080 }],
+  ])('takes the bounds of a range: %j', (argv, expected) => {
+    expect(load(argv).config).toMatchObject(expected);
+  });
+
+  it('reads a relative data path from the working folder and keeps an absolute one', () => {
+    expect(load(['--data', 'x/db.json']).config.dataFile).toBe(resolve(process.cwd(), 'x/db.json'));
+    expect(load(['--data', '/srv/pets/db.json']).config.dataFile).toBe('/srv/pets/db.json');
+  });
+});
+
+describe('--open-keys, a switch', () => {
+  it.each([
+    ['true', true],
+    ['YES', true],
+    ['on', true],
+    ['1', true],
+    ['false', false],
+    ['no', false],
+    [' Off ', false],
+    ['0', false],
+  ])('PETSTORE_OPEN_KEYS=%s is %s', (value, expected) => {
+    expect(load([], { PETSTORE_OPEN_KEYS: value }).config.openKeys).toBe(expected);
+  });
+
+  it('is on when the flag is given, whatever the variable says', () => {
+    expect(load(['--open-keys']).config.openKeys).toBe(true);
+    expect(load(['--open-keys'], { PETSTORE_OPEN_KEYS: 'false' }).config.openKeys).toBe(true);
+  });
+});
+
+describe('the messages of a ConfigError', () => {
+  it.each([
+    [['--port', 'abc'], {}, "--port (or PETSTORE_PORT) must be a whole number, got 'abc'"],
+    [[], { PETSTORE_PORT: '70000' }, "--port (or PETSTORE_PORT) must be between 0 and 65535, got '70000'"],
+    [['--body-limit', '10'], {}, "--body-limit (or PETSTORE_BODY_LIMIT) must be between 1024 and 67108864, got '10'"],
+    [[], { PETSTORE_OPEN_KEYS: 'maybe' }, "--open-keys (or PETSTORE_OPEN_KEYS) must be true or false, got 'maybe'"],
+    [['--cors-origins', ','], {}, '--cors-origins (or PETSTORE_CORS_ORIGINS) needs at least one value'],
+    [['--mode', 'mocking'], {}, "--mode must be one of stateful, example, dynamic, got 'mocking'"],
+    [['--host', ' '], {}, '--host must not be empty'],
+    [['--control-cors-origins', '*'], {}, "--control-cors-origins (or PETSTORE_CONTROL_CORS_ORIGINS): '*' is not an origin such as http://localhost:3000 (* is not allowed)"],
+  ])('%j %j: %s', (argv, env, message) => {
+    expect(configRefusal(() => load(argv, env)).message).toBe(message);
+  });
+
+  it('turns an argument parsing failure into a ConfigError', () => {
+    expect(configRefusal(() => load(['--nope'])).message).toMatch(/Unknown option '--nope'/);
+    expect(configRefusal(() => load(['--port'])).message).toMatch(/--port <value>' argument missing/);
+  });
+});
+
+describe('options of a sub-command', () => {
+  const options = { fixture: { type: 'string' }, append: { type: 'boolean' } } as const;
+
+  it('are parsed alongside and returned in extra, with the positionals', () => {
+    const parsed = loadConfig(['load', '--fixture', 'small', '--append', '--port', '9000'], {}, options);
+    expect(parsed.extra).toEqual({ fixture: 'small', append: true });
+    expect(parsed.positionals).toEqual(['load']);
+    expect(parsed.config.port).toBe(9000);
+  });
+
+  it('are undefined when not given, and unknown to a call that does not declare them', () => {
+    expect(loadConfig([], {}, options).extra).toEqual({ fixture: undefined, append: undefined });
+    expect(() => loadConfig(['--fixture', 'small'], {})).toThrow(ConfigError);
+  });
+});
