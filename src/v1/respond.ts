@@ -50,6 +50,12 @@ export function createResponder({ onUnexpected, onResponse }: ResponderHooks): R
     });
   };
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
+    // Already answered (the server answered a request its parser broke on while the body was being read):
+    // nothing more can be said on this response.
+    if (res.headersSent) {
+      if (!res.writableEnded) res.destroy();
+      return;
+    }
     const api = toApiError(error);
     if (api.status >= 500 && !(error instanceof ApiError)) onUnexpected?.(error, req);
     if (!req.complete) res.shouldKeepAlive = false;
