@@ -62,6 +62,8 @@ export function normalisePact(text: string): unknown {
   const metadata = { ...pact.metadata };
   delete metadata['pact-js'];
   delete metadata.pactRust;
-  const interactions = [...(pact.interactions ?? [])].sort((a, b) => String(a.description).localeCompare(String(b.description)) || JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  const interactions = [...(pact.interactions ?? [])].sort(
+    (a, b) => String(a.description).localeCompare(String(b.description)) || JSON.stringify(a).localeCompare(JSON.stringify(b)),
+  );
   return { ...pact, interactions, metadata };
 }

@@ -53,7 +53,8 @@ export interface CheckOptions {
 }
 
 // A CommonJS module whose default export is the class.
-const OpenAPIResponseValidator = ((ResponseValidatorModule as unknown as { default?: unknown }).default ?? ResponseValidatorModule) as unknown as typeof ResponseValidatorModule.default;
+const OpenAPIResponseValidator = ((ResponseValidatorModule as unknown as { default?: unknown }).default ??
+  ResponseValidatorModule) as unknown as typeof ResponseValidatorModule.default;
 type Validator = InstanceType<typeof OpenAPIResponseValidator>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
@@ -76,7 +77,10 @@ function toJsonSchema(node: unknown): unknown {
     out.minimum = Math.max(typeof out.minimum === 'number' ? out.minimum : bounds[0], bounds[0]);
     out.maximum = Math.min(typeof out.maximum === 'number' ? out.maximum : bounds[1], bounds[1]);
   }
-  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof out[flag] !== 'boolean') continue;
     if (out[flag]) out[flag] = out[bound];
     else delete out[flag];
@@ -141,7 +145,8 @@ export function createSpecChecker(specFile: string): SpecChecker {
   const validators = new Map<unknown, Validator>();
   const validatorFor = (schema: unknown): Validator => {
     let v = validators.get(schema);
-    if (!v) validators.set(schema, (v = new OpenAPIResponseValidator({ responses: { default: { schema: toJsonSchema(schema) as never } }, customFormats: FORMATS })));
+    if (!v)
+      validators.set(schema, (v = new OpenAPIResponseValidator({ responses: { default: { schema: toJsonSchema(schema) as never } }, customFormats: FORMATS })));
     return v;
   };
 
@@ -166,7 +171,8 @@ export function createSpecChecker(specFile: string): SpecChecker {
       const documented = op?.responses[String(status)];
       const problems: string[] = [];
       if (!op && !(options.unmatched ?? []).includes(status)) problems.push(`no operation of the spec matches the request, yet it was answered ${status}`);
-      if (op && !documented && options.undocumented !== 'error-body') problems.push(`status ${status} is not documented for ${op.operationId} (documented: ${Object.keys(op.responses).join(', ')})`);
+      if (op && !documented && options.undocumented !== 'error-body')
+        problems.push(`status ${status} is not documented for ${op.operationId} (documented: ${Object.keys(op.responses).join(', ')})`);
       const contentType = headerOf(res.headers, 'content-type');
       const parsed = parsedBody(res);
       if (!parsed.ok) return [...problems, `body is not JSON (Content-Type '${contentType}'): ${String(res.text).slice(0, 80)}`];
@@ -179,12 +185,14 @@ export function createSpecChecker(specFile: string): SpecChecker {
         const details = (failure.errors as { path?: string; message: string }[]).map((e) => `${e.path || '(body)'} ${e.message}`).join('; ');
         problems.push(`body does not match the ${documented ? 'response' : 'Error'} schema: ${details}`);
       }
-      if (status >= 400 && !isErrorStatus(parsed.body, status)) problems.push(`Error status ${(parsed.body as Json | null)?.status} differs from HTTP status ${status}`);
+      if (status >= 400 && !isErrorStatus(parsed.body, status))
+        problems.push(`Error status ${(parsed.body as Json | null)?.status} differs from HTTP status ${status}`);
       for (const [name, header] of Object.entries(documented?.headers ?? {})) {
         const value = headerOf(res.headers, name);
         const pinned = header.schema?.enum;
         if (header.required && value === undefined) problems.push(`header ${name} is missing`);
-        else if (Array.isArray(pinned) && value !== undefined && !pinned.includes(value)) problems.push(`header ${name} is '${value}', expected one of ${pinned.join(' | ')}`);
+        else if (Array.isArray(pinned) && value !== undefined && !pinned.includes(value))
+          problems.push(`header ${name} is '${value}', expected one of ${pinned.join(' | ')}`);
       }
       return problems;
     },

@@ -31,7 +31,13 @@ export function printDredd(report: DreddReport): Outcome {
 export function printSummary(outcomes: Outcome[]): boolean {
   const ok = outcomes.every((o) => o.ok);
   console.log('\nSummary');
-  for (const o of outcomes) console.log(`  ${(o.skipped ? 'SKIP' : o.ok ? 'PASS' : 'FAIL').padEnd(5)} ${o.tool}: ${o.line}`);
+  for (const o of outcomes)
+    console.log(
+      `  ${(o.skipped ? 'SKIP'
+      : o.ok ? 'PASS'
+      : 'FAIL'
+      ).padEnd(5)} ${o.tool}: ${o.line}`,
+    );
   console.log(`\nRESULT: ${ok ? 'PASS' : 'FAIL'}`);
   return ok;
 }

@@ -70,7 +70,8 @@ function readArgs(argv: string[]) {
   } catch {
     throw new UsageError(`--target is not a URL: '${values.target}'`);
   }
-  if (!/^https?:$/.test(url.protocol) || !/\/v1\/?$/.test(url.pathname)) throw new UsageError(`--target must be an http(s) URL ending in /v1, got '${values.target}'`);
+  if (!/^https?:$/.test(url.protocol) || !/\/v1\/?$/.test(url.pathname))
+    throw new UsageError(`--target must be an http(s) URL ending in /v1, got '${values.target}'`);
   const target = values.target.replace(/\/+$/, '');
   return {
     target,
@@ -96,7 +97,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // Loaded only now: Dredd and Pact take seconds to import, a usage error should not wait for them.
-  const [{ runDredd }, { CONTROL_TIMEOUT_MS, providerBaseUrl, verifyPacts }] = await Promise.all([import('./dredd/run-dredd.js'), import('./provider/verify-pacts.js')]);
+  const [{ runDredd }, { CONTROL_TIMEOUT_MS, providerBaseUrl, verifyPacts }] = await Promise.all([
+    import('./dredd/run-dredd.js'),
+    import('./provider/verify-pacts.js'),
+  ]);
   const outcomes: Outcome[] = [];
   console.log(`Verifying ${args.target}\n`);
 
@@ -132,7 +136,14 @@ async function main(argv: string[]): Promise<number> {
   } else {
     console.log(`\nPact: verifying ${files.length} pact file(s) from ${args.pactsDir}\n`);
     try {
-      const summary = await verifyPacts({ target: args.target, key: args.key, adminUrl: controlPlane, adminToken: args.adminToken, pactFiles: files, logLevel: args.verbose ? 'info' : 'error' });
+      const summary = await verifyPacts({
+        target: args.target,
+        key: args.key,
+        adminUrl: controlPlane,
+        adminToken: args.adminToken,
+        pactFiles: files,
+        logLevel: args.verbose ? 'info' : 'error',
+      });
       outcomes.push({ tool: 'Pact', ok: true, line: `${summary.interactions} interaction(s) of ${summary.consumers.join(', ')} verified` });
     } catch (error) {
       console.log(`\n${(error as Error).message}`);

@@ -62,7 +62,11 @@ export function createHandlers(deps: AppDeps): Handlers {
   // allows only its own origins, never /v1's (by default any).
   for (const extension of deps.extensions ?? []) app.use(extension.path, extension.router);
   app.use(cors);
-  app.use('/v1', keepUndecodable, createV1Router(routes, pipeline, (_req, res, next) => (respond.track(res), next())));
+  app.use(
+    '/v1',
+    keepUndecodable,
+    createV1Router(routes, pipeline, (_req, res, next) => (respond.track(res), next())),
+  );
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(ApiError.of('not_found', `No route ${req.method} ${req.path}. The Pet Store interface is served under /v1.`));
   });

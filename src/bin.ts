@@ -7,7 +7,6 @@ import { PACKAGE_VERSION as version } from './paths.js';
 import { startSandbox, type Logger } from './sandbox.js';
 import { StoreError } from './store/types.js';
 
-
 const usage = `Usage: petstore-sandbox [options]             serve the Pet Store interface under /v1
        petstore-sandbox <command> [options]   QA commands on a sandbox or its data
 
@@ -34,61 +33,39 @@ const logger: Logger = {
   error: (message, error) => console.error(message, error instanceof Error ? error.stack : (error ?? '')),
 };
 
-async function main(): Promise<number> {
-  let loaded;
-  try {
-    loaded = loadConfig(process.argv.slice(2), process.env, COMMAND_OPTIONS);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`petstore-sandbox: ${error.message}\n\n${usage}`);
+/** The banner shows only the documented development key, and only on a loopback host: secrets stay off screens and logs. */
+function shownKey(config: Config): string | undefined {
+  return config.apiKeys[0] === DEFAULT_API_KEY && isLoopbackHost(config.host) ? DEFAULT_API_KEY : undefined;
+}
+
+/** The exit code of a failed start, after saying why; rethrows what it cannot explain. */
+function startFailure(error: unknown, config: Config): number {
+  if (error instanceof ConfigError) {
+    console.error(`petstore-sandbox: ${error.message}`);
     return 2;
   }
-  const { config, positionals } = loaded;
-  if (loaded.help) {
-    console.log(usage);
-    return 0;
+  if (error instanceof LockError) {
+    console.error(`petstore-sandbox: ${error.message}${error instanceof LockedError ? ' Use another --data, or stop that process.' : ''}`);
+    return 1;
   }
-  if (loaded.version) {
-    console.log(version);
-    return 0;
+  if (error instanceof StoreError) {
+    console.error(`petstore-sandbox: ${error.message}`);
+    return 1;
   }
-  const [command, ...operands] = positionals;
-  if (command !== undefined && command !== 'serve') {
-    if (!(COMMANDS as readonly string[]).includes(command)) {
-      console.error(`petstore-sandbox: unknown command '${command}'\n\n${usage}`);
-      return 2;
-    }
-    try {
-      await runCommand(command as Command, operands, config, loaded.extra, { out: (t) => console.log(t), err: (t) => console.error(t) });
-      return 0;
-    } catch (error) {
-      if (!(error instanceof CommandError)) throw error;
-      console.error(`petstore-sandbox ${command}: ${error.message}`);
-      return error.exitCode;
-    }
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(`petstore-sandbox: port ${config.port} on ${config.host} is already in use (choose another with --port).`);
+    return 1;
   }
+  throw error;
+}
 
+/** Serves until SIGINT or SIGTERM, then flushes and stops. */
+async function serve(config: Config): Promise<number> {
   let sandbox;
   try {
     sandbox = await startSandbox(config, logger);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`petstore-sandbox: ${error.message}`);
-      return 2;
-    }
-    if (error instanceof LockError) {
-      console.error(`petstore-sandbox: ${error.message}${error instanceof LockedError ? ' Use another --data, or stop that process.' : ''}`);
-      return 1;
-    }
-    if (error instanceof StoreError) {
-      console.error(`petstore-sandbox: ${error.message}`);
-      return 1;
-    }
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      console.error(`petstore-sandbox: port ${config.port} on ${config.host} is already in use (choose another with --port).`);
-      return 1;
-    }
-    throw error;
+    return startFailure(error, config);
   }
   console.log(`Pet Store sandbox ${version} (${config.mode} mode) listening on ${sandbox.baseUrl}`);
   console.log(`  data file: ${config.dataFile}`);
@@ -96,7 +73,6 @@ async function main(): Promise<number> {
   console.log(`  API key:   ${key ? `Authorization: Bearer ${key}` : 'the first configured key (not shown)'}`);
   console.log(`  try:       curl -H 'Authorization: Bearer ${key ?? '<API key>'}' ${sandbox.baseUrl}/pets`);
   for (const notice of sandbox.notices) console.log(`  note:      ${notice}`);
-
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       console.log(`${signal}: flushing and shutting down`);
@@ -109,9 +85,38 @@ async function main(): Promise<number> {
   return 0;
 }
 
-/** The banner shows only the documented development key, and only on a loopback host: secrets stay off screens and logs. */
-function shownKey(config: Config): string | undefined {
-  return config.apiKeys[0] === DEFAULT_API_KEY && isLoopbackHost(config.host) ? DEFAULT_API_KEY : undefined;
+/** A QA command, to its exit code. */
+async function command(name: string, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>): Promise<number> {
+  if (!(COMMANDS as readonly string[]).includes(name)) {
+    console.error(`petstore-sandbox: unknown command '${name}'\n\n${usage}`);
+    return 2;
+  }
+  try {
+    await runCommand(name as Command, operands, config, extra, { out: (t) => console.log(t), err: (t) => console.error(t) });
+    return 0;
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    console.error(`petstore-sandbox ${name}: ${error.message}`);
+    return error.exitCode;
+  }
+}
+
+async function main(): Promise<number> {
+  let loaded;
+  try {
+    loaded = loadConfig(process.argv.slice(2), process.env, COMMAND_OPTIONS);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`petstore-sandbox: ${error.message}\n\n${usage}`);
+    return 2;
+  }
+  if (loaded.help || loaded.version) {
+    console.log(loaded.help ? usage : version);
+    return 0;
+  }
+  const [name, ...operands] = loaded.positionals;
+  if (name !== undefined && name !== 'serve') return command(name, operands, loaded.config, loaded.extra);
+  return serve(loaded.config);
 }
 
 main().then(

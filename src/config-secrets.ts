@@ -62,7 +62,10 @@ const TOKEN_HELP = 'letters, digits and -._~+/, optionally ending in =';
  */
 export function apiKeysOf(secret: Secret): string[] {
   const lines = secret.fromFile ? secret.text.split(/\r?\n/).map((line) => line.split('#')[0] ?? '') : [secret.text];
-  const keys = lines.flatMap((line) => line.split(',')).map((k) => k.trim()).filter(Boolean);
+  const keys = lines
+    .flatMap((line) => line.split(','))
+    .map((k) => k.trim())
+    .filter(Boolean);
   if (keys.length === 0) throw new ConfigError(`${secret.source} needs at least one key`);
   keys.forEach((key, i) => {
     if (!TOKEN.test(key)) throw new ConfigError(`${secret.source}: key ${i + 1} is not a valid bearer token (${TOKEN_HELP})`);

@@ -105,14 +105,20 @@ function boolean(name: string, raw: string): boolean {
 }
 
 function list(name: string, raw: string): string[] {
-  const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (items.length === 0) throw new ConfigError(`${describeOption(name)} needs at least one value`);
   return items;
 }
 
 /** Control-plane origins are exact origins: `*` would let any web page drive the sandbox. */
 function controlOrigins(raw: string): string[] {
-  const origins = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const origins = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     let parsed: string | undefined;
     try {
@@ -120,9 +126,32 @@ function controlOrigins(raw: string): string[] {
     } catch {
       parsed = undefined;
     }
-    if (parsed !== origin) throw new ConfigError(`${describeOption('control-cors-origins')}: '${origin}' is not an origin such as http://localhost:3000 (* is not allowed)`);
+    if (parsed !== origin)
+      throw new ConfigError(`${describeOption('control-cors-origins')}: '${origin}' is not an origin such as http://localhost:3000 (* is not allowed)`);
   }
   return origins;
+}
+
+/** The arguments as parseArgs reads them: every option, the sub-command's, `--help` and `--version`. */
+function parse(
+  argv: readonly string[],
+  commandOptions: Record<string, { type: 'string' | 'boolean' }>,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        ...Object.fromEntries(Object.entries(OPTIONS).map(([k, o]) => [k, { type: 'flag' in o ? ('boolean' as const) : ('string' as const) }])),
+        ...commandOptions,
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
+      },
+    });
+    return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
 }
 
 /**
@@ -138,22 +167,8 @@ export function loadConfig(
   commandOptions: Record<string, { type: 'string' | 'boolean' }> = {},
   io: ConfigIo = fileIo,
 ): { config: Config; positionals: string[]; help: boolean; version: boolean; extra: Record<string, string | boolean | undefined> } {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: {
-        ...Object.fromEntries(Object.entries(OPTIONS).map(([k, o]) => [k, { type: 'flag' in o ? ('boolean' as const) : ('string' as const) }])),
-        ...commandOptions,
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-      },
-    });
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
-  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const parsed = parse(argv, commandOptions);
+  const values = parsed.values;
   const get = (name: OptionName): string => {
     const flag = values[name];
     if (typeof flag === 'string') return flag;

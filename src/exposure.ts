@@ -21,8 +21,10 @@ export function isLoopbackHost(host: string): boolean {
 export function checkExposure(config: Config): void {
   if (isLoopbackHost(config.host)) return;
   const defaults = [
-    config.adminToken === DEFAULT_ADMIN_TOKEN && `the admin token is still the documented default '${DEFAULT_ADMIN_TOKEN}' (set it with --admin-token-file <file>, PETSTORE_ADMIN_TOKEN_FILE, PETSTORE_ADMIN_TOKEN or --admin-token)`,
-    config.apiKeys.includes(DEFAULT_API_KEY) && `the API keys still include the documented default '${DEFAULT_API_KEY}' (set them with --api-keys-file <file>, PETSTORE_API_KEYS_FILE, PETSTORE_API_KEYS or --api-keys)`,
+    config.adminToken === DEFAULT_ADMIN_TOKEN &&
+      `the admin token is still the documented default '${DEFAULT_ADMIN_TOKEN}' (set it with --admin-token-file <file>, PETSTORE_ADMIN_TOKEN_FILE, PETSTORE_ADMIN_TOKEN or --admin-token)`,
+    config.apiKeys.includes(DEFAULT_API_KEY) &&
+      `the API keys still include the documented default '${DEFAULT_API_KEY}' (set them with --api-keys-file <file>, PETSTORE_API_KEYS_FILE, PETSTORE_API_KEYS or --api-keys)`,
   ].filter((problem): problem is string => typeof problem === 'string');
   if (defaults.length === 0) return;
   throw new ConfigError(`--host ${config.host} serves beyond this machine, but ${defaults.join(', and ')}. A file keeps a secret out of process listings.`);

@@ -36,7 +36,11 @@ export interface DescriptorCaps {
  * shared: each connection holds a socket, each open workspace may hold its
  * log. A configured cap that does not fit its half is lowered, with a note.
  */
-export function descriptorCaps(wanted: { connections: number; workspaces: number }, fileLimit: number | undefined, reserved = RESERVED_DESCRIPTORS): DescriptorCaps {
+export function descriptorCaps(
+  wanted: { connections: number; workspaces: number },
+  fileLimit: number | undefined,
+  reserved = RESERVED_DESCRIPTORS,
+): DescriptorCaps {
   const caps: DescriptorCaps = { ...wanted, notes: [] };
   if (fileLimit === undefined || fileLimit - reserved >= wanted.connections + wanted.workspaces) return caps;
   const half = Math.max(1, Math.floor((fileLimit - reserved) / 2));

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { createRequestListener } from './app.js';
 import type { Runtime } from './operation.js';
 import type { Config } from './config.js';
@@ -10,10 +10,10 @@ import { checkExposure } from './exposure.js';
 import { closeServer, listen } from './http/server.js';
 import { acquireLock } from './lock.js';
 import { createPreferInterceptor } from './interceptors/prefer.js';
-import { createPrismEngine, createPrismMode } from './modes/prism/index.js';
+import { createPrismEngine, createPrismMode, type PrismEngine } from './modes/prism/index.js';
 import { createStatefulMode } from './modes/stateful/index.js';
-import { loadSpec } from './openapi/spec.js';
-import { createValidators, formatIssues } from './openapi/validate.js';
+import { loadSpec, type Spec } from './openapi/spec.js';
+import { createValidators, formatIssues, type Validators } from './openapi/validate.js';
 import { PACKAGE_VERSION } from './paths.js';
 import { descriptorCaps, openFileLimit } from './file-limit.js';
 import { Workspaces } from './store/workspaces.js';
@@ -98,57 +98,90 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
 }
 
 /** Everything but the lock: stores, control plane, app, listener. */
-async function wire(config: Config, logger: Logger, options: SandboxOptions): Promise<Sandbox> {
-  const startedAt = Date.now();
-  const spec = loadSpec();
-  const validators = createValidators(spec);
+/** The workspaces, with the default one open: a bad data file stops start-up with a clear error. */
+async function openDefault(config: Config, logger: Logger, validators: Validators, maxOpen: number): Promise<Workspaces> {
   const checkPet = validators.schema('/components/schemas/Pet');
-  const defaultKey = config.apiKeys[0] as string;
-  const caps = descriptorCaps({ connections: config.maxConnections, workspaces: config.maxWorkspaces }, openFileLimit());
   const check = (pet: unknown) => {
     const issues = checkPet(pet);
     return issues.length ? [formatIssues(issues)] : [];
   };
-  const workspaces = await openWorkspaces(config, logger, check, caps.workspaces);
-  // The default workspace opens now, so a bad data file stops start-up with a clear error.
-  await workspaces.use(defaultKey, () => undefined).catch(async (error: unknown) => {
-    await workspaces.close();
-    throw error;
-  });
+  const workspaces = await openWorkspaces(config, logger, check, maxOpen);
+  await workspaces
+    .use(config.apiKeys[0] as string, () => undefined)
+    .catch(async (error: unknown) => {
+      await workspaces.close();
+      throw error;
+    });
+  return workspaces;
+}
 
-  const runtime: Runtime = { mode: config.mode };
-  // Prism loads lazily (seconds of imports): at start-up only when a Prism mode is chosen, else on first use.
-  const prism = createPrismEngine([...spec.operations.keys()]);
-  if (config.mode !== 'stateful') await prism.ready().catch(async (error: unknown) => {
-    await workspaces.close();
-    throw error;
-  });
+interface Parts {
+  config: Config;
+  logger: Logger;
+  spec: Spec;
+  validators: Validators;
+  workspaces: Workspaces;
+  prism: PrismEngine;
+  runtime: Runtime;
+  startedAt: number;
+}
+
+/** The control plane, the journal, faults and modes around the workspaces, as one request listener. */
+function createListener({ config, logger, spec, validators, workspaces, prism, runtime, startedAt }: Parts, options: SandboxOptions): RequestListener {
   const checkResponse = responseChecker(spec, validators);
   const journal = new Journal(config.journalSize, config.journalMemory, checkResponse);
   const capture = createJournalCapture(checkResponse);
   const faults = new Faults(spec.operations, (key) => workspaces.idOf(key));
-  const control = createControlRouter({ config, runtime, workspaces, journal, faults, checkPet: validators.schema('/components/schemas/Pet', 'record'), version: PACKAGE_VERSION, startedAt, prepareMode: (mode) => (mode === 'stateful' ? Promise.resolve() : prism.ready()) });
-  const listener = createRequestListener({
+  const control = createControlRouter({
     config,
-    spec,
-    validators,
     runtime,
-    modes: {
-      stateful: createStatefulMode(workspaces),
-      example: createPrismMode({ spec, engine: prism, dynamic: false, seed: config.seed }),
-      dynamic: createPrismMode({ spec, engine: prism, dynamic: true, seed: config.seed }),
+    workspaces,
+    journal,
+    faults,
+    checkPet: validators.schema('/components/schemas/Pet', 'record'),
+    version: PACKAGE_VERSION,
+    startedAt,
+    prepareMode: (mode) => (mode === 'stateful' ? Promise.resolve() : prism.ready()),
+  });
+  const modes = {
+    stateful: createStatefulMode(workspaces),
+    example: createPrismMode({ spec, engine: prism, dynamic: false, seed: config.seed }),
+    dynamic: createPrismMode({ spec, engine: prism, dynamic: true, seed: config.seed }),
+  };
+  return createRequestListener(
+    {
+      config,
+      spec,
+      validators,
+      runtime,
+      modes,
+      interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
+      extensions: [{ path: '/__sandbox', router: control }],
+      // A request without a valid key belongs to no workspace: it never displaces a workspace's entries.
+      onResponse: (e) => {
+        if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
+      },
+      onUnexpected: (error, req) => logger.error(`Unexpected error on ${req.method} ${req.url}`, error),
     },
-    interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
-    extensions: [{ path: '/__sandbox', router: control }],
-    // A request without a valid key belongs to no workspace: it never displaces a workspace's entries.
-    onResponse: (e) => {
-      if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
-    },
-    onUnexpected: (error, req) => logger.error(`Unexpected error on ${req.method} ${req.url}`, error),
-  }, options);
+    options,
+  );
+}
+
+/** Everything but the lock: stores, control plane, app, listener. */
+async function wire(config: Config, logger: Logger, options: SandboxOptions): Promise<Sandbox> {
+  const startedAt = Date.now();
+  const spec = loadSpec();
+  const validators = createValidators(spec);
+  const caps = descriptorCaps({ connections: config.maxConnections, workspaces: config.maxWorkspaces }, openFileLimit());
+  const workspaces = await openDefault(config, logger, validators, caps.workspaces);
+  const runtime: Runtime = { mode: config.mode };
+  // Prism loads lazily (seconds of imports): at start-up only when a Prism mode is chosen, else on first use.
+  const prism = createPrismEngine([...spec.operations.keys()]);
   let server: Server;
   let origin: string;
   try {
+    if (config.mode !== 'stateful') await prism.ready();
+    const listener = createListener({ config, logger, spec, validators, workspaces, prism, runtime, startedAt }, options);
     ({ server, origin } = await listen(listener, config.port, config.host, caps.connections));
   } catch (error) {
     await workspaces.close();

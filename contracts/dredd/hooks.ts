@@ -53,7 +53,12 @@ async function prepareWithControlPlane(s: HookSettings & { adminUrl: string }): 
 async function apiCall(s: HookSettings, base: string, method: string, path: string, body?: unknown): Promise<unknown> {
   const headers: Record<string, string> = { Authorization: `Bearer ${s.key}` };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${base}${path} answered ${res.status}: ${text.slice(0, 200)}`);
   return text ? (JSON.parse(text) as unknown) : undefined;

@@ -9,7 +9,9 @@ export const SPEC_FILE = fileURLToPath(new URL('../../spec/openapi.yaml', import
 
 // Dredd's reporter writes pass/fail lines through its own logger, which `loglevel` does not silence.
 // Required, not imported: how an ESM default import sees this CommonJS module differs between loaders.
-const reporterOutput = (createRequire(import.meta.url)('dredd/build/reporters/reporterOutputLogger.js') as { default: { transports: { console: { silent: boolean } } } }).default;
+const reporterOutput = (
+  createRequire(import.meta.url)('dredd/build/reporters/reporterOutputLogger.js') as { default: { transports: { console: { silent: boolean } } } }
+).default;
 
 export interface DreddOptions {
   /** Base URL of the deployment including its base path, e.g. `http://127.0.0.1:4010/v1`. */
@@ -45,7 +47,8 @@ interface DreddTest {
   origin?: { resourceName?: string; actionName?: string; exampleName?: string };
 }
 
-const nameOf = (test: DreddTest) => (test.origin ? [test.origin.resourceName, test.origin.actionName, test.origin.exampleName].join(' > ') : (test.title ?? '?'));
+const nameOf = (test: DreddTest) =>
+  test.origin ? [test.origin.resourceName, test.origin.actionName, test.origin.exampleName].join(' > ') : (test.title ?? '?');
 
 // Dredd's hooks read their settings from process.env, so two runs in one process must not overlap.
 let queue: Promise<unknown> = Promise.resolve();
@@ -63,7 +66,12 @@ export function runDredd(options: DreddOptions): Promise<DreddReport> {
 async function runOnce(options: DreddOptions): Promise<DreddReport> {
   const bundle = await bundleHooks();
   const saved = Object.fromEntries(Object.values(SETTINGS_ENV).map((name) => [name, process.env[name]]));
-  const settings = { [SETTINGS_ENV.key]: options.key, [SETTINGS_ENV.adminUrl]: options.adminUrl, [SETTINGS_ENV.adminToken]: options.adminToken, [SETTINGS_ENV.spec]: SPEC_FILE };
+  const settings = {
+    [SETTINGS_ENV.key]: options.key,
+    [SETTINGS_ENV.adminUrl]: options.adminUrl,
+    [SETTINGS_ENV.adminToken]: options.adminToken,
+    [SETTINGS_ENV.spec]: SPEC_FILE,
+  };
   for (const [name, value] of Object.entries(settings)) {
     if (value) process.env[name] = value;
     else delete process.env[name];
@@ -84,7 +92,8 @@ async function runOnce(options: DreddOptions): Promise<DreddReport> {
 function runDreddWith(options: DreddOptions, hookfiles: string[]): Promise<DreddReport> {
   const results: DreddResult[] = [];
   const emitter = new EventEmitter();
-  const record = (status: DreddResult['status']) => (test: DreddTest) => results.push({ name: nameOf(test), status, message: status === 'pass' ? '' : (test.message ?? '') });
+  const record = (status: DreddResult['status']) => (test: DreddTest) =>
+    results.push({ name: nameOf(test), status, message: status === 'pass' ? '' : (test.message ?? '') });
   emitter.on('test pass', record('pass'));
   emitter.on('test fail', record('fail'));
   emitter.on('test skip', record('skip'));

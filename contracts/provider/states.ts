@@ -34,7 +34,11 @@ const load = (control: ControlClient, pets: PetRecord[]) => control.call('loadFi
 
 /** A pet named by the state's parameters where given (`name`, `categoryId`, `status`). */
 function petFrom(id: number, params: Params): PetRecord {
-  const pet: PetRecord = { id, name: typeof params.name === 'string' ? params.name : 'Rex', categoryId: typeof params.categoryId === 'number' ? params.categoryId : 1 };
+  const pet: PetRecord = {
+    id,
+    name: typeof params.name === 'string' ? params.name : 'Rex',
+    categoryId: typeof params.categoryId === 'number' ? params.categoryId : 1,
+  };
   const status = params.status ?? 'available';
   if ((STATUSES as readonly unknown[]).includes(status)) pet.status = status as PetRecord['status'];
   return pet;
@@ -55,7 +59,11 @@ export const PROVIDER_STATES: readonly StatePattern[] = [
     example: 'no pet with id 999 exists',
     pattern: /^no pet with id (\d+) exists$/,
     // Other pets exist, so a provider that answered any id with some pet would be caught.
-    setup: (control, match) => load(control, SOME_PETS.filter((pet) => pet.id !== Number(match[1]))),
+    setup: (control, match) =>
+      load(
+        control,
+        SOME_PETS.filter((pet) => pet.id !== Number(match[1])),
+      ),
   },
   {
     example: 'no pets exist',

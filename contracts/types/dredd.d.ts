@@ -29,7 +29,6 @@ declare module 'dredd' {
   export = Dredd;
 }
 
-
 /**
  * The `hooks` module Dredd hands to a hook file (through proxyquire), and
  * the parts of a transaction the hooks read and change.

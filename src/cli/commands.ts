@@ -46,7 +46,10 @@ async function remote<T>(origin: string, call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (!(error instanceof ControlError)) throw error;
-    if (error.status === undefined) throw new CommandError(`Cannot reach the sandbox at ${origin}: ${String((error.cause as Error | undefined)?.cause ?? (error.cause as Error | undefined)?.message)}`);
+    if (error.status === undefined)
+      throw new CommandError(
+        `Cannot reach the sandbox at ${origin}: ${String((error.cause as Error | undefined)?.cause ?? (error.cause as Error | undefined)?.message)}`,
+      );
     throw new CommandError(`The sandbox answered ${error.status}: ${error.body?.message ?? error.message}`);
   }
 }
@@ -59,11 +62,19 @@ function limitOption(raw: string | boolean | undefined): number | undefined {
 }
 
 /** The commands that talk to a running sandbox, through its control plane. */
-async function runRemote(command: Command, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>, io: CommandIo, client: ControlClient): Promise<void> {
+async function runRemote(
+  command: Command,
+  operands: string[],
+  config: Config,
+  extra: Record<string, string | boolean | undefined>,
+  io: CommandIo,
+  client: ControlClient,
+): Promise<void> {
   const at = <T>(call: () => Promise<T>) => remote(client.origin, call);
   if (command === 'journal') {
     const query = { limit: limitOption(extra.limit) };
-    const journal = extra.unauthenticated ? await at(() => client.call('readUnauthenticatedJournal', { query })) : await at(() => client.call('readJournal', { query }));
+    const journal =
+      extra.unauthenticated ? await at(() => client.call('readUnauthenticatedJournal', { query })) : await at(() => client.call('readJournal', { query }));
     io.out(JSON.stringify(journal, null, 2));
   } else if (command === 'seed' || command === 'reset') {
     const body = command === 'reset' && extra.empty ? { empty: true } : { seed: config.seed, count: config.count };
@@ -96,12 +107,21 @@ async function fixtureArgument(arg: string): Promise<FixtureSet | { fixture: str
  * through its lock file, or `--url`), or, for seed/reset/load/export when
  * none runs, directly on the data directory.
  */
-export async function runCommand(command: Command, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>, io: CommandIo): Promise<void> {
+export async function runCommand(
+  command: Command,
+  operands: string[],
+  config: Config,
+  extra: Record<string, string | boolean | undefined>,
+  io: CommandIo,
+): Promise<void> {
   const key = typeof extra.key === 'string' ? extra.key : undefined;
   const url = typeof extra.url === 'string' ? extra.url : runningServer(config.dataFile)?.origin;
   const maxOperands = command === 'load' || command === 'export' ? 1 : 0;
   if (operands.length > maxOperands || (command === 'load' && operands.length === 0)) {
-    throw new CommandError(command === 'load' ? 'Usage: load <fixture name | file.json> [--append]' : `'${command}' takes ${maxOperands ? 'at most one argument' : 'no arguments'}.`, 2);
+    throw new CommandError(
+      command === 'load' ? 'Usage: load <fixture name | file.json> [--append]' : `'${command}' takes ${maxOperands ? 'at most one argument' : 'no arguments'}.`,
+      2,
+    );
   }
 
   if (url) return runRemote(command, operands, config, extra, io, createControlClient({ origin: url, adminToken: config.adminToken, ...(key ? { key } : {}) }));
@@ -112,7 +132,8 @@ export async function runCommand(command: Command, operands: string[], config: C
   try {
     lock = await acquireLock(config.dataFile, command);
   } catch (error) {
-    if (error instanceof LockError) throw new CommandError(error instanceof LockedError ? `${error.message} Retry once it has finished, or pass --url.` : error.message);
+    if (error instanceof LockError)
+      throw new CommandError(error instanceof LockedError ? `${error.message} Retry once it has finished, or pass --url.` : error.message);
     throw error;
   }
   try {
@@ -123,7 +144,13 @@ export async function runCommand(command: Command, operands: string[], config: C
 }
 
 /** Runs seed/reset/load/export on the data directory itself (its lock held by the caller). */
-async function onDataFile(command: Command, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>, io: CommandIo): Promise<void> {
+async function onDataFile(
+  command: Command,
+  operands: string[],
+  config: Config,
+  extra: Record<string, string | boolean | undefined>,
+  io: CommandIo,
+): Promise<void> {
   const key = typeof extra.key === 'string' ? extra.key : undefined;
   const validators = createValidators(loadSpec());
   const workspaces = await openWorkspaces(config, { info: (t) => io.err(t), error: (t) => io.err(t) });
@@ -138,7 +165,15 @@ async function onDataFile(command: Command, operands: string[], config: Config, 
 }
 
 /** seed, reset, load or export on a workspace's files, when no sandbox serves them. */
-async function runOnFile(command: Command, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>, io: CommandIo, store: PetStore, validators: ReturnType<typeof createValidators>): Promise<void> {
+async function runOnFile(
+  command: Command,
+  operands: string[],
+  config: Config,
+  extra: Record<string, string | boolean | undefined>,
+  io: CommandIo,
+  store: PetStore,
+  validators: ReturnType<typeof createValidators>,
+): Promise<void> {
   if (command === 'seed' || command === 'reset') {
     await resetWorkspace(store, checkResetOptions({ seed: config.seed, count: config.count, empty: command === 'reset' && extra.empty === true }));
   } else if (command === 'load') {

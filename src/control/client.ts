@@ -8,7 +8,16 @@
  *
  * It depends on nothing but `fetch`, so the Dredd hooks can carry it.
  */
-import { CONTROL_BASE, CONTROL_ROUTES, routePath, type ControlErrorBody, type ControlInput, type ControlOperationId, type ControlResult, type InputRequired } from './routes.js';
+import {
+  CONTROL_BASE,
+  CONTROL_ROUTES,
+  routePath,
+  type ControlErrorBody,
+  type ControlInput,
+  type ControlOperationId,
+  type ControlResult,
+  type InputRequired,
+} from './routes.js';
 
 export interface ControlClientOptions {
   /** Where `/__sandbox` is served (and any path prefix before it), e.g. `http://127.0.0.1:4010`. */
@@ -62,7 +71,8 @@ export class ControlError extends Error {
   }
 }
 
-type CallArgs<K extends ControlOperationId> = InputRequired<K> extends true ? [input: ControlInput<K>, options?: CallOptions] : [input?: ControlInput<K>, options?: CallOptions];
+type CallArgs<K extends ControlOperationId> =
+  InputRequired<K> extends true ? [input: ControlInput<K>, options?: CallOptions] : [input?: ControlInput<K>, options?: CallOptions];
 
 export interface ControlClient {
   readonly origin: string;
@@ -83,26 +93,34 @@ const parse = (text: string): unknown => {
   }
 };
 
-const isErrorBody = (v: unknown): v is ControlErrorBody => typeof v === 'object' && v !== null && typeof (v as ControlErrorBody).code === 'string' && typeof (v as ControlErrorBody).message === 'string';
+const isErrorBody = (v: unknown): v is ControlErrorBody =>
+  typeof v === 'object' && v !== null && typeof (v as ControlErrorBody).code === 'string' && typeof (v as ControlErrorBody).message === 'string';
+
+/** One request to the control plane at `origin`, to its answer; a ControlError when nothing answers. */
+async function exchange(
+  origin: string,
+  timeoutMs: number | undefined,
+  request: { method: string; path: string; headers: Headers; body: SendInit['body'] },
+  operationId?: string,
+): Promise<ControlResponse> {
+  const { method, path, headers, body } = request;
+  const url = `${origin}${CONTROL_BASE}${path}`;
+  let res: Response;
+  try {
+    const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+    // A streamed body needs `duplex: 'half'` (Node's fetch), which RequestInit does not declare.
+    res = await fetch(url, { method, headers, body, signal, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+  } catch (error) {
+    const reason = (error as Error).cause ?? (error as Error).message;
+    throw new ControlError(`Cannot reach the sandbox's control plane at ${origin}: ${String(reason)}`, operationId, undefined, undefined, { cause: error });
+  }
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: parse(text) };
+}
 
 /** Creates a client of the control plane at `options.origin`. */
 export function createControlClient(options: ControlClientOptions): ControlClient {
   const origin = options.origin.replace(/\/+$/, '');
-
-  async function exchange(method: string, path: string, headers: Headers, body: SendInit['body'], operationId?: string): Promise<ControlResponse> {
-    const url = `${origin}${CONTROL_BASE}${path}`;
-    let res: Response;
-    try {
-      const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
-      // A streamed body needs `duplex: 'half'` (Node's fetch), which RequestInit does not declare.
-      res = await fetch(url, { method, headers, body, signal, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
-    } catch (error) {
-      const reason = (error as Error).cause ?? (error as Error).message;
-      throw new ControlError(`Cannot reach the sandbox's control plane at ${origin}: ${String(reason)}`, operationId, undefined, undefined, { cause: error });
-    }
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, text, body: parse(text) };
-  }
 
   /** `given` is a ControlInput of the operation: every one has this shape. */
   async function request(operationId: ControlOperationId, given: unknown, callOptions: CallOptions = {}): Promise<ControlResponse> {
@@ -115,7 +133,8 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     const query = Object.entries(input.query ?? {}).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]));
     const path = routePath(route, input.path) + (query.length > 0 ? `?${new URLSearchParams(query).toString()}` : '');
     if (input.body !== undefined) headers.set('content-type', 'application/json');
-    const res = await exchange(route.method, path, headers, input.body === undefined ? undefined : JSON.stringify(input.body), operationId);
+    const body = input.body === undefined ? undefined : JSON.stringify(input.body);
+    const res = await exchange(origin, options.timeoutMs, { method: route.method, path, headers, body }, operationId);
     if (res.status !== route.status) {
       const error = isErrorBody(res.body) ? res.body : undefined;
       const why = error?.message ?? res.text.slice(0, 300);
@@ -128,7 +147,13 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     origin,
     async call(operationId, ...[input, callOptions]) {
       const res = await request(operationId, input, callOptions);
-      if (typeof res.body === 'string' || res.body === undefined) throw new ControlError(`${operationId} answered ${res.status} with a body that is not JSON: ${res.text.slice(0, 300)}`, operationId, res.status, undefined);
+      if (typeof res.body === 'string' || res.body === undefined)
+        throw new ControlError(
+          `${operationId} answered ${res.status} with a body that is not JSON: ${res.text.slice(0, 300)}`,
+          operationId,
+          res.status,
+          undefined,
+        );
       // The server answers what the spec says, the spec these types are generated from.
       return res.body as ControlResult<typeof operationId>;
     },
@@ -146,7 +171,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
         body = JSON.stringify(init.json);
         if (!headers.has('content-type')) headers.set('content-type', 'application/json');
       }
-      return exchange(method, path, headers, body);
+      return exchange(origin, options.timeoutMs, { method, path, headers, body });
     },
   };
 }

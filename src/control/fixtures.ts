@@ -25,7 +25,10 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** Names of the fixture sets shipped in `fixtures/`. */
 export async function fixtureNames(dir = FIXTURES_DIR): Promise<string[]> {
   const files = await readdir(dir).catch(() => []);
-  return files.filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  return files
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5))
+    .sort();
 }
 
 /** Reads `fixtures/<name>.json`; the name cannot leave the folder. */
@@ -51,7 +54,8 @@ export async function readFixture(name: string, dir = FIXTURES_DIR): Promise<Fix
  */
 export function resolveFixture(set: unknown, checkPet: SchemaCheck): { pets: Pet[]; nextId?: number } {
   const s = (Array.isArray(set) ? { pets: set } : set) as FixtureSet | null;
-  if (!s || typeof s !== 'object') throw ApiError.of('invalid_request', 'A fixture set is a JSON object with "pets" (an array of Pet) or "generate" ({seed, count}).');
+  if (!s || typeof s !== 'object')
+    throw ApiError.of('invalid_request', 'A fixture set is a JSON object with "pets" (an array of Pet) or "generate" ({seed, count}).');
   if (s.nextId !== undefined && (!Number.isSafeInteger(s.nextId) || s.nextId < 1)) throw ApiError.of('invalid_request', '"nextId" must be a positive integer.');
   let pets: unknown[];
   if (s.generate !== undefined) {
@@ -74,7 +78,11 @@ export function resolveFixture(set: unknown, checkPet: SchemaCheck): { pets: Pet
     const seen = firstAt.get(id);
     if (seen !== undefined) throw ApiError.of('invalid_request', `Nothing was loaded. Record ${i} has id ${id}, already used by record ${seen}.`);
     // The next id (one past the highest) must itself be a safe integer.
-    if (id >= Number.MAX_SAFE_INTEGER) throw ApiError.of('invalid_request', `Nothing was loaded. Record ${i} has id ${id}; ids go up to ${Number.MAX_SAFE_INTEGER - 1}, so that the next id is still exact.`);
+    if (id >= Number.MAX_SAFE_INTEGER)
+      throw ApiError.of(
+        'invalid_request',
+        `Nothing was loaded. Record ${i} has id ${id}; ids go up to ${Number.MAX_SAFE_INTEGER - 1}, so that the next id is still exact.`,
+      );
     firstAt.set(id, i);
   }
   return { pets: pets as Pet[], ...(s.nextId !== undefined ? { nextId: s.nextId } : {}) };

@@ -47,25 +47,21 @@ export type ControlHandlers = { [K in ControlOperationId]: (call: ControlCall<K>
 
 type FaultList = ControlResult<'listFaults'>['faults'];
 
-/**
- * The control plane's operations on the sandbox's state: its mode, the
- * workspaces' data, the journal and the faults. Cross-field rules that the
- * spec cannot state (a fixture name or a set, not both; a key that is
- * configured) are checked here.
- */
-export function createControlHandlers(deps: ControlDeps): ControlHandlers {
-  const { config, runtime, workspaces, journal, faults } = deps;
-  const isApiKey = createKeyMatcher(config.apiKeys);
+/** What every group of handlers shares: the dependencies, and the workspace a call acts on. */
+interface Context {
+  deps: ControlDeps;
   /** The API key whose workspace a call acts on; the spec has already checked its form. */
-  const keyOf = (raw: string | undefined): string => {
-    if (raw === undefined) return config.apiKeys[0] as string;
-    if (!config.openKeys && !isApiKey(raw)) throw ApiError.of('not_found', 'X-Sandbox-Key is not one of the configured API keys, so it has no workspace.');
-    return raw;
-  };
-  const workspaceOf = (raw: string | undefined) => workspaces.idOf(keyOf(raw));
-  const summary = (key: string) => workspaces.use(key, (store) => ({ workspace: workspaces.idOf(key), count: store.size, nextId: store.nextId }));
-  const modeState = () => ({ mode: runtime.mode, modes: [...MODES] });
+  keyOf(raw: string | undefined): string;
+  workspaceOf(raw: string | undefined): string;
+  summary(key: string): Promise<ControlResult<'resetWorkspace'>>;
+}
 
+type Handlers<K extends ControlOperationId> = Pick<ControlHandlers, K>;
+
+/** Health and mode. */
+function modeHandlers({ deps }: Context): Handlers<'getHealth' | 'getMode' | 'setMode'> {
+  const { runtime } = deps;
+  const modeState = () => ({ mode: runtime.mode, modes: [...MODES] });
   return {
     getHealth: () => ({ status: 'ok', mode: runtime.mode, version: deps.version, uptimeSeconds: Math.round((Date.now() - deps.startedAt) / 1000) }),
     getMode: modeState,
@@ -75,6 +71,13 @@ export function createControlHandlers(deps: ControlDeps): ControlHandlers {
       runtime.mode = mode;
       return modeState();
     },
+  };
+}
+
+/** The workspaces' data: listing, reset, fixture loads, export. */
+function dataHandlers({ deps, keyOf, summary }: Context): Handlers<'listWorkspaces' | 'listFixtures' | 'resetWorkspace' | 'loadFixture' | 'exportWorkspace'> {
+  const { config, workspaces } = deps;
+  return {
     listWorkspaces: async () => ({ workspaces: await Promise.all((config.openKeys ? [] : config.apiKeys).map(summary)), open: workspaces.openIds() }),
     listFixtures: async () => ({ fixtures: await fixtureNames() }),
     resetWorkspace: async ({ key, body = {} }) => {
@@ -95,6 +98,16 @@ export function createControlHandlers(deps: ControlDeps): ControlHandlers {
       return summary(k);
     },
     exportWorkspace: ({ key }) => workspaces.use(keyOf(key), (store) => new JsonPieces<ControlResult<'exportWorkspace'>>(exportJson(store))),
+  };
+}
+
+/** The journals: a workspace's, and the one of requests without a valid key (X-Sandbox-Key does not apply to it). */
+function journalHandlers({
+  deps,
+  workspaceOf,
+}: Context): Handlers<'readJournal' | 'clearJournal' | 'readUnauthenticatedJournal' | 'clearUnauthenticatedJournal'> {
+  const { config, journal } = deps;
+  return {
     readJournal: ({ key, query }) => {
       const workspace = workspaceOf(key);
       return { workspace, size: config.journalSize, memory: journal.memory(), entries: journal.read(workspace, query.limit ?? config.journalSize) };
@@ -103,10 +116,19 @@ export function createControlHandlers(deps: ControlDeps): ControlHandlers {
       const workspace = workspaceOf(key);
       return { workspace, cleared: journal.clear(workspace) };
     },
-    // Requests without a valid API key: a journal of their own, outside every workspace (X-Sandbox-Key does not apply).
-    readUnauthenticatedJournal: ({ query }) => ({ size: config.journalSize, memory: journal.memory(), entries: journal.read(UNAUTHENTICATED, query.limit ?? config.journalSize) }),
+    readUnauthenticatedJournal: ({ query }) => ({
+      size: config.journalSize,
+      memory: journal.memory(),
+      entries: journal.read(UNAUTHENTICATED, query.limit ?? config.journalSize),
+    }),
     clearUnauthenticatedJournal: () => ({ cleared: journal.clear(UNAUTHENTICATED) }),
-    // Faults hold operation ids of the interface, which the spec's enum lists too.
+  };
+}
+
+/** A workspace's faults. They hold operation ids of the interface, which the spec's enum lists too. */
+function faultHandlers({ deps, workspaceOf }: Context): Handlers<'listFaults' | 'addFault' | 'clearFaults' | 'deleteFault'> {
+  const { faults } = deps;
+  return {
     listFaults: ({ key }) => {
       const workspace = workspaceOf(key);
       return { workspace, faults: faults.list(workspace) as FaultList };
@@ -123,4 +145,27 @@ export function createControlHandlers(deps: ControlDeps): ControlHandlers {
       return { workspace, cleared };
     },
   };
+}
+
+/**
+ * The control plane's operations on the sandbox's state: its mode, the
+ * workspaces' data, the journal and the faults. Cross-field rules that the
+ * spec cannot state (a fixture name or a set, not both; a key that is
+ * configured) are checked here.
+ */
+export function createControlHandlers(deps: ControlDeps): ControlHandlers {
+  const { config, workspaces } = deps;
+  const isApiKey = createKeyMatcher(config.apiKeys);
+  const keyOf = (raw: string | undefined): string => {
+    if (raw === undefined) return config.apiKeys[0] as string;
+    if (!config.openKeys && !isApiKey(raw)) throw ApiError.of('not_found', 'X-Sandbox-Key is not one of the configured API keys, so it has no workspace.');
+    return raw;
+  };
+  const context: Context = {
+    deps,
+    keyOf,
+    workspaceOf: (raw) => workspaces.idOf(keyOf(raw)),
+    summary: (key) => workspaces.use(key, (store) => ({ workspace: workspaces.idOf(key), count: store.size, nextId: store.nextId })),
+  };
+  return { ...modeHandlers(context), ...dataHandlers(context), ...journalHandlers(context), ...faultHandlers(context) };
 }

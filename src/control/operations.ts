@@ -16,7 +16,8 @@ export interface ResetOptions {
 
 export function checkResetOptions(o: { seed: unknown; count: unknown; empty?: unknown }): ResetOptions {
   if (!Number.isSafeInteger(o.seed) || (o.seed as number) < 0) throw ApiError.of('invalid_request', '"seed" must be a non-negative integer.');
-  if (!Number.isSafeInteger(o.count) || (o.count as number) < 0 || (o.count as number) > 1_000_000) throw ApiError.of('invalid_request', '"count" must be an integer from 0 to 1000000.');
+  if (!Number.isSafeInteger(o.count) || (o.count as number) < 0 || (o.count as number) > 1_000_000)
+    throw ApiError.of('invalid_request', '"count" must be an integer from 0 to 1000000.');
   if (o.empty !== undefined && typeof o.empty !== 'boolean') throw ApiError.of('invalid_request', '"empty" must be true or false.');
   return { seed: o.seed as number, count: o.count as number, ...(o.empty !== undefined ? { empty: o.empty as boolean } : {}) };
 }

@@ -91,7 +91,10 @@ export function loadControlSpec(file: string = CONTROL_SPEC_FILE): Spec {
  * first request, so start-up pays nothing for it. `related` are the specs it
  * refers to (the interface, for its Pet schema).
  */
-export function createControlChecks(spec: Spec, related: readonly Spec[]): (operationId: ControlOperationId, req: ControlRequestParts) => CheckedControlRequest {
+export function createControlChecks(
+  spec: Spec,
+  related: readonly Spec[],
+): (operationId: ControlOperationId, req: ControlRequestParts) => CheckedControlRequest {
   let validators: ReturnType<typeof createValidators> | undefined;
   const compiled = new Map<string, RequestValidator>();
   const validatorOf = (operationId: string) => {

@@ -28,8 +28,12 @@ function adminOnly(adminToken: string, apiKeys: readonly string[]): RequestHandl
   const isApiKey = createKeyMatcher(apiKeys);
   return (req, _res, next) => {
     const token = bearerToken(req.headers);
-    if (token === undefined) throw ApiError.of('unauthorized', 'The control plane needs the admin token: Authorization: Bearer <admin token>.', { 'WWW-Authenticate': 'Bearer realm="sandbox-control"' });
-    if (!isAdmin(token)) throw ApiError.of('forbidden', isApiKey(token) ? 'API keys cannot use the control plane; send the admin token.' : 'Wrong admin token.');
+    if (token === undefined)
+      throw ApiError.of('unauthorized', 'The control plane needs the admin token: Authorization: Bearer <admin token>.', {
+        'WWW-Authenticate': 'Bearer realm="sandbox-control"',
+      });
+    if (!isAdmin(token))
+      throw ApiError.of('forbidden', isApiKey(token) ? 'API keys cannot use the control plane; send the admin token.' : 'Wrong admin token.');
     next();
   };
 }
@@ -60,19 +64,31 @@ export function createControlRouter(options: ControlRouterOptions): express.Rout
   const router = express.Router();
   router.use(controlCors(options.config.controlCorsOrigins));
 
-  const route = <K extends ControlOperationId>(operationId: K): RequestHandler => async (req, res) => {
-    // Express 5 leaves req.body undefined when no body was parsed.
-    const checked = check(operationId, { headers: req.headers, query: req.query as Record<string, unknown>, params: req.params as Record<string, string>, body: req.body as unknown });
-    // Checked against the operation in the spec, so it has the types generated from it.
-    const answer: unknown = await handlers[operationId](checked as unknown as ControlCall<K>);
-    const { status } = CONTROL_ROUTES[operationId];
-    if (answer instanceof JsonPieces) await sendJsonStream(res, status, answer.pieces);
-    else sendJson(res, status, answer);
-  };
+  const route =
+    <K extends ControlOperationId>(operationId: K): RequestHandler =>
+    async (req, res) => {
+      // Express 5 leaves req.body undefined when no body was parsed.
+      const checked = check(operationId, {
+        headers: req.headers,
+        query: req.query as Record<string, unknown>,
+        params: req.params as Record<string, string>,
+        body: req.body as unknown,
+      });
+      // Checked against the operation in the spec, so it has the types generated from it.
+      const answer: unknown = await handlers[operationId](checked as unknown as ControlCall<K>);
+      const { status } = CONTROL_ROUTES[operationId];
+      if (answer instanceof JsonPieces) await sendJsonStream(res, status, answer.pieces);
+      else sendJson(res, status, answer);
+    };
   const ids = Object.keys(CONTROL_ROUTES) as ControlOperationId[];
   const add = (operationId: ControlOperationId) => {
     const r = CONTROL_ROUTES[operationId];
-    router[r.method === 'GET' ? 'get' : r.method === 'PUT' ? 'put' : r.method === 'POST' ? 'post' : 'delete'](expressPath(r), route(operationId));
+    router[
+      r.method === 'GET' ? 'get'
+      : r.method === 'PUT' ? 'put'
+      : r.method === 'POST' ? 'post'
+      : 'delete'
+    ](expressPath(r), route(operationId));
   };
   // Operations without a credential first; the admin check guards the rest.
   for (const id of ids) if (!CONTROL_ROUTES[id].admin) add(id);

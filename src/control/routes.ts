@@ -58,15 +58,22 @@ export type ControlPathParams<K extends ControlOperationId> = NonNullable<Parame
 /** The request body of an operation (`never` when it takes none). */
 export type ControlBody<K extends ControlOperationId> = JsonBody<NonNullable<operations[K]['requestBody']>>;
 /** The body of an operation's success answer. */
-export type ControlResult<K extends ControlOperationId> = JsonBody<operations[K]['responses'][(typeof CONTROL_ROUTES)[K]['status'] & keyof operations[K]['responses']]>;
+export type ControlResult<K extends ControlOperationId> = JsonBody<
+  operations[K]['responses'][(typeof CONTROL_ROUTES)[K]['status'] & keyof operations[K]['responses']]
+>;
 /** The Error body of every failure. */
 export type ControlErrorBody = components['schemas']['Error'];
 
-type Field<Name extends string, T, Required extends boolean> = [T] extends [never] ? { [P in Name]?: never } : Required extends true ? { [P in Name]: T } : { [P in Name]?: T };
+type Field<Name extends string, T, Required extends boolean> =
+  [T] extends [never] ? { [P in Name]?: never }
+  : Required extends true ? { [P in Name]: T }
+  : { [P in Name]?: T };
 type BodyRequired<K extends ControlOperationId> = undefined extends operations[K]['requestBody'] ? false : true;
 
 /** What one call of an operation sends: its query, path parameters and body, each only where the operation has one. */
-export type ControlInput<K extends ControlOperationId> = Field<'query', ControlQuery<K>, false> & Field<'path', ControlPathParams<K>, true> & Field<'body', ControlBody<K>, BodyRequired<K>>;
+export type ControlInput<K extends ControlOperationId> = Field<'query', ControlQuery<K>, false> &
+  Field<'path', ControlPathParams<K>, true> &
+  Field<'body', ControlBody<K>, BodyRequired<K>>;
 
 /** Whether an operation needs an input at all (a path parameter or a required body). */
 export type InputRequired<K extends ControlOperationId> = [ControlPathParams<K>] extends [never] ? BodyRequired<K> : true;

@@ -46,7 +46,11 @@ export function unauthorized(message: string): ApiError {
 export function checkApiKey(headers: IncomingHttpHeaders, accepts: (token: string) => boolean): string {
   const token = bearerToken(headers);
   if (token === undefined) {
-    throw unauthorized(headers.authorization ? 'Malformed Authorization header: send Authorization: Bearer <API_KEY>.' : 'Missing API key: send Authorization: Bearer <API_KEY>.');
+    throw unauthorized(
+      headers.authorization ?
+        'Malformed Authorization header: send Authorization: Bearer <API_KEY>.'
+      : 'Missing API key: send Authorization: Bearer <API_KEY>.',
+    );
   }
   if (!accepts(token)) throw unauthorized('Invalid API key.');
   return token;

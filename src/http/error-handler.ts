@@ -16,7 +16,11 @@ function isJson(text: unknown): boolean {
 
 /** Failures of Express's body parser, by its `type`, as documented Error codes. */
 const PARSER_ERRORS: Record<string, (e: Error & { limit?: number; charset?: string; encoding?: string }) => ApiError> = {
-  'entity.parse.failed': (e) => ApiError.of('invalid_request', isJson((e as { body?: unknown }).body) ? 'Request body must be a JSON object.' : `Request body is not valid JSON: ${e.message}`),
+  'entity.parse.failed': (e) =>
+    ApiError.of(
+      'invalid_request',
+      isJson((e as { body?: unknown }).body) ? 'Request body must be a JSON object.' : `Request body is not valid JSON: ${e.message}`,
+    ),
   'entity.too.large': (e) => ApiError.of('payload_too_large', `Request body is larger than the limit of ${e.limit} bytes.`),
   'charset.unsupported': (e) => ApiError.of('unsupported_media_type', `Unsupported charset '${e.charset}': send UTF-8 JSON.`),
   'encoding.unsupported': (e) => ApiError.of('unsupported_media_type', `Unsupported content encoding '${e.encoding}'.`),
@@ -36,7 +40,8 @@ export function toApiError(error: unknown): ApiError {
   const status = (error as { status?: unknown } | null)?.status;
   if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500) {
     const zlib = String((error as { code?: unknown }).code ?? '').startsWith('Z_');
-    const message = zlib ? `Request body does not decode as its Content-Encoding says (${(error as Error).message}).` : `Malformed request: ${(error as Error).message}.`;
+    const message =
+      zlib ? `Request body does not decode as its Content-Encoding says (${(error as Error).message}).` : `Malformed request: ${(error as Error).message}.`;
     return new ApiError(codeForStatus(status), status, message);
   }
   return ApiError.of('internal', 'Internal error. The sandbox logged the details.');

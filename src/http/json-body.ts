@@ -20,7 +20,11 @@ const checkDepth = limitJsonDepth();
  */
 export function checkJsonBytes(bytes: Buffer): void {
   if (!isUtf8(bytes)) throw ApiError.of('unsupported_media_type', 'Request body is not valid UTF-8: send UTF-8 JSON.');
-  if (startsWithBom(bytes)) throw ApiError.of('invalid_request', 'Request body starts with a byte order mark (U+FEFF): JSON sent over a network must not have one (RFC 8259, section 8.1).');
+  if (startsWithBom(bytes))
+    throw ApiError.of(
+      'invalid_request',
+      'Request body starts with a byte order mark (U+FEFF): JSON sent over a network must not have one (RFC 8259, section 8.1).',
+    );
   checkDepth(bytes);
 }
 

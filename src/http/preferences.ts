@@ -49,7 +49,8 @@ export function readPreferences(request: OperationRequest): Preferences {
   }
   if (raw.dynamic !== undefined) {
     // A bare `Prefer: dynamic` is a preference without a value: RFC 7240 reads it as on.
-    if (raw.dynamic !== true && raw.dynamic !== 'true' && raw.dynamic !== 'false') throw invalid(`Prefer: dynamic must be true or false, got '${raw.dynamic}'.`);
+    if (raw.dynamic !== true && raw.dynamic !== 'true' && raw.dynamic !== 'false')
+      throw invalid(`Prefer: dynamic must be true or false, got '${raw.dynamic}'.`);
     preferences.dynamic = raw.dynamic !== 'false';
   }
   if (raw.seed !== undefined) {

@@ -65,7 +65,11 @@ function collect(req: IncomingMessage, stream: Readable, limit: number): Promise
     stream.on('data', onData);
     stream.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
     stream.once('error', (error: Error & { code?: string }) =>
-      stop(error.code?.startsWith('Z_') ? ApiError.of('invalid_request', `Request body does not decode as its Content-Encoding says (${error.message}).`) : ApiError.of('invalid_request', 'The request body was aborted.')),
+      stop(
+        error.code?.startsWith('Z_') ?
+          ApiError.of('invalid_request', `Request body does not decode as its Content-Encoding says (${error.message}).`)
+        : ApiError.of('invalid_request', 'The request body was aborted.'),
+      ),
     );
     req.once('close', () => {
       if (!req.complete) stop(ApiError.of('invalid_request', 'The request body was aborted.'));

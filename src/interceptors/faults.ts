@@ -60,10 +60,13 @@ export class Faults {
     }
     if (input.status !== undefined) {
       const allowed = [...op.responses.keys()].filter((s) => s >= 400).concat(OUTAGE_STATUSES);
-      if (!allowed.includes(input.status)) throw ApiError.of('invalid_request', `Status ${input.status} cannot be forced on ${op.operationId}; allowed: ${allowed.join(', ')}.`);
+      if (!allowed.includes(input.status))
+        throw ApiError.of('invalid_request', `Status ${input.status} cannot be forced on ${op.operationId}; allowed: ${allowed.join(', ')}.`);
     }
-    if (input.count !== undefined && !(Number.isInteger(input.count) && input.count > 0)) throw ApiError.of('invalid_request', '"count" must be a positive integer.');
-    if (input.rate !== undefined && !(isNumber(input.rate) && input.rate > 0 && input.rate <= 1)) throw ApiError.of('invalid_request', '"rate" must be greater than 0 and at most 1.');
+    if (input.count !== undefined && !(Number.isInteger(input.count) && input.count > 0))
+      throw ApiError.of('invalid_request', '"count" must be a positive integer.');
+    if (input.rate !== undefined && !(isNumber(input.rate) && input.rate > 0 && input.rate <= 1))
+      throw ApiError.of('invalid_request', '"rate" must be greater than 0 and at most 1.');
     const fault: Fault = { ...input, id: this.nextId++, applied: 0 };
     this.byWorkspace.set(workspace, [...this.list(workspace), fault]);
     return fault;
@@ -96,7 +99,12 @@ export class Faults {
       }
       if (fault.status !== undefined) {
         const headers: Record<string, string> = fault.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
-        throw new ApiError(codeForStatus(fault.status), fault.status, `Fault injected by the sandbox (fault ${fault.id}): ${request.op.operationId} answers ${fault.status}.`, headers);
+        throw new ApiError(
+          codeForStatus(fault.status),
+          fault.status,
+          `Fault injected by the sandbox (fault ${fault.id}): ${request.op.operationId} answers ${fault.status}.`,
+          headers,
+        );
       }
       return undefined;
     }

@@ -14,7 +14,10 @@ export function toDraft7(node: unknown): unknown {
   if (!node || typeof node !== 'object') return node;
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) out[key] = toDraft7(value);
-  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof out[flag] !== 'boolean') continue;
     if (out[flag] === true && typeof out[bound] === 'number') {
       out[flag] = out[bound];

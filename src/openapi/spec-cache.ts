@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { PACKAGE_ROOT } from '../paths.js';
+import type * as Yaml from 'yaml';
 
 type Json = Record<string, unknown>;
 
@@ -17,9 +18,8 @@ const require = createRequire(import.meta.url);
 
 /**
  * Reads an OpenAPI document written in YAML, through a JSON copy keyed by a
- * hash of the YAML text. Loading and running the YAML parser was the largest
- * single cost of starting the sandbox (over 100 ms); parsing the JSON copy
- * takes about 1 ms. Any edit of the YAML changes the key, so a copy is never
+ * hash of the YAML text: the YAML parser was the largest single cost of
+ * starting the sandbox (README, "Performance"). Any edit of the YAML changes the key, so a copy is never
  * stale. A document that JSON cannot carry exactly is never cached, and
  * where the cache cannot be written the YAML is simply parsed every time.
  */
@@ -33,7 +33,7 @@ export function readSpecDocument(file: string): Json {
     // Not cached yet (or unreadable): parse the YAML.
   }
   // Loaded only when needed, for the reason above.
-  const { parse } = require('yaml') as typeof import('yaml');
+  const { parse } = require('yaml') as typeof Yaml;
   const document = parse(text) as Json;
   const json = JSON.stringify(document);
   if (json !== undefined && isDeepStrictEqual(JSON.parse(json), document)) {

@@ -36,9 +36,8 @@ const idOf = (spec: Spec) => basename(spec.file);
 const INT64_MESSAGE = 'must be an integer between -9007199254740991 and 9007199254740991 (larger int64 values cannot be kept exactly)';
 
 function createAjv(documents: ReadonlyMap<string, unknown>, coerce: boolean): Ajv {
-  // validateSchema off: checking schemas against JSON Schema's meta-schema compiled that meta-schema in
-  // every instance at every start (tens of ms) and checks little here (the document as a whole is no
-  // JSON Schema); the spec itself is checked by `npm run lint:spec`.
+  // validateSchema off: it compiles JSON Schema's meta-schema at every start and checks little here (the
+  // document as a whole is no JSON Schema); the spec itself is checked by `npm run lint:spec`.
   const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: coerce, useDefaults: coerce, validateSchema: false });
   addFormats(ajv);
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
@@ -76,7 +75,10 @@ export function formatIssues(issues: Issue[]): string {
         i.in === 'query' ? `Query parameter '${i.name}'`
         : i.in === 'path' ? `Path parameter '${i.name}'`
         : i.in === 'header' ? `Header '${i.name}'`
-        : i.in === 'body' ? (i.name ? `Request body field '${i.name.replace(/\//g, '.')}'` : 'Request body')
+        : i.in === 'body' ?
+          i.name ?
+            `Request body field '${i.name.replace(/\//g, '.')}'`
+          : 'Request body'
         : `Record ${i.in}${i.name ? ` field '${i.name.replace(/\//g, '.')}'` : ''}`;
       return `${subject} ${i.message}.`;
     })
@@ -107,9 +109,7 @@ function inline(id: string, document: unknown, pointer: string): unknown {
   const rewrite = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rewrite);
     if (!value || typeof value !== 'object') return value;
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? absolute(id, v) : rewrite(v)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? absolute(id, v) : rewrite(v)]));
   };
   return rewrite(node);
 }
@@ -127,6 +127,49 @@ function declaredHeaders(names: readonly string[], raw: IncomingHttpHeaders): Re
   return out;
 }
 
+type ParamPlace = 'query' | 'path' | 'header';
+
+/** The object schema of an operation's parameters of one kind; each parameter's schema from `schemaAt`. */
+function parametersSchema(op: OperationSpec, where: ParamPlace, schemaAt: (pointer: string) => unknown) {
+  const params = op.parameters.filter((p) => p.in === where);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(params.map((p) => [p.name, schemaAt(p.schemaPointer)])),
+    required: params.filter((p) => p.required).map((p) => p.name),
+  };
+}
+
+/**
+ * Ajv coerces strings with `Number()`, which also reads `0x10`, `1e2`,
+ * `+5` and ` 7`. A parameter's text must be plain decimal notation of its
+ * schema type before it is coerced.
+ */
+function notation(schema: ReturnType<typeof parametersSchema>): { name: string; pattern: RegExp; message: string }[] {
+  return Object.entries(schema.properties).flatMap(([name, s]) => {
+    const type = (s as { type?: unknown }).type;
+    const pattern =
+      type === 'integer' ? /^-?\d+$/
+      : type === 'number' ? /^-?\d+(\.\d+)?$/
+      : undefined;
+    return pattern ? [{ name, pattern, message: `must be ${String(type)}` }] : [];
+  });
+}
+
+/** Parameters of one kind, checked: notation first, then the schema (which coerces and fills defaults) on a copy. */
+function checkParams(
+  { fn, numbers }: { fn: ValidateFunction | undefined; numbers: ReturnType<typeof notation> },
+  where: string,
+  raw: Record<string, unknown>,
+): Checked<Record<string, unknown>> {
+  for (const { name, pattern, message } of numbers) {
+    const text = raw[name];
+    if (typeof text === 'string' && !pattern.test(text)) return { ok: false, issues: [{ in: where, name, message }] };
+  }
+  const value = { ...raw };
+  if (!fn) return { ok: true, value };
+  return fn(value) ? { ok: true, value } : { ok: false, issues: toIssues(where, fn) };
+}
+
 /**
  * Compiles every schema the sandbox checks from the spec, once. Nothing
  * here knows a field name: change a constraint in `spec/openapi.yaml` (or
@@ -141,26 +184,7 @@ export function createValidators(spec: Spec, related: readonly Spec[] = []) {
   const strict = createAjv(documents, false);
   const ref = (pointer: string) => ({ $ref: `${id}#${pointer}` });
 
-  const paramsSchema = (op: OperationSpec, where: 'query' | 'path' | 'header') => {
-    const params = op.parameters.filter((p) => p.in === where);
-    return {
-      type: 'object',
-      properties: Object.fromEntries(params.map((p) => [p.name, inline(id, document, p.schemaPointer)])),
-      required: params.filter((p) => p.required).map((p) => p.name),
-    };
-  };
-
-  /**
-   * Ajv coerces strings with `Number()`, which also reads `0x10`, `1e2`,
-   * `+5` and ` 7`. A parameter's text must be plain decimal notation of its
-   * schema type before it is coerced.
-   */
-  const notation = (schema: ReturnType<typeof paramsSchema>) =>
-    Object.entries(schema.properties).flatMap(([name, s]) => {
-      const type = (s as { type?: unknown }).type;
-      const pattern = type === 'integer' ? /^-?\d+$/ : type === 'number' ? /^-?\d+(\.\d+)?$/ : undefined;
-      return pattern ? [{ name, pattern, message: `must be ${type}` }] : [];
-    });
+  const paramsSchema = (op: OperationSpec, where: ParamPlace) => parametersSchema(op, where, (pointer) => inline(id, document, pointer));
 
   const request = (op: OperationSpec): RequestValidator => {
     const querySchema = paramsSchema(op, 'query');
@@ -174,15 +198,6 @@ export function createValidators(spec: Spec, related: readonly Spec[] = []) {
     const header = { fn: compile(headerSchema), numbers: notation(headerSchema) };
     const headerNames = Object.keys(headerSchema.properties);
     const body = op.requestBody ? strict.compile(ref(op.requestBody.pointer)) : undefined;
-    const checkParams = ({ fn, numbers }: typeof query, where: string, raw: Record<string, unknown>): Checked<Record<string, unknown>> => {
-      for (const { name, pattern, message } of numbers) {
-        const text = raw[name];
-        if (typeof text === 'string' && !pattern.test(text)) return { ok: false, issues: [{ in: where, name, message }] };
-      }
-      const value = { ...raw };
-      if (!fn) return { ok: true, value };
-      return fn(value) ? { ok: true, value } : { ok: false, issues: toIssues(where, fn) };
-    };
     return {
       query: (raw) => checkParams(query, 'query', raw),
       path: (raw) => checkParams(path, 'path', raw),
@@ -190,7 +205,9 @@ export function createValidators(spec: Spec, related: readonly Spec[] = []) {
       body: (raw) => {
         if (!body) return { ok: true, value: raw };
         if (raw === undefined) {
-          return op.requestBody?.required ? { ok: false, issues: [{ in: 'body', name: '', message: 'is required (send a JSON object)' }] } : { ok: true, value: raw };
+          return op.requestBody?.required ?
+              { ok: false, issues: [{ in: 'body', name: '', message: 'is required (send a JSON object)' }] }
+            : { ok: true, value: raw };
         }
         return body(raw) ? { ok: true, value: raw } : { ok: false, issues: toIssues('body', body) };
       },
@@ -203,7 +220,10 @@ export function createValidators(spec: Spec, related: readonly Spec[] = []) {
     const target = pointer
       .split('/')
       .slice(1)
-      .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), document);
+      .reduce<unknown>(
+        (node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined),
+        document,
+      );
     if (target === undefined) throw new Error(`No schema at ${pointer} in ${spec.file}`);
     let fn: ValidateFunction | undefined;
     return (value) => {

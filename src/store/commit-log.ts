@@ -41,10 +41,13 @@ export class CommitLog {
    */
   static async open(file: string, replay: (record: unknown) => boolean, warn: (message: string) => void): Promise<CommitLog> {
     const log = new CommitLog(file);
-    const size = await stat(file).then((s) => s.size, (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return -1;
-      throw error;
-    });
+    const size = await stat(file).then(
+      (s) => s.size,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return -1;
+        throw error;
+      },
+    );
     if (size < 0) return log;
     let bad: number | undefined;
     let lineNumber = 0;
@@ -56,7 +59,9 @@ export class CommitLog {
         else bad = lineNumber;
       } else if (record !== undefined) {
         // Whole records after a bad one: not a write cut short (nothing is appended after one), but damage.
-        throw new StoreError(`Commit log ${file} is corrupt at line ${bad}: whole records follow it, so it is not a write cut short by a crash. It was left untouched; restore it from a backup, or move it away to start from ${basename(file, '.log')} alone.`);
+        throw new StoreError(
+          `Commit log ${file} is corrupt at line ${bad}: whole records follow it, so it is not a write cut short by a crash. It was left untouched; restore it from a backup, or move it away to start from ${basename(file, '.log')} alone.`,
+        );
       }
     }
     if (log.end < size) {
@@ -130,9 +135,13 @@ export class CommitLog {
     try {
       await pipeline(createReadStream(this.file, { start: this.end }), createWriteStream(aside, { flags: 'wx' }));
       await this.cut(await this.openHandle());
-      warn(`${this.file}: the last ${size - this.end} bytes are not a whole record (a write cut short by a crash or a full disk); they were never acknowledged. Moved them to ${aside} and cut the log after the last good record.`);
+      warn(
+        `${this.file}: the last ${size - this.end} bytes are not a whole record (a write cut short by a crash or a full disk); they were never acknowledged. Moved them to ${aside} and cut the log after the last good record.`,
+      );
     } catch (error) {
-      warn(`${this.file}: the last ${size - this.end} bytes are not a whole record, and cannot be cut yet (${(error as Error).message}). They are ignored; writes will be refused until they can be cut.`);
+      warn(
+        `${this.file}: the last ${size - this.end} bytes are not a whole record, and cannot be cut yet (${(error as Error).message}). They are ignored; writes will be refused until they can be cut.`,
+      );
     }
   }
 }

@@ -96,7 +96,9 @@ async function readLaidOut(file: string): Promise<StoreData | undefined> {
 /** The data file parsed as one document (a file edited by hand); bounded in size. */
 async function readWhole(file: string, size: number): Promise<unknown> {
   if (size > MAX_WHOLE_PARSE) {
-    throw new StoreError(`Data file ${file} is not laid out one pet per line and is too large (${size} bytes) to read as one document. Fix or move it away; it was left untouched.`);
+    throw new StoreError(
+      `Data file ${file} is not laid out one pet per line and is too large (${size} bytes) to read as one document. Fix or move it away; it was left untouched.`,
+    );
   }
   try {
     return JSON.parse(await readFile(file, 'utf8'));

@@ -37,9 +37,8 @@ export function quotaProblem(quota: Quota | undefined, pets: number, bytes: numb
 /**
  * A workspace's committed pets in memory, the only thing reads see. A list
  * costs O(limit) whatever the store's size (an index by status), a get
- * O(log n) (a binary search of the pets, kept ordered by id; a Map by id
- * cost several MB per 100,000 pets and, through V8's heap growth, several
- * times that in peak memory).
+ * O(log n) (a binary search of the pets, kept ordered by id: a Map by id
+ * costs far more memory at 100,000 pets, README "Performance").
  */
 export class PetIndex {
   private pets: Pet[] = [];
@@ -50,7 +49,7 @@ export class PetIndex {
   bytes = 0;
 
   /** Takes `pets` (ordered by id ascending, ids unique) as the whole content; `bytes` is their total. */
-  constructor(pets: Pet[] = [], bytes = 0) {
+  constructor(pets: Pet[] = [], bytes = pets.reduce((n, pet) => n + petBytes(pet), 0)) {
     this.reset(pets, bytes);
   }
 

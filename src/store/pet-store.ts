@@ -1,8 +1,8 @@
 import type { Low } from 'lowdb';
 import type { CommitLog } from './commit-log.js';
-import { encodeBatch, type PendingCreate } from './create-batch.js';
+import { encodeBatch, prepareCreate, type PendingCreate } from './create-batch.js';
 import { StoreError, StoreFailure, storageFailure } from './errors.js';
-import { buildPet, PetIndex, petBytes, quotaProblem, type Page, type Quota } from './pet-index.js';
+import { PetIndex, petBytes, quotaProblem, type Page, type Quota } from './pet-index.js';
 import { recoverFiles, type RecoverOptions } from './recover.js';
 import type { NewPet, Pet, PetStatus, StoreData } from './types.js';
 import { WriteQueue } from './write-queue.js';
@@ -16,8 +16,7 @@ export interface PetStoreOptions extends RecoverOptions {
   quota?: Quota;
 }
 
-/** The largest id: the next id after it must still be exact in JSON (2^53 - 1). */
-export const MAX_ID = Number.MAX_SAFE_INTEGER - 1;
+export { MAX_ID } from './create-batch.js';
 /** After a failed compaction, the next try waits this long (the log keeps every write meanwhile). */
 const COMPACT_RETRY_MS = 10_000;
 
@@ -51,8 +50,11 @@ export class PetStore {
     private readonly options: PetStoreOptions,
   ) {
     this.logFile = `${file}.log`;
-    this.index = new PetIndex(db.data.pets, db.data.pets.reduce((n, pet) => n + petBytes(pet), 0));
-    this.queue = new WriteQueue((items) => this.commitCreates(items), (item) => item.json.length);
+    this.index = new PetIndex(db.data.pets);
+    this.queue = new WriteQueue(
+      (items) => this.commitCreates(items),
+      (item) => item.json.length,
+    );
   }
 
   /** Opens (or, when the file does not exist, creates and seeds) a store. */
@@ -113,18 +115,16 @@ export class PetStore {
    */
   create(input: NewPet): Promise<Pet> {
     this.assertOpen();
-    const provisionalId = this.nextId + this.pending.pets;
-    if (provisionalId > MAX_ID) {
-      return Promise.reject(new StoreFailure('invalid_request', `No ids left: the last id, ${MAX_ID}, is taken. Reset the workspace or load pets with lower ids.`));
+    const held = { pets: this.index.size + this.pending.pets, bytes: this.index.bytes + this.pending.bytes };
+    let item: PendingCreate;
+    try {
+      item = prepareCreate(input, this.nextId + this.pending.pets, held, this.options.quota);
+    } catch (error) {
+      return Promise.reject(error as Error);
     }
-    const pet = buildPet(provisionalId, input);
-    const json = JSON.stringify(pet);
-    const bytes = Buffer.byteLength(json);
-    const quota = quotaProblem(this.options.quota, this.index.size + this.pending.pets + 1, this.index.bytes + this.pending.bytes + bytes);
-    if (quota) return Promise.reject(new StoreFailure('quota_exceeded', `${quota} Nothing was stored.`));
     this.pending.pets += 1;
-    this.pending.bytes += bytes;
-    return this.queue.add({ input, pet, json, reserved: bytes });
+    this.pending.bytes += item.reserved;
+    return this.queue.add(item);
   }
 
   /**
@@ -142,7 +142,8 @@ export class PetStore {
     this.assertOpen();
     return this.queue.exclusive(() => {
       const clash = pets.find((p) => this.index.get(p.id));
-      if (clash) throw new StoreFailure('invalid_request', `Nothing was loaded. A pet with id ${clash.id} is already stored; use "mode": "replace" or other ids.`);
+      if (clash)
+        throw new StoreFailure('invalid_request', `Nothing was loaded. A pet with id ${clash.id} is already stored; use "mode": "replace" or other ids.`);
       return this.swap([...this.index.all(), ...pets], Math.max(nextId ?? 0, this.nextId));
     });
   }
@@ -178,7 +179,10 @@ export class PetStore {
   private async commitCreates(items: PendingCreate[]): Promise<Pet[]> {
     this.lastWrite = Date.now();
     const { text, nextId: id } = encodeBatch(items, this.epoch, this.nextId);
-    const failed = await this.log.append(text).then(() => undefined, (error: unknown) => ({ error }));
+    const failed = await this.log.append(text).then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
     // Out of `pending` and into the index in one step: a create checked in between counts each pet once.
     this.unpend(items);
     if (failed) throw storageFailure(failed.error, items.length === 1 ? 'Could not store the pet' : `Could not store ${items.length} pets`);
@@ -221,7 +225,9 @@ export class PetStore {
       await this.db.write();
     } catch (error) {
       this.compactNotBefore = Date.now() + COMPACT_RETRY_MS;
-      this.options.warn?.(`Could not fold ${this.logFile} into ${this.file} (${(error as Error).message}); every write is kept in the log, and folding is tried again later.`);
+      this.options.warn?.(
+        `Could not fold ${this.logFile} into ${this.file} (${(error as Error).message}); every write is kept in the log, and folding is tried again later.`,
+      );
       throw error;
     }
     await this.clearLog();
@@ -234,7 +240,9 @@ export class PetStore {
       this.logRecords = 0;
     } catch (error) {
       this.compactNotBefore = Date.now() + COMPACT_RETRY_MS;
-      this.options.warn?.(`Could not empty ${this.logFile} (${(error as Error).message}); its records are all in ${this.file} already and are skipped on start-up.`);
+      this.options.warn?.(
+        `Could not empty ${this.logFile} (${(error as Error).message}); its records are all in ${this.file} already and are skipped on start-up.`,
+      );
     }
   }
 }

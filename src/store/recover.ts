@@ -77,7 +77,10 @@ function checkRecords(file: string, data: StoreData, checkPet: RecoverOptions['c
 
 /** A log without its data file belongs to no data: moved aside, never replayed into fresh pets. */
 async function setAsideOrphanLog(logFile: string, warn: (message: string) => void): Promise<void> {
-  const found = await stat(logFile).then(() => true, () => false);
+  const found = await stat(logFile).then(
+    () => true,
+    () => false,
+  );
   if (!found) return;
   const aside = `${logFile}.discarded-${new Date().toISOString().replaceAll(':', '-')}`;
   await rename(logFile, aside).catch((error: unknown) => {

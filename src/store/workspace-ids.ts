@@ -74,7 +74,8 @@ async function readSecret(file: string): Promise<Buffer | undefined> {
     throw error;
   }
   const hex = text.trim();
-  if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`${file} is not a workspace secret (64 hex digits). Move it away to make a new one; workspaces of other keys then start fresh.`);
+  if (!/^[0-9a-f]{64}$/.test(hex))
+    throw new Error(`${file} is not a workspace secret (64 hex digits). Move it away to make a new one; workspaces of other keys then start fresh.`);
   return Buffer.from(hex, 'hex');
 }
 

@@ -15,7 +15,10 @@ const undecodable = (part: string): boolean => part.includes('%') && decodeSegme
 export const keepUndecodable: RequestHandler = (req, _res, next) => {
   const { path, search } = splitUrl(req.url);
   if (path.includes('%')) {
-    const kept = path.split('/').map((part) => (undecodable(part) ? part.replaceAll('%', '%25') : part)).join('/');
+    const kept = path
+      .split('/')
+      .map((part) => (undecodable(part) ? part.replaceAll('%', '%25') : part))
+      .join('/');
     if (kept !== path) req.url = kept + search;
   }
   next();
@@ -31,7 +34,9 @@ export function createV1Router(routes: readonly Route[], pipeline: Pipeline, tra
   const v1 = express.Router({ caseSensitive: true });
   v1.use(track);
   for (const route of routes) {
-    v1[route.op.method](route.op.routePath, (req, res) => pipeline.serve(req, res, { route, params: req.params as Record<string, string>, query: req.query as Record<string, unknown> }));
+    v1[route.op.method](route.op.routePath, (req, res) =>
+      pipeline.serve(req, res, { route, params: req.params as Record<string, string>, query: req.query as Record<string, unknown> }),
+    );
   }
   const authenticate: RequestHandler = (req, res, next) => {
     const key = pipeline.authenticate(req);
@@ -45,7 +50,10 @@ export function createV1Router(routes: readonly Route[], pipeline: Pipeline, tra
     });
   }
   v1.use('/store', authenticate, (req) => {
-    throw ApiError.of('not_implemented', `${req.method} ${req.originalUrl.split('?')[0]} is part of the store area, whose methods, parameters and responses the interface does not describe.`);
+    throw ApiError.of(
+      'not_implemented',
+      `${req.method} ${req.originalUrl.split('?')[0]} is part of the store area, whose methods, parameters and responses the interface does not describe.`,
+    );
   });
   v1.use(authenticate, (req) => {
     throw ApiError.of('not_found', `No operation at ${req.method} ${req.originalUrl.split('?')[0]}.`);

@@ -40,7 +40,19 @@ interface AutocannonJson {
 }
 
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  const args = [AUTOCANNON, '--json', '--no-progress', '-c', String(spec.connections), '-d', String(spec.durationSec), '-t', '10', '-H', `authorization=${AUTH}`];
+  const args = [
+    AUTOCANNON,
+    '--json',
+    '--no-progress',
+    '-c',
+    String(spec.connections),
+    '-d',
+    String(spec.durationSec),
+    '-t',
+    '10',
+    '-H',
+    `authorization=${AUTH}`,
+  ];
   if (spec.body !== undefined) args.push('-m', 'POST', '-H', 'content-type=application/json', '-b', spec.body);
   args.push(spec.url);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -133,7 +133,7 @@ async function start(spec: SpawnSpec): Promise<ServerProcess> {
   } catch (error) {
     child.kill('SIGKILL');
     await exited;
-    throw new Error(`${spec.name} did not start: ${(error as Error).message}\n${output.all().slice(-2000)}`);
+    throw new Error(`${spec.name} did not start: ${(error as Error).message}\n${output.all().slice(-2000)}`, { cause: error });
   }
 }
 

@@ -63,7 +63,20 @@ export function render(rows: Row[], measures: Measure[], targets: Target[], judg
       `${r.result.non2xx}/${r.result.errors}`,
     ]),
   );
-  const other = table(['Measure', '', 'value'], measures.map((m) => [m.name, '', `${fmt(m.value, m.unit === 'ms' ? 0 : 1)} ${m.unit}`]));
-  const goals = table(['Target', 'Result', 'actual', 'required'], targets.map((t) => [t.name, !judged ? 'not judged' : t.pass ? 'PASS' : 'FAIL', t.actual, t.required]));
+  const other = table(
+    ['Measure', '', 'value'],
+    measures.map((m) => [m.name, '', `${fmt(m.value, m.unit === 'ms' ? 0 : 1)} ${m.unit}`]),
+  );
+  const goals = table(
+    ['Target', 'Result', 'actual', 'required'],
+    targets.map((t) => [
+      t.name,
+      !judged ? 'not judged'
+      : t.pass ? 'PASS'
+      : 'FAIL',
+      t.actual,
+      t.required,
+    ]),
+  );
   return `${load}\n\n${other}\n\n${goals}\n`;
 }

@@ -59,7 +59,9 @@ const bigRss: number[] = [];
 const probeBig = (s: ServerProcess) => void bigRss.push(s.peakRssMb() ?? Number.NaN);
 
 async function main(): Promise<void> {
-  console.log(`bench: ${opts.rounds} round(s) of ${opts.durationSec}s per server and scenario; ${cpus().length} cores, Node ${process.version}; scenarios: ${[...only].join(', ')}`);
+  console.log(
+    `bench: ${opts.rounds} round(s) of ${opts.durationSec}s per server and scenario; ${cpus().length} cores, Node ${process.version}; scenarios: ${[...only].join(', ')}`,
+  );
   const seeded = join(work, 'seeded', 'db.json');
   const big = join(work, 'big', 'db.json');
   const small = join(work, 'small', 'db.json');
@@ -74,8 +76,31 @@ async function main(): Promise<void> {
     console.log('GET /v1/pets');
     const express = await startBaseline();
     const bare = await startBare();
-    addRows('GET /v1/pets, c10', await compare(opts, [{ label: 'sandbox', server: sb50 }, { label: 'prism', server: prism }, { label: 'express', server: express }], { path: '/pets', connections: 10 }), 'prism', 'express');
-    addRows('GET /v1/pets, c50', await compare(opts, [{ label: 'sandbox', server: sb50 }, { label: 'node:http', server: bare }], { path: '/pets', connections: 50 }));
+    addRows(
+      'GET /v1/pets, c10',
+      await compare(
+        opts,
+        [
+          { label: 'sandbox', server: sb50 },
+          { label: 'prism', server: prism },
+          { label: 'express', server: express },
+        ],
+        { path: '/pets', connections: 10 },
+      ),
+      'prism',
+      'express',
+    );
+    addRows(
+      'GET /v1/pets, c50',
+      await compare(
+        opts,
+        [
+          { label: 'sandbox', server: sb50 },
+          { label: 'node:http', server: bare },
+        ],
+        { path: '/pets', connections: 50 },
+      ),
+    );
     await Promise.all([express.stop(), bare.stop()]);
     targets.push(
       ratioTarget('stateful GET /v1/pets vs minimal Express', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'express'), 0.8),
@@ -90,7 +115,19 @@ async function main(): Promise<void> {
     console.log('GET /v1/pets?status=sold&limit=100');
     const filter = { path: '/pets?status=sold&limit=100', connections: 10 };
     const scenario = 'GET ?status=sold&limit=100, c10';
-    addRows(scenario, await compare(opts, [{ label: 'sandbox, 50 pets', server: sb50 }, { label: `sandbox, ${BIG} pets`, server: sbBig, after: probeBig }, { label: 'prism', server: prism }], filter), 'prism');
+    addRows(
+      scenario,
+      await compare(
+        opts,
+        [
+          { label: 'sandbox, 50 pets', server: sb50 },
+          { label: `sandbox, ${BIG} pets`, server: sbBig, after: probeBig },
+          { label: 'prism', server: prism },
+        ],
+        filter,
+      ),
+      'prism',
+    );
     targets.push(ratioTarget(`list with filter, ${BIG} vs 50 pets`, rps(scenario, `sandbox, ${BIG} pets`), rps(scenario, 'sandbox, 50 pets'), 0.5));
   }
   await Promise.all([sb50.stop(), sbBig?.stop()]);
@@ -100,16 +137,34 @@ async function main(): Promise<void> {
     await prep.stop();
     for (const connections of [10, 100]) {
       console.log(`POST /v1/pets, concurrency ${connections} (each round on a fresh copy of the store)`);
-      const contenders = [freshCopy('sandbox, 100 stored', join(work, 'small'), work), freshCopy(`sandbox, ${BIG} stored`, join(work, 'big'), work, probeBig), { label: 'prism', server: prism }];
+      const contenders = [
+        freshCopy('sandbox, 100 stored', join(work, 'small'), work),
+        freshCopy(`sandbox, ${BIG} stored`, join(work, 'big'), work, probeBig),
+        { label: 'prism', server: prism },
+      ];
       if (compareBin) contenders.push(freshCopy(`${compareLabel}, 100 stored`, join(work, 'small'), work, undefined, compareBin));
       if (connections === 100) contenders.push({ label: 'node:http, canned 201', fresh: startBare });
       addRows(`POST /v1/pets, c${connections}`, await compare(opts, contenders, { path: '/pets', connections, body: NEW_PET }), 'prism');
     }
-    targets.push(ratioTarget(`POST c100, ${BIG} vs 100 stored`, rps('POST /v1/pets, c100', `sandbox, ${BIG} stored`), rps('POST /v1/pets, c100', 'sandbox, 100 stored'), 0.3));
+    targets.push(
+      ratioTarget(
+        `POST c100, ${BIG} vs 100 stored`,
+        rps('POST /v1/pets, c100', `sandbox, ${BIG} stored`),
+        rps('POST /v1/pets, c100', 'sandbox, 100 stored'),
+        0.3,
+      ),
+    );
     if (compareBin) {
       const before = `${compareLabel}, 100 stored`;
       targets.push(ratioTarget(`POST c100 vs ${compareLabel}`, rps('POST /v1/pets, c100', 'sandbox, 100 stored'), rps('POST /v1/pets, c100', before), 0.8));
-      targets.push(ratioTarget(`CPU per create, ${compareLabel} vs this build (c100)`, cpu('POST /v1/pets, c100', before), cpu('POST /v1/pets, c100', 'sandbox, 100 stored'), 2));
+      targets.push(
+        ratioTarget(
+          `CPU per create, ${compareLabel} vs this build (c100)`,
+          cpu('POST /v1/pets, c100', before),
+          cpu('POST /v1/pets, c100', 'sandbox, 100 stored'),
+          2,
+        ),
+      );
     }
   }
   await prism.stop();
@@ -138,8 +193,19 @@ async function main(): Promise<void> {
   const outDir = join(PACKAGE_ROOT, '.bench');
   mkdirSync(outDir, { recursive: true });
   const outFile = join(outDir, `results-${stamp}.json`);
-  const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, totalMemMb: Math.round(totalmem() / 2 ** 20), node: process.version, platform: process.platform, loadavgBefore, loadavgAfter: loadavg() };
-  writeFileSync(outFile, `${JSON.stringify({ date: new Date().toISOString(), smoke, options: { ...opts, log: undefined, big: BIG }, machine, rows, measures, targets, readyRuns, markdown }, null, 2)}\n`);
+  const machine = {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    totalMemMb: Math.round(totalmem() / 2 ** 20),
+    node: process.version,
+    platform: process.platform,
+    loadavgBefore,
+    loadavgAfter: loadavg(),
+  };
+  writeFileSync(
+    outFile,
+    `${JSON.stringify({ date: new Date().toISOString(), smoke, options: { ...opts, log: undefined, big: BIG }, machine, rows, measures, targets, readyRuns, markdown }, null, 2)}\n`,
+  );
   console.log(`results: ${outFile}`);
   if (smoke) console.log('(smoke run: too short for the numbers to mean much)');
   if (broken.length > 0) {

@@ -35,7 +35,11 @@ function rotate<T>(items: T[], by: number): T[] {
 }
 
 /** Runs `load` (path after the base, connections, body) against each contender, alternating, for `rounds` rounds. */
-export async function compare(opts: BenchOptions, contenders: Contender[], load: Omit<LoadSpec, 'url' | 'durationSec'> & { path: string }): Promise<Map<string, LoadResult>> {
+export async function compare(
+  opts: BenchOptions,
+  contenders: Contender[],
+  load: Omit<LoadSpec, 'url' | 'durationSec'> & { path: string },
+): Promise<Map<string, LoadResult>> {
   const rounds = new Map<string, LoadResult[]>(contenders.map((c) => [c.label, []]));
   const spec = (server: ServerProcess, durationSec: number): LoadSpec => ({ ...load, url: `${server.base}${load.path}`, durationSec });
   // JIT warm-up, unmeasured: servers that run through the scenario get longer (Prism keeps getting faster for seconds).

@@ -38,7 +38,17 @@ describe('Dredd against the stateful sandbox', () => {
   });
 
   it('got each documented status for real, not by coincidence', () => {
-    for (const [op, status] of [['listPets', 200], ['listPets', 400], ['listPets', 401], ['createPet', 201], ['createPet', 400], ['createPet', 401], ['getPet', 200], ['getPet', 401], ['getPet', 404]] as const) {
+    for (const [op, status] of [
+      ['listPets', 200],
+      ['listPets', 400],
+      ['listPets', 401],
+      ['createPet', 201],
+      ['createPet', 400],
+      ['createPet', 401],
+      ['getPet', 200],
+      ['getPet', 401],
+      ['getPet', 404],
+    ] as const) {
       expect(answered(op, status), `${op} ${status}`).toHaveLength(1);
     }
   });

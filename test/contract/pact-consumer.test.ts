@@ -16,7 +16,7 @@ import { createPetStoreClient, PetStoreError } from '../../contracts/consumer/pe
 import { normalisePact, PACTS_DIR, PROVIDER } from '../../contracts/pact-files.js';
 
 process.env.PACT_DO_NOT_TRACK = 'true';
-const { equal, eachLike, integer, like, regex, string } = MatchersV3;
+const { equal, eachLike, integer, regex, string } = MatchersV3;
 
 const CONSUMER = 'pet-store-web';
 const FILE = `${CONSUMER}-${PROVIDER}.json`;
@@ -41,7 +41,9 @@ describe('pet-store-web consumer contract', () => {
       .given('pets with status sold exist', { status: 'sold' })
       .uponReceiving('a request for at most 10 sold pets')
       .withRequest('GET', '/v1/pets', (b) => b.query({ status: 'sold', limit: '10' }).headers(WITH_KEY))
-      .willRespondWith(200, (b) => b.headers(JSON_TYPE).jsonBody(eachLike({ id: integer(3), name: string('Polly'), categoryId: integer(3), status: equal('sold') })))
+      .willRespondWith(200, (b) =>
+        b.headers(JSON_TYPE).jsonBody(eachLike({ id: integer(3), name: string('Polly'), categoryId: integer(3), status: equal('sold') })),
+      )
       .executeTest(async (mock) => {
         const pets = await clientFor(mock.url).listPets({ status: 'sold', limit: 10 });
         expect(pets.length).toBeGreaterThan(0);
@@ -80,7 +82,9 @@ describe('pet-store-web consumer contract', () => {
       .withRequest('POST', '/v1/pets', (b) => b.headers({ ...WITH_KEY, ...JSON_TYPE }).jsonBody({ categoryId: 1 }))
       .willRespondWith(400, (b) => b.headers(JSON_TYPE).jsonBody(errorBody(400, 'invalid_request', "Request body must have required property 'name'.")))
       .executeTest(async (mock) => {
-        const error = await clientFor(mock.url).createPet({ categoryId: 1 } as never).catch((e: unknown) => e);
+        const error = await clientFor(mock.url)
+          .createPet({ categoryId: 1 } as never)
+          .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(PetStoreError);
         expect(error).toMatchObject({ status: 400, code: 'invalid_request', body: { status: 400 } });
       });
@@ -92,7 +96,9 @@ describe('pet-store-web consumer contract', () => {
       .given('a pet with id 7 exists', { id: 7 })
       .uponReceiving('a request for pet 7')
       .withRequest('GET', '/v1/pets/7', (b) => b.headers(WITH_KEY))
-      .willRespondWith(200, (b) => b.headers(JSON_TYPE).jsonBody({ id: 7, name: string('Rex'), categoryId: integer(1), status: regex(/^(available|pending|sold)$/, 'available') }))
+      .willRespondWith(200, (b) =>
+        b.headers(JSON_TYPE).jsonBody({ id: 7, name: string('Rex'), categoryId: integer(1), status: regex(/^(available|pending|sold)$/, 'available') }),
+      )
       .executeTest(async (mock) => {
         const pet = await clientFor(mock.url).getPet(7);
         expect(pet).toMatchObject({ id: 7, name: 'Rex' });
@@ -107,7 +113,9 @@ describe('pet-store-web consumer contract', () => {
       .withRequest('GET', '/v1/pets/999', (b) => b.headers(WITH_KEY))
       .willRespondWith(404, (b) => b.headers(JSON_TYPE).jsonBody(errorBody(404, 'not_found', 'No pet with id 999.')))
       .executeTest(async (mock) => {
-        const error = await clientFor(mock.url).getPet(999).catch((e: unknown) => e);
+        const error = await clientFor(mock.url)
+          .getPet(999)
+          .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(PetStoreError);
         expect(error).toMatchObject({ status: 404, code: 'not_found' });
       });
@@ -119,9 +127,15 @@ describe('pet-store-web consumer contract', () => {
       .given('the request has no valid API key')
       .uponReceiving('a request for pets without an API key')
       .withRequest('GET', '/v1/pets', (b) => b.headers({ Accept: 'application/json' }))
-      .willRespondWith(401, (b) => b.headers({ ...JSON_TYPE, 'WWW-Authenticate': 'Bearer' }).jsonBody(errorBody(401, 'unauthorized', 'Missing API key: send Authorization: Bearer <API_KEY>.')))
+      .willRespondWith(401, (b) =>
+        b
+          .headers({ ...JSON_TYPE, 'WWW-Authenticate': 'Bearer' })
+          .jsonBody(errorBody(401, 'unauthorized', 'Missing API key: send Authorization: Bearer <API_KEY>.')),
+      )
       .executeTest(async (mock) => {
-        const error = await clientFor(mock.url, undefined).listPets().catch((e: unknown) => e);
+        const error = await clientFor(mock.url, undefined)
+          .listPets()
+          .catch((e: unknown) => e);
         expect(error).toMatchObject({ name: 'PetStoreError', status: 401, code: 'unauthorized' });
       });
   });
@@ -129,7 +143,10 @@ describe('pet-store-web consumer contract', () => {
   // Last in this suite: the pact is complete only when every interaction above passed (Pact writes an interaction only then).
   it(UPDATE ? 'updates the committed pact' : 'generates exactly the committed pact (npm run pacts:update changes it)', ({ task }) => {
     const interactions = (task.suite?.tasks ?? []).filter((t) => t !== task);
-    expect(interactions.map((t) => `${t.name}: ${t.result?.state}`), 'every interaction must pass before the pact is compared').toEqual(interactions.map((t) => `${t.name}: pass`));
+    expect(
+      interactions.map((t) => `${t.name}: ${t.result?.state}`),
+      'every interaction must pass before the pact is compared',
+    ).toEqual(interactions.map((t) => `${t.name}: pass`));
     const generated = join(outDir, FILE);
     if (UPDATE) {
       // Copied next to its final name, then renamed: atomic on the same file system.
@@ -137,9 +154,10 @@ describe('pet-store-web consumer contract', () => {
       renameSync(`${COMMITTED}.tmp`, COMMITTED);
       return;
     }
-    expect(normalisePact(readFileSync(generated, 'utf8')), `${COMMITTED} is not what the consumer tests generate: run npm run pacts:update and commit it`).toEqual(
-      normalisePact(readFileSync(COMMITTED, 'utf8')),
-    );
+    expect(
+      normalisePact(readFileSync(generated, 'utf8')),
+      `${COMMITTED} is not what the consumer tests generate: run npm run pacts:update and commit it`,
+    ).toEqual(normalisePact(readFileSync(COMMITTED, 'utf8')));
   });
 });
 
@@ -158,10 +176,12 @@ describe('comparing a generated pact with the committed one', () => {
   const differs = (text: string) => expect(normalisePact(text)).not.toEqual(normalisePact(committed));
 
   it('ignores the versions of the Pact libraries, whitespace, key order and the order of interactions', () => {
-    same(edited((pact) => {
-      pact.metadata['pact-js'] = { version: '99.0.0' };
-      pact.metadata.pactRust = { ffi: '9.9.9' };
-    }));
+    same(
+      edited((pact) => {
+        pact.metadata['pact-js'] = { version: '99.0.0' };
+        pact.metadata.pactRust = { ffi: '9.9.9' };
+      }),
+    );
     same(edited(() => {}, 4));
     same(edited((pact) => pact.interactions.reverse()));
   });
@@ -169,7 +189,7 @@ describe('comparing a generated pact with the committed one', () => {
   it('sees every change to what the pact promises', () => {
     differs(edited((pact) => (pact.metadata.pactSpecification = { version: '3.0.0' })));
     differs(edited((pact) => pact.interactions.pop()));
-    differs(edited((pact) => (pact.interactions[0]!.response.status = 201)));
-    differs(edited((pact) => (pact.interactions[0]!.providerStates = [{ name: 'no pets exist' }])));
+    differs(edited((pact) => ((pact.interactions[0] as (typeof pact.interactions)[number]).response.status = 201)));
+    differs(edited((pact) => ((pact.interactions[0] as (typeof pact.interactions)[number]).providerStates = [{ name: 'no pets exist' }])));
   });
 });

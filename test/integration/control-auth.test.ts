@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { controlOf, startControlSandbox, type Control } from '../support/control-client.js';
-import { startTestSandbox, type TestSandbox } from '../support/harness.js';
+import { startControlSandbox, type Control } from '../support/control-client.js';
+import { type TestSandbox } from '../support/harness.js';
 
 let sb: TestSandbox;
 let ctl: Control;

@@ -10,11 +10,20 @@ const json = new Headers({ 'content-type': 'application/json' });
 const WS = '0123456789abcdef';
 const pet = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
 const entry = {
-  time: '2026-01-05T10:00:00.000Z', method: 'GET', path: '/v1/pets', query: {}, operationId: 'listPets',
-  status: 200, durationMs: 1.5, requestBody: null, responseBody: [pet], specValid: true,
+  time: '2026-01-05T10:00:00.000Z',
+  method: 'GET',
+  path: '/v1/pets',
+  query: {},
+  operationId: 'listPets',
+  status: 200,
+  durationMs: 1.5,
+  requestBody: null,
+  responseBody: [pet],
+  specValid: true,
 };
 const memory = { bytes: 1000, budget: 4096, kept: 1, evicted: 0 };
-const problems = (method: string, path: string, status: number, body: unknown, headers = json) => controlProblems(method, `/__sandbox${path}`, { status, headers, body });
+const problems = (method: string, path: string, status: number, body: unknown, headers = json) =>
+  controlProblems(method, `/__sandbox${path}`, { status, headers, body });
 
 describe('control checker', () => {
   it('finds operations from method and URL path', async () => {
@@ -27,7 +36,15 @@ describe('control checker', () => {
     expect(await problems('GET', '/export', 200, { nextId: 2, pets: [pet] })).toEqual([]);
     expect(await problems('GET', '/journal', 200, { workspace: WS, size: 5, memory, entries: [entry] })).toEqual([]);
     expect(await problems('POST', '/faults', 201, { id: 1, operationId: 'listPets', rate: 1, applied: 0 })).toEqual([]);
-    expect(await problems('GET', '/mode', 401, { code: 'unauthorized', message: 'x', status: 401 }, new Headers({ 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="sandbox-control"' }))).toEqual([]);
+    expect(
+      await problems(
+        'GET',
+        '/mode',
+        401,
+        { code: 'unauthorized', message: 'x', status: 401 },
+        new Headers({ 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="sandbox-control"' }),
+      ),
+    ).toEqual([]);
   });
 
   it.each([
@@ -47,7 +64,9 @@ describe('control checker', () => {
 
   it('reports a charset parameter and a missing or wrong WWW-Authenticate', async () => {
     const error = { code: 'unauthorized', message: 'x', status: 401 };
-    expect(await problems('GET', '/mode', 200, { mode: 'stateful', modes: [] }, new Headers({ 'content-type': 'application/json; charset=utf-8' }))).not.toEqual([]);
+    expect(
+      await problems('GET', '/mode', 200, { mode: 'stateful', modes: [] }, new Headers({ 'content-type': 'application/json; charset=utf-8' })),
+    ).not.toEqual([]);
     expect(await problems('GET', '/mode', 401, error)).toEqual(['header WWW-Authenticate is missing']);
     expect(await problems('GET', '/mode', 401, error, new Headers({ 'content-type': 'application/json', 'www-authenticate': 'Bearer' }))).not.toEqual([]);
   });

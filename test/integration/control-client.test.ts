@@ -52,14 +52,14 @@ describe('the control client', () => {
     expect(await controlProblems(route.method, path, { status: route.status, headers: new Headers({ 'content-type': 'application/json' }), text })).toEqual([]);
   });
 
-  it('acts on its key\'s workspace, or on the one a call names', async () => {
+  it("acts on its key's workspace, or on the one a call names", async () => {
     await control.call('resetWorkspace', { body: { empty: true } });
     await control.call('loadFixture', { body: { pets: [{ id: 1, name: 'A', categoryId: 1 }] } }, { key: 'key-a' });
     expect((await control.call('exportWorkspace')).pets).toEqual([]);
     expect((await control.call('exportWorkspace', {}, { key: 'key-a' })).pets).toEqual([{ id: 1, name: 'A', categoryId: 1 }]);
   });
 
-  it('returns the export\'s text as the sandbox sent it', async () => {
+  it("returns the export's text as the sandbox sent it", async () => {
     const text = await control.text('exportWorkspace', {}, { key: 'key-a' });
     expect(text).toBe(JSON.stringify({ nextId: 2, pets: [{ id: 1, name: 'A', categoryId: 1 }] }));
   });
@@ -69,7 +69,9 @@ describe('the control client', () => {
     expect(error).toBeInstanceOf(ControlError);
     expect(error).toMatchObject({ operationId: 'deleteFault', status: 404, body: { code: 'not_found', status: 404 } });
     expect((error as ControlError).message).toContain('No fault 999');
-    const refused = await createControlClient({ origin: sb.origin, adminToken: 'wrong' }).call('getMode').catch((e: unknown) => e);
+    const refused = await createControlClient({ origin: sb.origin, adminToken: 'wrong' })
+      .call('getMode')
+      .catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 403, body: { code: 'forbidden' } });
   });
 
@@ -80,7 +82,9 @@ describe('the control client', () => {
         probe.close(() => resolve(free));
       });
     });
-    const error = await createControlClient({ origin: `http://127.0.0.1:${port}` }).call('getHealth').catch((e: unknown) => e);
+    const error = await createControlClient({ origin: `http://127.0.0.1:${port}` })
+      .call('getHealth')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ControlError);
     expect(error).toMatchObject({ status: undefined, body: undefined });
     expect((error as Error).message).toContain('Cannot reach');

@@ -4,12 +4,16 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { controlOf, startControlSandbox, type Control } from '../support/control-client.js';
-import { startTestSandbox, type TestSandbox } from '../support/harness.js';
+import { startControlSandbox, type Control } from '../support/control-client.js';
+import { type TestSandbox } from '../support/harness.js';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url);
-const shipped = readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
-const fixtureFile = (name: string) => JSON.parse(readFileSync(new URL(`${name}.json`, FIXTURES), 'utf8')) as { pets?: { id: number }[]; generate?: { count: number } };
+const shipped = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.slice(0, -5))
+  .sort();
+const fixtureFile = (name: string) =>
+  JSON.parse(readFileSync(new URL(`${name}.json`, FIXTURES), 'utf8')) as { pets?: { id: number }[]; generate?: { count: number } };
 
 let sb: TestSandbox;
 let ctl: Control;
@@ -33,20 +37,23 @@ describe('reset', () => {
     expect((await sb.op('createPet', '/pets', { key: 'key-a', method: 'POST', json: { name: 'First', categoryId: 1 } })).body.id).toBe(1);
   });
 
-  it('defaults to the sandbox\'s --seed and --count', async () => {
+  it("defaults to the sandbox's --seed and --count", async () => {
     await ctl('POST', '/reset', { key: 'key-b', json: { seed: 1, count: 50 } });
     const explicit = await exportText('key-b');
     expect((await ctl('POST', '/reset', { key: 'key-b', json: {} })).body).toMatchObject({ count: 50, nextId: 51 });
     expect(await exportText('key-b')).toBe(explicit);
   });
 
-  it.each([{ seed: -1 }, { count: 1_000_001 }, { count: 'ten' }, { seed: 1.5 }, { empty: 'yes' }, { seed: null }, { count: null }])('refuses %j with 400 and changes nothing', async (json) => {
-    const before = await exportText();
-    const res = await ctl('POST', '/reset', { key: 'key-a', json });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toMatch(/"(seed|count|empty)"/);
-    expect(await exportText()).toBe(before);
-  });
+  it.each([{ seed: -1 }, { count: 1_000_001 }, { count: 'ten' }, { seed: 1.5 }, { empty: 'yes' }, { seed: null }, { count: null }])(
+    'refuses %j with 400 and changes nothing',
+    async (json) => {
+      const before = await exportText();
+      const res = await ctl('POST', '/reset', { key: 'key-a', json });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/"(seed|count|empty)"/);
+      expect(await exportText()).toBe(before);
+    },
+  );
 });
 
 describe('load by name', () => {
@@ -105,12 +112,26 @@ describe('export and load', () => {
     const refused = await create();
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain('No ids left');
-    expect(JSON.parse(await exportText('key-a'))).toEqual({ nextId: last + 1, pets: [{ id: last - 1, name: 'Penultimate', categoryId: 1 }, { id: last, name: 'Next', categoryId: 1 }] });
+    expect(JSON.parse(await exportText('key-a'))).toEqual({
+      nextId: last + 1,
+      pets: [
+        { id: last - 1, name: 'Penultimate', categoryId: 1 },
+        { id: last, name: 'Next', categoryId: 1 },
+      ],
+    });
   });
 
   it('refuses to load an id that leaves no next id', async () => {
     const before = await exportText('key-a');
-    const res = await ctl('POST', '/load', { key: 'key-a', json: { pets: [{ id: 1, name: 'A', categoryId: 1 }, { id: Number.MAX_SAFE_INTEGER, name: 'B', categoryId: 1 }] } });
+    const res = await ctl('POST', '/load', {
+      key: 'key-a',
+      json: {
+        pets: [
+          { id: 1, name: 'A', categoryId: 1 },
+          { id: Number.MAX_SAFE_INTEGER, name: 'B', categoryId: 1 },
+        ],
+      },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('Record 1 has id 9007199254740991');
     expect(await exportText('key-a')).toBe(before);

@@ -3,8 +3,8 @@
  * never asserted: a fault's `applied` counter shows whether it acted.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { controlOf, startControlSandbox, type Control } from '../support/control-client.js';
-import { startTestSandbox, type CallResult, type TestSandbox } from '../support/harness.js';
+import { startControlSandbox, type Control } from '../support/control-client.js';
+import { type CallResult, type TestSandbox } from '../support/harness.js';
 
 let sb: TestSandbox;
 let ctl: Control;
@@ -91,7 +91,10 @@ describe('forced status', () => {
       expect((await call('listPets')).status).toBe(503);
       expect((await call('getPet')).status).toBe(200);
     }
-    expect((await faultsOf()).map((f) => [f.operationId, f.applied])).toEqual([['listPets', 10], ['getPet', 0]]);
+    expect((await faultsOf()).map((f) => [f.operationId, f.applied])).toEqual([
+      ['listPets', 10],
+      ['getPet', 0],
+    ]);
   });
 
   it('acts only on its own workspace', async () => {

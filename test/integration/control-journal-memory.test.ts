@@ -16,7 +16,7 @@ describe('requests without a valid API key', () => {
   beforeAll(async () => ({ sb, ctl } = await startControlSandbox()));
   afterAll(() => sb.stop());
 
-  it('300 of them leave the default workspace\'s journal untouched and fill the unauthenticated one', async () => {
+  it("300 of them leave the default workspace's journal untouched and fill the unauthenticated one", async () => {
     for (let n = 1; n <= 5; n++) expect((await sb.call(`/pets?n=${n}`, { key: 'key-a' })).status).toBe(200);
     const before = await ctl('GET', '/journal');
     expect(queries(before)).toEqual(['1', '2', '3', '4', '5']);

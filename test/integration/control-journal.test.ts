@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry as Entry } from '../../src/control/journal.js';
-import { controlOf, startControlSandbox, type Control } from '../support/control-client.js';
-import { startTestSandbox, type TestSandbox } from '../support/harness.js';
+import { startControlSandbox, type Control } from '../support/control-client.js';
+import { type TestSandbox } from '../support/harness.js';
 
 describe('journal contents', () => {
   let sb: TestSandbox;
@@ -48,7 +48,12 @@ describe('journal contents', () => {
     expect(outage.body).toMatchObject({ code: 'service_unavailable', status: 503 });
     const badLimit = await sb.op('listPets', '/pets?limit=0', { key: 'key-a' });
     expect(badLimit.status).toBe(400);
-    const tooLarge = await sb.call('/pets', { key: 'key-a', method: 'POST', body: JSON.stringify({ name: 'x'.repeat(200_000), categoryId: 1 }), headers: { 'content-type': 'application/json' } });
+    const tooLarge = await sb.call('/pets', {
+      key: 'key-a',
+      method: 'POST',
+      body: JSON.stringify({ name: 'x'.repeat(200_000), categoryId: 1 }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(tooLarge.status).toBe(413);
     const unknownPath = await sb.call('/nothing-here', { key: 'key-a' });
     expect(unknownPath.status).toBe(404);
@@ -61,7 +66,7 @@ describe('journal contents', () => {
     ]);
   });
 
-  it('records requests refused for their key in the unauthenticated journal, never a workspace\'s, and no control request', async () => {
+  it("records requests refused for their key in the unauthenticated journal, never a workspace's, and no control request", async () => {
     await ctl('DELETE', '/journal', { key: 'key-a' });
     await ctl('DELETE', '/journal/unauthenticated');
     await sb.op('listPets', '/pets?limit=1', { key: 'wrong-key' });
@@ -88,7 +93,8 @@ describe('journal contents', () => {
   it('shows a request body that is not JSON as its text, and says how much all journals hold', async () => {
     await ctl('DELETE', '/journal', { key: 'key-a' });
     const sent = ['{"name":"Rex",', '[1, 2', '{"name":"Rex"} trailing'];
-    for (const body of sent) expect((await sb.call('/pets', { key: 'key-a', method: 'POST', body, headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    for (const body of sent)
+      expect((await sb.call('/pets', { key: 'key-a', method: 'POST', body, headers: { 'content-type': 'application/json' } })).status).toBe(400);
     const res = await ctl('GET', '/journal', { key: 'key-a' });
     expect((res.body.entries as Entry[]).map((e) => e.requestBody)).toEqual(sent.map((text) => ({ truncated: false, size: text.length, text })));
     expect(res.body.memory).toMatchObject({ budget: 32 * 1024 * 1024, evicted: 0 });
@@ -96,7 +102,7 @@ describe('journal contents', () => {
     expect(res.body.memory.bytes).toBeGreaterThan(0);
   });
 
-  it('keeps each workspace\'s requests apart', async () => {
+  it("keeps each workspace's requests apart", async () => {
     await ctl('DELETE', '/journal', { key: 'key-a' });
     await ctl('DELETE', '/journal', { key: 'key-b' });
     await sb.op('listPets', '/pets?limit=3', { key: 'key-b' });
@@ -112,7 +118,7 @@ describe('journal contents', () => {
     for (const bad of ['-1', 'two', '1.5', '', '2&limit=3']) expect((await ctl('GET', `/journal?limit=${bad}`, { key: 'key-a' })).status).toBe(400);
   });
 
-  it('clears a workspace\'s journal and says how many entries went', async () => {
+  it("clears a workspace's journal and says how many entries went", async () => {
     const before = (await entries()).length;
     expect((await ctl('DELETE', '/journal', { key: 'key-a' })).body).toMatchObject({ cleared: before });
     expect(await entries()).toEqual([]);
@@ -157,7 +163,9 @@ describe('journal bounds', () => {
     pages.push(await sb.op('listPets', '/pets?limit=100'));
     const got = ((await ctl('GET', '/journal')).body.entries as Entry[]).filter((e) => e.operationId === 'listPets');
     expect(pages[2]?.text.length).toBeGreaterThan(pages[0]?.text.length ?? 0);
-    expect(got.map((e) => [e.responseBody, e.specValid])).toEqual(pages.map((p) => [{ truncated: true, size: p.text.length, text: p.text.slice(0, 4096) }, true]));
+    expect(got.map((e) => [e.responseBody, e.specValid])).toEqual(
+      pages.map((p) => [{ truncated: true, size: p.text.length, text: p.text.slice(0, 4096) }, true]),
+    );
   });
 
   it('truncates a long chunked body too (it declares no Content-Length)', async () => {
@@ -171,7 +179,12 @@ describe('journal bounds', () => {
         controller.close();
       },
     });
-    const res = await fetch(`${sb.baseUrl}/pets`, { method: 'POST', headers: { authorization: 'Bearer sandbox-key', 'content-type': 'application/json' }, body: chunked, duplex: 'half' } as RequestInit);
+    const res = await fetch(`${sb.baseUrl}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sandbox-key', 'content-type': 'application/json' },
+      body: chunked,
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(201);
     const [entry] = (await ctl('GET', '/journal')).body.entries as Entry[];
     expect(entry?.requestBody).toEqual({ truncated: true, size: text.length, text: text.slice(0, 4096) });

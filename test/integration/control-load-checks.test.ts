@@ -48,7 +48,16 @@ describe('all or nothing', () => {
     expect(await exportText()).toBe(before);
   });
 
-  it.each([{ pets: 'Rex' }, { pets: [], nextId: 0 }, { generate: { seed: -1, count: 2 } }, { generate: { seed: 1, count: 2_000_000 } }, { generate: null }, { generate: [1, 2] }, { pets: null }, { nextId: null, pets: [] }])('refuses the malformed set %j', async (json) => {
+  it.each([
+    { pets: 'Rex' },
+    { pets: [], nextId: 0 },
+    { generate: { seed: -1, count: 2 } },
+    { generate: { seed: 1, count: 2_000_000 } },
+    { generate: null },
+    { generate: [1, 2] },
+    { pets: null },
+    { nextId: null, pets: [] },
+  ])('refuses the malformed set %j', async (json) => {
     const before = await exportText();
     expect((await ctl('POST', '/load', { json })).status).toBe(400);
     expect(await exportText()).toBe(before);

@@ -7,7 +7,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { controlOf, startControlSandbox, type Control } from '../support/control-client.js';
+import { startControlSandbox, type Control } from '../support/control-client.js';
 import { startTestSandbox, tempDir, type TestSandbox } from '../support/harness.js';
 
 /** The workspace name, computed here as the spec states it (first 16 hex digits of an HMAC-SHA256 keyed with the data folder's secret). */
@@ -24,7 +24,7 @@ describe('configured keys', () => {
   beforeAll(async () => ({ sb, ctl } = await startControlSandbox()));
   afterAll(() => sb.stop());
 
-  it('two keys never see each other\'s pets, and ids are per workspace', async () => {
+  it("two keys never see each other's pets, and ids are per workspace", async () => {
     expect((await ctl('POST', '/reset', { key: 'key-a', json: { empty: true } })).body).toEqual({ workspace: idOf(sb, 'key-a'), count: 0, nextId: 1 });
     expect((await ctl('POST', '/reset', { key: 'key-b', json: { empty: true } })).body).toEqual({ workspace: idOf(sb, 'key-b'), count: 0, nextId: 1 });
     const a = await sb.op('createPet', '/pets', { key: 'key-a', method: 'POST', json: { name: 'Only-A', categoryId: 1 } });
@@ -36,7 +36,7 @@ describe('configured keys', () => {
     expect((await sb.op('getPet', '/pets/1', { key: 'key-b' })).body.name).toBe('Only-B');
   });
 
-  it('the default workspace (no X-Sandbox-Key) is the first key\'s', async () => {
+  it("the default workspace (no X-Sandbox-Key) is the first key's", async () => {
     await ctl('POST', '/reset', { key: 'key-a', json: { seed: 3, count: 7 } });
     const res = await ctl('GET', '/export');
     expect(res.body.pets).toHaveLength(7);
@@ -113,7 +113,6 @@ describe('--open-keys', () => {
     }
     expect(JSON.parse(readFileSync(join(sb.dir, `db.${idOf(sb, newcomer)}.json`), 'utf8')).pets).toContainEqual({ id: 6, name: 'Alice-pet', categoryId: 2 });
   });
-
 });
 
 describe('workspace files of an older version', () => {

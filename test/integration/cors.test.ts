@@ -59,19 +59,25 @@ describe('CORS restricted with --cors-origins', () => {
     expect(actual.headers.get('access-control-allow-origin')).toBe(origin);
   });
 
-  it.each(['https://b.example', 'http://a.example', 'https://a.example.evil', 'null'])('another origin (%s) gets no Access-Control-Allow-Origin', async (origin) => {
-    const res = await preflight(sb, '/pets', origin);
-    expect(res.headers.get('access-control-allow-origin')).toBeNull();
-    const actual = await sb.op('listPets', '/pets?limit=1', { headers: { origin } });
-    expect(actual.headers.get('access-control-allow-origin')).toBeNull();
-  });
+  it.each(['https://b.example', 'http://a.example', 'https://a.example.evil', 'null'])(
+    'another origin (%s) gets no Access-Control-Allow-Origin',
+    async (origin) => {
+      const res = await preflight(sb, '/pets', origin);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      const actual = await sb.op('listPets', '/pets?limit=1', { headers: { origin } });
+      expect(actual.headers.get('access-control-allow-origin')).toBeNull();
+    },
+  );
 });
 
 /** Every Access-Control-* header of a response. */
 const accessControl = (res: { headers: Headers }) => [...res.headers.keys()].filter((name) => name.startsWith('access-control-'));
 // A browser's preflight carries no credential.
 const controlPreflight = (sb: TestSandbox, path: string, origin: string) =>
-  clientOf(sb).send('OPTIONS', path, { token: null, headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, x-sandbox-key' } });
+  clientOf(sb).send('OPTIONS', path, {
+    token: null,
+    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, x-sandbox-key' },
+  });
 const controlGet = (sb: TestSandbox, path: string, origin: string) => clientOf(sb).send('GET', path, { headers: { origin } });
 
 describe('CORS on the control plane: none by default', () => {
@@ -114,10 +120,13 @@ describe('CORS on the control plane with --control-cors-origins', () => {
     expect(list(actual.headers.get('vary'))).toContain('origin');
   });
 
-  it.each(['https://evil.example', 'https://qa.example.evil', 'http://qa.example', 'null'])('another origin (%s) gets no Access-Control-* header', async (origin) => {
-    expect(accessControl(await controlPreflight(sb, '/reset', origin))).toEqual([]);
-    expect(accessControl(await controlGet(sb, '/mode', origin))).toEqual([]);
-  });
+  it.each(['https://evil.example', 'https://qa.example.evil', 'http://qa.example', 'null'])(
+    'another origin (%s) gets no Access-Control-* header',
+    async (origin) => {
+      expect(accessControl(await controlPreflight(sb, '/reset', origin))).toEqual([]);
+      expect(accessControl(await controlGet(sb, '/mode', origin))).toEqual([]);
+    },
+  );
 
   it('/v1 keeps --cors-origins (any origin)', async () => {
     const res = await preflight(sb, '/pets', 'https://evil.example');

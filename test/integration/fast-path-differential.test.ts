@@ -71,7 +71,27 @@ const AUTH = { authorization: `Bearer ${KEY}` };
 
 const segment = fc.oneof(
   fc.integer({ min: -5, max: 40 }).map(String),
-  fc.constantFrom('0', '01', '1e1', '1.0', '%31', '%2F', '%2e%2e', '..', '.', 'abc', '9007199254740993', '99999999999999999999', '%C3%A9', '%00', '%E0%A4%A', '1;x', "'1'", '%20', '-0'),
+  fc.constantFrom(
+    '0',
+    '01',
+    '1e1',
+    '1.0',
+    '%31',
+    '%2F',
+    '%2e%2e',
+    '..',
+    '.',
+    'abc',
+    '9007199254740993',
+    '99999999999999999999',
+    '%C3%A9',
+    '%00',
+    '%E0%A4%A',
+    '1;x',
+    "'1'",
+    '%20',
+    '-0',
+  ),
 );
 const path = fc.oneof(
   { weight: 4, arbitrary: fc.constant('/v1/pets') },
@@ -83,14 +103,57 @@ const pair = fc.tuple(
   fc.constantFrom('1', '5', '20', '100', '101', '0', '-1', 'abc', '', 'sold', 'available', 'pending', 'SOLD', '%20', '1.5', '%ZZ', '%31', '1e2', '+5'),
 );
 const query = fc.array(pair, { maxLength: 4 }).map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`));
-const auth = fc.constantFrom<Record<string, string>>(AUTH, AUTH, { authorization: `bearer  ${KEY} ` }, { authorization: 'Bearer wrong-key' }, { authorization: `Basic ${KEY}` }, { authorization: 'Bearer' }, {});
-const extra = fc.constantFrom<Record<string, string>>({}, { origin: 'http://example.test' }, { origin: 'http://allowed.test' }, { accept: 'text/html' }, { 'x-sandbox-key': 'other' });
+const auth = fc.constantFrom<Record<string, string>>(
+  AUTH,
+  AUTH,
+  { authorization: `bearer  ${KEY} ` },
+  { authorization: 'Bearer wrong-key' },
+  { authorization: `Basic ${KEY}` },
+  { authorization: 'Bearer' },
+  {},
+);
+const extra = fc.constantFrom<Record<string, string>>(
+  {},
+  { origin: 'http://example.test' },
+  { origin: 'http://allowed.test' },
+  { accept: 'text/html' },
+  { 'x-sandbox-key': 'other' },
+);
 const method = fc.constantFrom('GET', 'GET', 'GET', 'GET', 'HEAD');
 
 /** Bodies of creates: valid pets, wrong fields, broken JSON, other media types and charsets, encodings, bytes that are not UTF-8. */
-const petJson = fc.record({ name: fc.string({ maxLength: 12 }), categoryId: fc.oneof(fc.integer({ min: 1, max: 9 }), fc.constant(1.5), fc.constant('1')) }, { requiredKeys: [] }).map((p) => JSON.stringify(p));
-const text = fc.oneof({ weight: 4, arbitrary: petJson }, { weight: 1, arbitrary: fc.constantFrom('', '{', 'null', '[]', '"x"', '{"name":"A","categoryId":1,"id":3}', '\ufeff{"name":"B","categoryId":1}', '{"name":"C","categoryId":1,"status":"lost"}') });
-const contentType = fc.constantFrom('application/json', 'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json; charset=latin1', 'text/plain', 'application/json;;', '');
+const petJson = fc
+  .record(
+    { name: fc.string({ maxLength: 12 }), categoryId: fc.oneof(fc.integer({ min: 1, max: 9 }), fc.constant(1.5), fc.constant('1')) },
+    { requiredKeys: [] },
+  )
+  .map((p) => JSON.stringify(p));
+const text = fc.oneof(
+  { weight: 4, arbitrary: petJson },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      '{',
+      'null',
+      '[]',
+      '"x"',
+      '{"name":"A","categoryId":1,"id":3}',
+      '\ufeff{"name":"B","categoryId":1}',
+      '{"name":"C","categoryId":1,"status":"lost"}',
+    ),
+  },
+);
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/json; charset=latin1',
+  'text/plain',
+  'application/json;;',
+  '',
+);
 const create = fc.tuple(text, contentType, fc.constantFrom('plain', 'plain', 'plain', 'gzip', 'not-utf8', 'chunked')).map(([json, type, form]) => {
   const headers: Record<string, string> = type ? { 'content-type': type } : {};
   if (form === 'gzip') return { headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipSync(json) };
@@ -124,7 +187,11 @@ describe.each([
   });
 
   it('with faults injected: forced statuses, counted the same', async () => {
-    for (const json of [{ operationId: 'listPets', status: 503, count: 2 }, { operationId: 'getPet', status: 404, count: 1 }, { operationId: 'createPet', status: 500, count: 1 }]) {
+    for (const json of [
+      { operationId: 'listPets', status: 503, count: 2 },
+      { operationId: 'getPet', status: 404, count: 1 },
+      { operationId: 'createPet', status: 500, count: 1 },
+    ]) {
       expect((await sb.both('POST', '/faults', { json })).map((r) => r.status)).toEqual([201, 201]);
     }
     const statuses: number[] = [];
@@ -148,7 +215,8 @@ describe.each([
     expect((await sb.both('PUT', '/mode', { json: { mode } })).map((r) => r.status)).toEqual([200, 200]);
     for (const p of ['/v1/pets', '/v1/pets?limit=3', '/v1/pets/2', '/v1/pets/abc', '/v1/pets?limit=0', '/v1/pets/%E0%A4%A']) await sb.same('GET', p, AUTH);
     await sb.same('GET', '/v1/pets', {});
-    for (const body of ['{"name":"M","categoryId":3}', '{"name":"M"}', '{']) await sb.same('POST', '/v1/pets', { ...AUTH, 'content-type': 'application/json' }, Buffer.from(body));
+    for (const body of ['{"name":"M","categoryId":3}', '{"name":"M"}', '{'])
+      await sb.same('POST', '/v1/pets', { ...AUTH, 'content-type': 'application/json' }, Buffer.from(body));
     await sb.both('PUT', '/mode', { json: { mode: 'stateful' } });
   });
 

@@ -5,20 +5,15 @@
  * same journal entry with it as without it, for reads and creates, in every
  * mode, with any origin allowed or only some.
  */
-import fc from 'fast-check';
-import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../src/app.js';
 import { createStatefulMode } from '../../src/modes/stateful/index.js';
 import { loadSpec } from '../../src/openapi/spec.js';
 import { createValidators } from '../../src/openapi/validate.js';
 import { Workspaces } from '../../src/store/workspaces.js';
-import { controlOf, type Control } from '../support/control-client.js';
-import { KEY, startTestSandbox, tempDir, testConfig, type TestSandbox } from '../support/harness.js';
+import { KEY, testConfig } from '../support/harness.js';
 
 interface Raw {
   status: number;
@@ -54,7 +49,13 @@ describe('which requests the fast path takes', () => {
     const spec = loadSpec();
     const config = testConfig();
     const workspaces = await Workspaces.open({ dataFile: config.dataFile, defaultKey: KEY, store: { seed: { seed: 1, count: 5 } } });
-    const { fast } = createHandlers({ config, spec, validators: createValidators(spec), runtime: { mode: 'stateful' }, modes: { stateful: createStatefulMode(workspaces) } });
+    const { fast } = createHandlers({
+      config,
+      spec,
+      validators: createValidators(spec),
+      runtime: { mode: 'stateful' },
+      modes: { stateful: createStatefulMode(workspaces) },
+    });
     // Whatever the fast path leaves gets a marker status, so the test sees the decision itself.
     const server = createServer((req, res) => {
       if (fast(req, res)) return;
@@ -119,4 +120,3 @@ describe('which requests the fast path takes', () => {
     expect((await send(origin, 'GET', '/v1/pets', { ...auth, 'content-length': '0' })).status).toBe(200);
   });
 });
-

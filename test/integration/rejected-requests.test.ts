@@ -11,7 +11,12 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 /** Every file in the data folder, byte for byte. */
-const snapshot = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f)).toString('base64')]));
+const snapshot = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f)).toString('base64')]),
+  );
 
 // [label, operation whose spec the answer is checked against, path, request, status]
 const REJECTED: [string, string, string, CallInit, number][] = [

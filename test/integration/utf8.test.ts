@@ -22,12 +22,21 @@ afterAll(() => sb.stop());
 
 /** POSTs exactly `body` (bytes, written as latin1 so each char is one byte) to `path`. */
 async function postBytes(path: string, body: Buffer, headers: Record<string, string>): Promise<CallResult> {
-  const head = [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', `Content-Length: ${body.length}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), 'Connection: close', '', ''].join('\r\n');
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    `Content-Length: ${body.length}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    'Connection: close',
+    '',
+    '',
+  ].join('\r\n');
   const res = await rawRequest(Number(new URL(sb.origin).port), Buffer.concat([Buffer.from(head, 'latin1'), body]));
   return { status: res.status, headers: new Headers(res.headers), body: JSON.parse(res.body) as unknown, text: res.body };
 }
 
-const createPet = (body: Buffer, contentType = 'application/json') => postBytes('/v1/pets', body, { Authorization: `Bearer ${KEY}`, 'Content-Type': contentType });
+const createPet = (body: Buffer, contentType = 'application/json') =>
+  postBytes('/v1/pets', body, { Authorization: `Bearer ${KEY}`, 'Content-Type': contentType });
 const bytes = (latin1: string) => Buffer.from(latin1, 'latin1');
 const exported = async () => (await ctl('GET', '/export')).text;
 const lastEntry = async () => ((await ctl('GET', '/journal?limit=1')).body.entries as JournalEntry[])[0];

@@ -89,38 +89,44 @@ describe(`idle connections under a limit of ${FILE_LIMIT} open files`, () => {
     }
   });
 
-  it('lowers the default cap to fit the limit and says so; with the cap full of idle sockets, a write on an open connection still succeeds', { timeout: 120_000 }, async () => {
-    let sb: ChildSandbox | undefined;
-    try {
-      sb = await spawnSandbox(join(dir, 'default.json'), [], LIMITED);
-      const notice = /at most (\d+) connections, not 1000: the open-file limit is 256/;
-      await until(() => notice.test(sb?.output() ?? ''));
-      expect(sb.output()).toMatch(notice);
-      const cap = Number(notice.exec(sb.output())?.[1]);
-      expect(cap).toBeGreaterThan(50);
-      expect(cap).toBeLessThan(FILE_LIMIT);
-      const { port } = new URL(sb.origin);
-      // A reset on a connection opened first: its head is in, its body comes once the idle sockets are all there.
-      const body = JSON.stringify({ count: 3 });
-      const writer = connect(Number(port), '127.0.0.1');
-      let answer = '';
-      writer.on('data', (chunk: Buffer) => void (answer += chunk.toString()));
-      writer.write(`POST /__sandbox/reset HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${ADMIN.authorization}\r\nContent-Type: ${ADMIN['content-type']}\r\nContent-Length: ${body.length}\r\n\r\n`);
-      await new Promise((resolve) => writer.once('connect', resolve));
+  it(
+    'lowers the default cap to fit the limit and says so; with the cap full of idle sockets, a write on an open connection still succeeds',
+    { timeout: 120_000 },
+    async () => {
+      let sb: ChildSandbox | undefined;
+      try {
+        sb = await spawnSandbox(join(dir, 'default.json'), [], LIMITED);
+        const notice = /at most (\d+) connections, not 1000: the open-file limit is 256/;
+        await until(() => notice.test(sb?.output() ?? ''));
+        expect(sb.output()).toMatch(notice);
+        const cap = Number(notice.exec(sb.output())?.[1]);
+        expect(cap).toBeGreaterThan(50);
+        expect(cap).toBeLessThan(FILE_LIMIT);
+        const { port } = new URL(sb.origin);
+        // A reset on a connection opened first: its head is in, its body comes once the idle sockets are all there.
+        const body = JSON.stringify({ count: 3 });
+        const writer = connect(Number(port), '127.0.0.1');
+        let answer = '';
+        writer.on('data', (chunk: Buffer) => void (answer += chunk.toString()));
+        writer.write(
+          `POST /__sandbox/reset HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${ADMIN.authorization}\r\nContent-Type: ${ADMIN['content-type']}\r\nContent-Length: ${body.length}\r\n\r\n`,
+        );
+        await new Promise((resolve) => writer.once('connect', resolve));
 
-      const idle = await openIdle(Number(port), FILE_LIMIT);
-      await until(() => idle.filter((i) => i.closed).length >= FILE_LIMIT - cap + 1);
-      expect(idle.filter((i) => !i.closed).length).toBe(cap - 1);
-      writer.write(body);
-      await until(() => answer.includes('\r\n\r\n{'));
-      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+        const idle = await openIdle(Number(port), FILE_LIMIT);
+        await until(() => idle.filter((i) => i.closed).length >= FILE_LIMIT - cap + 1);
+        expect(idle.filter((i) => !i.closed).length).toBe(cap - 1);
+        writer.write(body);
+        await until(() => answer.includes('\r\n\r\n{'));
+        expect(answer).toMatch(/^HTTP\/1\.1 200 /);
 
-      for (const i of idle) i.socket.destroy();
-      writer.destroy();
-      expect(await servedOnceFree(sb.origin)).toBe(200);
-      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
-    } finally {
-      await killSandbox(sb);
-    }
-  });
+        for (const i of idle) i.socket.destroy();
+        writer.destroy();
+        expect(await servedOnceFree(sb.origin)).toBe(200);
+        expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
+      } finally {
+        await killSandbox(sb);
+      }
+    },
+  );
 });

@@ -37,7 +37,10 @@ const cases: [string, string, string][] = [
 describe('control-plane bodies', () => {
   it.each(cases)('%s %s with a bad body is a 400 Error and changes nothing', async (method, path, body) => {
     const before = await state();
-    const res = await rawRequest(Number(new URL(sb.origin).port), `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${ADMIN}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const res = await rawRequest(
+      Number(new URL(sb.origin).port),
+      `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${ADMIN}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
     expect(res.status, res.body).toBe(400);
     expect(res.headers['content-type']).toBe('application/json');
     expect(JSON.parse(res.body)).toMatchObject({ code: 'invalid_request', status: 400 });

@@ -27,7 +27,14 @@ const STATUSES = ['available', 'pending', 'sold', undefined] as const;
  * into the data file every 40 creates, so a fold has surely happened by the
  * kill, and the kill lands while the file is rewritten or just around it.
  */
-const ROUNDS: ({ killAfterMs: number } | { killAtAck: number })[] = [{ killAfterMs: 0 }, { killAfterMs: 25 }, { killAfterMs: 150 }, { killAfterMs: 500 }, { killAtAck: 100 }, { killAtAck: 230 }];
+const ROUNDS: ({ killAfterMs: number } | { killAtAck: number })[] = [
+  { killAfterMs: 0 },
+  { killAfterMs: 25 },
+  { killAfterMs: 150 },
+  { killAfterMs: 500 },
+  { killAtAck: 100 },
+  { killAtAck: 230 },
+];
 const argsOf = (round: (typeof ROUNDS)[number]) => ('killAtAck' in round ? ['--compact-after', '40'] : []);
 const WRITERS = 24;
 
@@ -91,7 +98,8 @@ describe('crash safety (SIGKILL mid-load, restart on the same data file)', () =>
         }
 
         const results = await postUntilKilled(sb, round, (n) => {
-          if ('killAtAck' in moment ? n === moment.killAtAck : n === 1) setTimeout(() => sb.child.kill('SIGKILL'), 'killAfterMs' in moment ? moment.killAfterMs : 0);
+          if ('killAtAck' in moment ? n === moment.killAtAck : n === 1)
+            setTimeout(() => sb.child.kill('SIGKILL'), 'killAfterMs' in moment ? moment.killAfterMs : 0);
         });
         expect(await sb.exited).toBe('SIGKILL');
         expect(results.length).toBeGreaterThan(0);
@@ -120,7 +128,11 @@ describe('crash safety (SIGKILL mid-load, restart on the same data file)', () =>
       const after = await exportPets(sb);
       const byId = new Map(after.pets.map((p) => [p.id, p]));
       for (const pet of acked.values()) expect(byId.get(pet.id)).toEqual(pet);
-      const res = await fetch(`${sb.origin}/v1/pets`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'after', categoryId: 1 }) });
+      const res = await fetch(`${sb.origin}/v1/pets`, {
+        method: 'POST',
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'after', categoryId: 1 }),
+      });
       const created = (await res.json()) as Pet;
       await expectSpecValid('createPet', { status: res.status, headers: res.headers, body: created });
       expect(created.id).toBeGreaterThan(Math.max(...after.pets.map((p) => p.id)));

@@ -86,12 +86,16 @@ describe('a full disk (a 4 MiB tmpfs under the data folder)', () => {
   it.skipIf(unavailable).each([
     { name: 'default compaction', extra: [] },
     { name: '--compact-after 5', extra: ['--compact-after', '5'] },
-  ])(`$name: 507 insufficient_storage, nothing refused kept, works again once space is freed${unavailable ? ` (skipped: ${unavailable})` : ''}`, { timeout: 120_000 }, async ({ extra }) => {
-    const mount = mountTmpfs(DISK);
-    try {
-      await onFullDisk(mount, ['--api-keys', `${MAIN},${OTHER}`, '--count', '10', ...extra], new PetLedger('full'), new PetLedger('other'));
-    } finally {
-      unmountTmpfs(mount);
-    }
-  });
+  ])(
+    `$name: 507 insufficient_storage, nothing refused kept, works again once space is freed${unavailable ? ` (skipped: ${unavailable})` : ''}`,
+    { timeout: 120_000 },
+    async ({ extra }) => {
+      const mount = mountTmpfs(DISK);
+      try {
+        await onFullDisk(mount, ['--api-keys', `${MAIN},${OTHER}`, '--count', '10', ...extra], new PetLedger('full'), new PetLedger('other'));
+      } finally {
+        unmountTmpfs(mount);
+      }
+    },
+  );
 });

@@ -31,7 +31,12 @@ const JSON_TYPE: [string, string] = ['Content-Type', 'application/json'];
 /** The bytes on the wire. */
 export function serialize(c: FuzzCase): Buffer {
   const lines = [`${c.method} ${c.target} HTTP/1.1`, 'Host: 127.0.0.1', ...c.headers.map(([n, v]) => `${n}: ${v}`)];
-  const lengths = c.contentLength === undefined ? (c.body ? [String(c.body.length)] : []) : (c.contentLength ?? []);
+  const lengths =
+    c.contentLength === undefined ?
+      c.body ?
+        [String(c.body.length)]
+      : []
+    : (c.contentLength ?? []);
   for (const l of lengths) lines.push(`Content-Length: ${l}`);
   lines.push('Connection: close', '', '');
   return Buffer.concat([Buffer.from(lines.join('\r\n'), 'utf8'), c.body ?? Buffer.alloc(0)]);
@@ -40,7 +45,21 @@ export function serialize(c: FuzzCase): Buffer {
 const text = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\u0000', '\u0007\b\t\n\r', '\u202e\u200b\ufeff', '😀🐕‍🦺', '\ud800', 'Ĳ ǅ ﬀ', '<script>', "'; DROP TABLE pets; --", '../../etc/passwd', '%00', 'a'.repeat(5000)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    '\u0007\b\t\n\r',
+    '\u202e\u200b\ufeff',
+    '😀🐕‍🦺',
+    '\ud800',
+    'Ĳ ǅ ﬀ',
+    '<script>',
+    "'; DROP TABLE pets; --",
+    '../../etc/passwd',
+    '%00',
+    'a'.repeat(5000),
+  ),
 );
 
 /** Number literals as raw JSON text, many outside what a pet can hold. */
@@ -48,7 +67,22 @@ const numberText = fc.oneof(
   fc.integer().map(String),
   fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
   fc.double().map((d) => (Number.isFinite(d) ? String(d) : '1e999')),
-  fc.constantFrom('0', '-0', '1.0', '1.5', '1e3', '1E400', '-1e-400', '9007199254740991', '9007199254740992', '9223372036854775807', '9223372036854775808', '-9223372036854775809', '18446744073709551616', '1' + '0'.repeat(400)),
+  fc.constantFrom(
+    '0',
+    '-0',
+    '1.0',
+    '1.5',
+    '1e3',
+    '1E400',
+    '-1e-400',
+    '9007199254740991',
+    '9007199254740992',
+    '9223372036854775807',
+    '9223372036854775808',
+    '-9223372036854775809',
+    '18446744073709551616',
+    '1' + '0'.repeat(400),
+  ),
 );
 
 const valueText: fc.Arbitrary<string> = fc.oneof(
@@ -62,19 +96,44 @@ const valueText: fc.Arbitrary<string> = fc.oneof(
 const petText = fc
   .record(
     {
-      name: fc.oneof(text.map((s) => JSON.stringify(s)), valueText),
+      name: fc.oneof(
+        text.map((s) => JSON.stringify(s)),
+        valueText,
+      ),
       categoryId: fc.oneof(numberText, valueText),
       status: fc.oneof(fc.constantFrom('"available"', '"pending"', '"sold"'), valueText),
-      extra: fc.constantFrom('"id":7', '"__proto__":{"admin":true}', '"constructor":{"prototype":{}}', '"name":"Dup"', '"categoryId":"1"', '"status":null', '"x":1'),
+      extra: fc.constantFrom(
+        '"id":7',
+        '"__proto__":{"admin":true}',
+        '"constructor":{"prototype":{}}',
+        '"name":"Dup"',
+        '"categoryId":"1"',
+        '"status":null',
+        '"x":1',
+      ),
     },
     { requiredKeys: [] },
   )
-  .map((r) => `{${Object.entries(r).map(([k, v]) => (k === 'extra' ? v : `"${k}":${v}`)).join(',')}}`);
+  .map(
+    (r) =>
+      `{${Object.entries(r)
+        .map(([k, v]) => (k === 'extra' ? v : `"${k}":${v}`))
+        .join(',')}}`,
+  );
 
-const validPet = fc.record({ name: fc.string({ minLength: 1, maxLength: 20 }), categoryId: fc.integer({ min: 1, max: 9 }), status: fc.constantFrom('available', 'pending', 'sold') }).map((p) => JSON.stringify(p));
+const validPet = fc
+  .record({
+    name: fc.string({ minLength: 1, maxLength: 20 }),
+    categoryId: fc.integer({ min: 1, max: 9 }),
+    status: fc.constantFrom('available', 'pending', 'sold'),
+  })
+  .map((p) => JSON.stringify(p));
 
 const nested = fc.tuple(fc.constantFrom('[', '{"a":', '{"name":['), fc.integer({ min: 1, max: 60_000 }), fc.boolean()).map(([open, depth, closed]) => {
-  const close = open === '[' ? ']' : open === '{"a":' ? '}' : ']}';
+  const close =
+    open === '[' ? ']'
+    : open === '{"a":' ? '}'
+    : ']}';
   return `${open.repeat(depth)}1${closed ? close.repeat(depth) : ''}`;
 });
 
@@ -103,7 +162,25 @@ const bodies = bodyText.map((b) => post('body', [AUTH, JSON_TYPE], b));
 
 const contentTypes = fc
   .tuple(
-    fc.constantFrom('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/json;;', 'application/json, text/plain', 'application/vnd.api+json', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain', '', ';;;', '*/*', 'application/json; charset="utf-8"', 'application/jsonx', 'application/json\u00ff'),
+    fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'APPLICATION/JSON',
+      'application/json; charset=latin1',
+      'application/json; charset=utf-16',
+      'application/json;;',
+      'application/json, text/plain',
+      'application/vnd.api+json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'text/plain',
+      '',
+      ';;;',
+      '*/*',
+      'application/json; charset="utf-8"',
+      'application/jsonx',
+      'application/json\u00ff',
+    ),
     fc.boolean(),
     validPet,
   )
@@ -127,15 +204,31 @@ const lengths = fc
     return post(`content-length ${kind}`, [AUTH, JSON_TYPE], body, map[kind]);
   });
 
-const encodings = fc.tuple(validPet, fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'compress', 'gzip, gzip', 'x-unknown'), fc.boolean()).map(([body, encoding, real]) => {
-  const zipped = encoding === 'gzip' && real;
-  return post('content-encoding', [AUTH, JSON_TYPE, ['Content-Encoding', encoding]], zipped ? gzipSync(body) : Buffer.from(real ? body : 'not compressed at all'), zipped ? { json: body } : {});
-});
+const encodings = fc
+  .tuple(validPet, fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'compress', 'gzip, gzip', 'x-unknown'), fc.boolean())
+  .map(([body, encoding, real]) => {
+    const zipped = encoding === 'gzip' && real;
+    return post(
+      'content-encoding',
+      [AUTH, JSON_TYPE, ['Content-Encoding', encoding]],
+      zipped ? gzipSync(body) : Buffer.from(real ? body : 'not compressed at all'),
+      zipped ? { json: body } : {},
+    );
+  });
 
 const chunked = fc.tuple(fc.oneof(validPet, bodyText), fc.constantFrom('ok', 'bad-size', 'no-end', 'ext')).map(([body, kind]) => {
   const n = Buffer.byteLength(body).toString(16);
-  const wire = { ok: `${n}\r\n${body}\r\n0\r\n\r\n`, 'bad-size': `zz\r\n${body}\r\n0\r\n\r\n`, 'no-end': `${n}\r\n${body}\r\n`, ext: `${n};x=y\r\n${body}\r\n0\r\n\r\n` }[kind];
-  return post(`chunked ${kind}`, [AUTH, JSON_TYPE, ['Transfer-Encoding', 'chunked']], Buffer.from(wire), { contentLength: null, ...(kind === 'ok' || kind === 'ext' ? { json: body } : {}), ...(kind === 'no-end' ? { end: true } : {}) });
+  const wire = {
+    ok: `${n}\r\n${body}\r\n0\r\n\r\n`,
+    'bad-size': `zz\r\n${body}\r\n0\r\n\r\n`,
+    'no-end': `${n}\r\n${body}\r\n`,
+    ext: `${n};x=y\r\n${body}\r\n0\r\n\r\n`,
+  }[kind];
+  return post(`chunked ${kind}`, [AUTH, JSON_TYPE, ['Transfer-Encoding', 'chunked']], Buffer.from(wire), {
+    contentLength: null,
+    ...(kind === 'ok' || kind === 'ext' ? { json: body } : {}),
+    ...(kind === 'no-end' ? { end: true } : {}),
+  });
 });
 
 export const createPetCases = fc.oneof({ weight: 5, arbitrary: bodies }, contentTypes, lengths, encodings, chunked);

@@ -68,7 +68,7 @@ async function checkCase(c: FuzzCase): Promise<void> {
   try {
     res = await rawRequest(port, serialize(c), { end: c.end ?? false, head: c.method === 'HEAD', timeoutMs: 15_000 });
   } catch (error) {
-    throw new Error(`${c.family}: ${(error as Error).message}`);
+    throw new Error(`${c.family}: ${(error as Error).message}`, { cause: error });
   }
   const where = `${c.family} ${c.method} ${c.target.slice(0, 120)} -> ${res.status} ${res.body.slice(0, 300)}`;
   // The one deliberate 5xx: the store area the interface names but does not describe answers 501 not_implemented.
@@ -80,7 +80,8 @@ async function checkCase(c: FuzzCase): Promise<void> {
     expect(res.headers['content-type'], where).toBe('application/json');
     expect(() => (body = JSON.parse(res.body) as unknown), where).not.toThrow();
     const op = operationOf(c, res, body);
-    const problems = op ? await responseProblems(op, { status: res.status, headers: new Headers(Object.entries(res.headers)), body }) : errorProblems(res, body);
+    const problems =
+      op ? await responseProblems(op, { status: res.status, headers: new Headers(Object.entries(res.headers)), body }) : errorProblems(res, body);
     expect(problems, where).toEqual([]);
   }
 
@@ -113,7 +114,17 @@ describe('fuzzing every operation with malformed requests', () => {
       { numRuns: RUNS, endOnFailure: true, ...(SEED !== undefined ? { seed: SEED } : {}) },
     );
     // Every family was exercised, and the server still answers normally.
-    expect([...families.keys()].sort()).toEqual(['body', 'chunked', 'content-encoding', 'content-length', 'content-type', 'headers', 'method/path', 'path', 'query']);
+    expect([...families.keys()].sort()).toEqual([
+      'body',
+      'chunked',
+      'content-encoding',
+      'content-length',
+      'content-type',
+      'headers',
+      'method/path',
+      'path',
+      'query',
+    ]);
     await checkJournal();
     const res = await sb.op('listPets', '/pets?limit=1');
     expect(res.status).toBe(200);

@@ -28,7 +28,9 @@ let dir: string;
 let sandbox: ChildSandbox;
 beforeAll(async () => {
   dir = tempDir('petstore-journal-memory-');
-  sandbox = await spawnSandbox(join(dir, 'db.json'), ['--open-keys', '--count', '0', '--journal-memory', String(BUDGET)], { nodeOptions: [`--max-old-space-size=${HEAP_MB}`] });
+  sandbox = await spawnSandbox(join(dir, 'db.json'), ['--open-keys', '--count', '0', '--journal-memory', String(BUDGET)], {
+    nodeOptions: [`--max-old-space-size=${HEAP_MB}`],
+  });
 }, 90_000);
 afterAll(async () => {
   await stopSandbox(sandbox);
@@ -40,7 +42,14 @@ function postRejected(agent: Agent, i: number): Promise<number> {
   const { hostname, port } = new URL(sandbox.origin);
   return new Promise((resolve) => {
     const req = request(
-      { host: hostname, port, path: '/v1/pets', method: 'POST', agent, headers: { authorization: `Bearer load-${i}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(REJECTED) } },
+      {
+        host: hostname,
+        port,
+        path: '/v1/pets',
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer load-${i}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(REJECTED) },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -51,7 +60,6 @@ function postRejected(agent: Agent, i: number): Promise<number> {
     req.end(REJECTED);
   });
 }
-
 
 describe(`the journal under ${REQUESTS} rejected 4 KiB requests with distinct keys, in a ${HEAP_MB} MiB heap`, () => {
   it('keeps the process alive and answering, and its journals within --journal-memory', { timeout: 180_000 }, async () => {

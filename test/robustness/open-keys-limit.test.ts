@@ -64,34 +64,38 @@ describe(`open keys under a limit of ${LIMIT} descriptors`, () => {
   it.each([
     { name: 'default workspace settings', extra: [], reopen: false },
     { name: '--max-workspaces 20 --workspace-idle 1', extra: ['--max-workspaces', '20', '--workspace-idle', '1'], reopen: true },
-  ])(`$name: ${KEYS} new keys get 201 or a clear 503, the default key keeps working, nothing acknowledged is lost`, { timeout: 240_000 }, async ({ extra, reopen }) => {
-    const dir = tempDir('petstore-open-keys-');
-    dirs.push(dir);
-    const dataFile = join(dir, 'db.json');
-    const args = ['--open-keys', '--count', '0', ...extra];
-    const keys = Array.from({ length: KEYS }, (_, i) => `ci-job-${i}.${dir.slice(-6)}`);
-    const run: Run = { keys, ledgers: new Map(keys.map((k) => [k, new PetLedger('job')])), main: new PetLedger('main'), mostDescriptors: 0 };
-    let sb: ChildSandbox | undefined;
-    try {
-      sb = await spawnSandbox(dataFile, args, LIMITED);
-      await createWithEveryKey(sb, run);
-      // Refusing every key would pass the checks above; 100 workspaces fit well within the limit.
-      expect([...run.ledgers.values()].filter((l) => l.size > 0).length).toBeGreaterThanOrEqual(100);
-      expect(run.mostDescriptors).toBeLessThan(LIMIT);
-      expect(openDescriptors(sb.child.pid as number)).toBeLessThan(LIMIT);
-      if (reopen) {
-        // Past the idle time every workspace was closed: the first ones reopen with their pets.
-        await sleep(2_500);
-        for (const key of keys.slice(0, 10)) await expectListConsistent(sb.origin, key, run.ledgers.get(key) as PetLedger);
-        for (const key of keys.slice(0, 10)) await expectLedgerKept(sb.origin, run.ledgers.get(key) as PetLedger, key);
-      }
-      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
+  ])(
+    `$name: ${KEYS} new keys get 201 or a clear 503, the default key keeps working, nothing acknowledged is lost`,
+    { timeout: 240_000 },
+    async ({ extra, reopen }) => {
+      const dir = tempDir('petstore-open-keys-');
+      dirs.push(dir);
+      const dataFile = join(dir, 'db.json');
+      const args = ['--open-keys', '--count', '0', ...extra];
+      const keys = Array.from({ length: KEYS }, (_, i) => `ci-job-${i}.${dir.slice(-6)}`);
+      const run: Run = { keys, ledgers: new Map(keys.map((k) => [k, new PetLedger('job')])), main: new PetLedger('main'), mostDescriptors: 0 };
+      let sb: ChildSandbox | undefined;
+      try {
+        sb = await spawnSandbox(dataFile, args, LIMITED);
+        await createWithEveryKey(sb, run);
+        // Refusing every key would pass the checks above; 100 workspaces fit well within the limit.
+        expect([...run.ledgers.values()].filter((l) => l.size > 0).length).toBeGreaterThanOrEqual(100);
+        expect(run.mostDescriptors).toBeLessThan(LIMIT);
+        expect(openDescriptors(sb.child.pid as number)).toBeLessThan(LIMIT);
+        if (reopen) {
+          // Past the idle time every workspace was closed: the first ones reopen with their pets.
+          await sleep(2_500);
+          for (const key of keys.slice(0, 10)) await expectListConsistent(sb.origin, key, run.ledgers.get(key) as PetLedger);
+          for (const key of keys.slice(0, 10)) await expectLedgerKept(sb.origin, run.ledgers.get(key) as PetLedger, key);
+        }
+        expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
 
-      sb = await spawnSandbox(dataFile, args, LIMITED);
-      await expectSampleKept(sb, run);
-      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
-    } finally {
-      await killSandbox(sb);
-    }
-  });
+        sb = await spawnSandbox(dataFile, args, LIMITED);
+        await expectSampleKept(sb, run);
+        expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
+      } finally {
+        await killSandbox(sb);
+      }
+    },
+  );
 });

@@ -12,7 +12,15 @@ import { chmodSync, chownSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
-import { controlOfChild, createPet, expectError, expectLedgerKept, expectListConsistent, expectRefusedUnchanged, type Refusal } from '../support/ledger-calls.js';
+import {
+  controlOfChild,
+  createPet,
+  expectError,
+  expectLedgerKept,
+  expectListConsistent,
+  expectRefusedUnchanged,
+  type Refusal,
+} from '../support/ledger-calls.js';
 import { PetLedger } from '../support/pet-ledger.js';
 import { killSandbox, SandboxExit, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 import { asNobody, nobodyUnavailable, NOBODY } from '../support/nobody.js';
@@ -88,51 +96,59 @@ describe('a data folder the sandbox may not write (running as nobody)', () => {
     }
   });
 
-  it.skipIf(unavailable)(`starts on an unwritable folder that holds a data file: reads and creates work, what needs a new file answers 503 until it is writable${skipped}`, { timeout: 120_000 }, async () => {
-    const dir = folderOfNobody('start-read-only');
-    const main = new PetLedger('ro-start');
-    let sb: ChildSandbox | undefined = await start(join(dir, 'db.json'));
-    try {
-      for (let i = 0; i < 2; i += 1) expect((await createPet(sb.origin, MAIN, main)).status).toBe(201);
-      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
-
-      chmodSync(dir, 0o555);
+  it.skipIf(unavailable)(
+    `starts on an unwritable folder that holds a data file: reads and creates work, what needs a new file answers 503 until it is writable${skipped}`,
+    { timeout: 120_000 },
+    async () => {
+      const dir = folderOfNobody('start-read-only');
+      const main = new PetLedger('ro-start');
+      let sb: ChildSandbox | undefined = await start(join(dir, 'db.json'));
       try {
-        sb = await start(join(dir, 'db.json'));
-        await expectListConsistent(sb.origin, MAIN, main);
-        await expectLedgerKept(sb.origin, main);
-        // The commit log itself is still writable: a create appends to it, durably (the ledger checks it
-        // after the kill below). Only what needs a new file in the folder, like a reset's snapshot, is refused.
-        expect((await createPet(sb.origin, MAIN, main)).status).toBe(201);
-        await expectRefusedUnchanged(sb.origin, '/reset', { count: 3 }, DENIED);
-      } finally {
-        chmodSync(dir, 0o755);
-      }
-      expect((await createPet(sb.origin, MAIN, main)).status).toBe(201);
-      await killSandbox(sb);
-      sb = await start(join(dir, 'db.json'));
-      await expectLedgerKept(sb.origin, main);
-      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
-    } finally {
-      await killSandbox(sb);
-    }
-  });
+        for (let i = 0; i < 2; i += 1) expect((await createPet(sb.origin, MAIN, main)).status).toBe(201);
+        expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
 
-  it.skipIf(unavailable)(`exits 1 with a clear message, no stack trace, on an unwritable folder without a data file${skipped}`, { timeout: 60_000 }, async () => {
-    const dir = folderOfNobody('empty');
-    chmodSync(dir, 0o555);
-    const outcome = await start(join(dir, 'db.json')).then(
-      async (sb) => {
+        chmodSync(dir, 0o555);
+        try {
+          sb = await start(join(dir, 'db.json'));
+          await expectListConsistent(sb.origin, MAIN, main);
+          await expectLedgerKept(sb.origin, main);
+          // The commit log itself is still writable: a create appends to it, durably (the ledger checks it
+          // after the kill below). Only what needs a new file in the folder, like a reset's snapshot, is refused.
+          expect((await createPet(sb.origin, MAIN, main)).status).toBe(201);
+          await expectRefusedUnchanged(sb.origin, '/reset', { count: 3 }, DENIED);
+        } finally {
+          chmodSync(dir, 0o755);
+        }
+        expect((await createPet(sb.origin, MAIN, main)).status).toBe(201);
         await killSandbox(sb);
-        return sb;
-      },
-      (error: unknown) => error,
-    );
-    expect(outcome).toBeInstanceOf(SandboxExit);
-    const exit = outcome as SandboxExit;
-    expect(exit.ended.code, exit.out).toBe(1);
-    expect(exit.err).toContain(dir);
-    expect(exit.err).toMatch(PERMISSION);
-    expect(exit.err, 'a stack trace').not.toMatch(/^\s+at /m);
-  });
+        sb = await start(join(dir, 'db.json'));
+        await expectLedgerKept(sb.origin, main);
+        expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
+      } finally {
+        await killSandbox(sb);
+      }
+    },
+  );
+
+  it.skipIf(unavailable)(
+    `exits 1 with a clear message, no stack trace, on an unwritable folder without a data file${skipped}`,
+    { timeout: 60_000 },
+    async () => {
+      const dir = folderOfNobody('empty');
+      chmodSync(dir, 0o555);
+      const outcome = await start(join(dir, 'db.json')).then(
+        async (sb) => {
+          await killSandbox(sb);
+          return sb;
+        },
+        (error: unknown) => error,
+      );
+      expect(outcome).toBeInstanceOf(SandboxExit);
+      const exit = outcome as SandboxExit;
+      expect(exit.ended.code, exit.out).toBe(1);
+      expect(exit.err).toContain(dir);
+      expect(exit.err).toMatch(PERMISSION);
+      expect(exit.err, 'a stack trace').not.toMatch(/^\s+at /m);
+    },
+  );
 });

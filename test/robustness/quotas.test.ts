@@ -9,7 +9,16 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
-import { createPet, DEFAULT_KEY, expectError, expectLedgerKept, expectListConsistent, expectRefusedUnchanged, exportWorkspace, type Refusal } from '../support/ledger-calls.js';
+import {
+  createPet,
+  DEFAULT_KEY,
+  expectError,
+  expectLedgerKept,
+  expectListConsistent,
+  expectRefusedUnchanged,
+  exportWorkspace,
+  type Refusal,
+} from '../support/ledger-calls.js';
 import { PetLedger, type Pet } from '../support/pet-ledger.js';
 import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 

@@ -32,7 +32,9 @@ async function remountReadOnly(sb: ChildSandbox, mount: string): Promise<void> {
     if (held.length === 0 && !(refusal = remount(mount, 'ro'))) return;
     await sleep(250);
   }
-  throw new Error(`cannot remount the data folder read-only: ${refusal || `20 s after its last request (--workspace-idle 1) the sandbox still holds ${held.join(', ')} open for writing`}`);
+  throw new Error(
+    `cannot remount the data folder read-only: ${refusal || `20 s after its last request (--workspace-idle 1) the sandbox still holds ${held.join(', ')} open for writing`}`,
+  );
 }
 
 async function expectReadsWork(sb: ChildSandbox, ledger: PetLedger, acked: Pet): Promise<void> {
@@ -45,39 +47,43 @@ async function expectReadsWork(sb: ChildSandbox, ledger: PetLedger, acked: Pet):
 }
 
 describe('a data folder that turns read-only (tmpfs remounted ro)', () => {
-  it.skipIf(unavailable)(`answers creates 503 naming read-only, keeps serving reads, and writes again once rw${unavailable ? ` (skipped: ${unavailable})` : ''}`, { timeout: 120_000 }, async () => {
-    const mount = mountTmpfs(16 * 1024 * 1024);
-    const dataFile = join(mount, 'db.json');
-    const ledger = new PetLedger('ro');
-    let sb: ChildSandbox | undefined;
-    try {
-      sb = await spawnSandbox(dataFile, ARGS);
-      const first = await createPet(sb.origin, DEFAULT_KEY, ledger);
-      expect(first.status).toBe(201);
-      expect((await createPet(sb.origin, DEFAULT_KEY, ledger)).status).toBe(201);
-
-      await remountReadOnly(sb, mount);
+  it.skipIf(unavailable)(
+    `answers creates 503 naming read-only, keeps serving reads, and writes again once rw${unavailable ? ` (skipped: ${unavailable})` : ''}`,
+    { timeout: 120_000 },
+    async () => {
+      const mount = mountTmpfs(16 * 1024 * 1024);
+      const dataFile = join(mount, 'db.json');
+      const ledger = new PetLedger('ro');
+      let sb: ChildSandbox | undefined;
       try {
-        for (let i = 0; i < 2; i += 1) expectError(await createPet(sb.origin, DEFAULT_KEY, ledger), 503, 'service_unavailable', /read-only/i);
+        sb = await spawnSandbox(dataFile, ARGS);
+        const first = await createPet(sb.origin, DEFAULT_KEY, ledger);
+        expect(first.status).toBe(201);
+        expect((await createPet(sb.origin, DEFAULT_KEY, ledger)).status).toBe(201);
+
+        await remountReadOnly(sb, mount);
+        try {
+          for (let i = 0; i < 2; i += 1) expectError(await createPet(sb.origin, DEFAULT_KEY, ledger), 503, 'service_unavailable', /read-only/i);
+          await expectReadsWork(sb, ledger, first.body as Pet);
+        } finally {
+          expect(remount(mount, 'rw')).toBe('');
+        }
+
+        expect((await createPet(sb.origin, DEFAULT_KEY, ledger)).status).toBe(201);
         await expectReadsWork(sb, ledger, first.body as Pet);
+
+        // A crash, then a clean stop: every 201 was on disk when it was sent.
+        await killSandbox(sb);
+        sb = await spawnSandbox(dataFile, ARGS);
+        await expectReadsWork(sb, ledger, first.body as Pet);
+        expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
+        sb = await spawnSandbox(dataFile, ARGS);
+        await expectReadsWork(sb, ledger, first.body as Pet);
+        expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
       } finally {
-        expect(remount(mount, 'rw')).toBe('');
+        await killSandbox(sb);
+        unmountTmpfs(mount);
       }
-
-      expect((await createPet(sb.origin, DEFAULT_KEY, ledger)).status).toBe(201);
-      await expectReadsWork(sb, ledger, first.body as Pet);
-
-      // A crash, then a clean stop: every 201 was on disk when it was sent.
-      await killSandbox(sb);
-      sb = await spawnSandbox(dataFile, ARGS);
-      await expectReadsWork(sb, ledger, first.body as Pet);
-      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
-      sb = await spawnSandbox(dataFile, ARGS);
-      await expectReadsWork(sb, ledger, first.body as Pet);
-      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
-    } finally {
-      await killSandbox(sb);
-      unmountTmpfs(mount);
-    }
-  });
+    },
+  );
 });

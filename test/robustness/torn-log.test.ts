@@ -60,40 +60,44 @@ async function stop(sb: ChildSandbox, how: 'SIGTERM' | 'SIGKILL'): Promise<void>
 }
 
 describe('a torn commit log tail, made by hand', () => {
-  it.each(VARIANTS)('$name: starts, cuts it off, and keeps every acknowledged pet through more creates and restarts', { timeout: 90_000 }, async ({ stop: how, garbage }) => {
-    const dir = tempDir('petstore-torn-');
-    dirs.push(dir);
-    const dataFile = join(dir, 'db.json');
-    const logFile = `${dataFile}.log`;
-    const ledger = new PetLedger('torn');
-    let sb: ChildSandbox | undefined;
-    try {
-      sb = await spawnSandbox(dataFile, ['--count', '3']);
-      await createAll(sb, ledger, 5);
-      await stop(sb, how);
+  it.each(VARIANTS)(
+    '$name: starts, cuts it off, and keeps every acknowledged pet through more creates and restarts',
+    { timeout: 90_000 },
+    async ({ stop: how, garbage }) => {
+      const dir = tempDir('petstore-torn-');
+      dirs.push(dir);
+      const dataFile = join(dir, 'db.json');
+      const logFile = `${dataFile}.log`;
+      const ledger = new PetLedger('torn');
+      let sb: ChildSandbox | undefined;
+      try {
+        sb = await spawnSandbox(dataFile, ['--count', '3']);
+        await createAll(sb, ledger, 5);
+        await stop(sb, how);
 
-      const bad = garbage(existsSync(logFile) ? readFileSync(logFile) : Buffer.alloc(0));
-      appendFileSync(logFile, bad);
-      sb = await spawnSandbox(dataFile, ['--count', '3']);
-      const firstStartErrors = sb.stderr();
-      await expectLedgerKept(sb.origin, ledger);
-      await createAll(sb, ledger, 3);
-      await stop(sb, 'SIGKILL');
+        const bad = garbage(existsSync(logFile) ? readFileSync(logFile) : Buffer.alloc(0));
+        appendFileSync(logFile, bad);
+        sb = await spawnSandbox(dataFile, ['--count', '3']);
+        const firstStartErrors = sb.stderr();
+        await expectLedgerKept(sb.origin, ledger);
+        await createAll(sb, ledger, 3);
+        await stop(sb, 'SIGKILL');
 
-      // The appends after the garbage must not have made the log unreadable.
-      sb = await spawnSandbox(dataFile, ['--count', '3']);
-      await expectLedgerKept(sb.origin, ledger);
-      await createAll(sb, ledger, 1);
-      await expectLedgerKept(sb.origin, ledger);
-      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
+        // The appends after the garbage must not have made the log unreadable.
+        sb = await spawnSandbox(dataFile, ['--count', '3']);
+        await expectLedgerKept(sb.origin, ledger);
+        await createAll(sb, ledger, 1);
+        await expectLedgerKept(sb.origin, ledger);
+        expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
 
-      // The cut bytes were kept aside, exactly, and the operator was told.
-      const discarded = readdirSync(dir).filter((name) => name.startsWith('db.json.log.discarded-'));
-      expect(discarded, `files: ${readdirSync(dir).join(', ')}`).toHaveLength(1);
-      expect(readFileSync(join(dir, discarded[0] as string)).equals(bad)).toBe(true);
-      expect(firstStartErrors).toMatch(/db\.json\.log/);
-    } finally {
-      await killSandbox(sb);
-    }
-  });
+        // The cut bytes were kept aside, exactly, and the operator was told.
+        const discarded = readdirSync(dir).filter((name) => name.startsWith('db.json.log.discarded-'));
+        expect(discarded, `files: ${readdirSync(dir).join(', ')}`).toHaveLength(1);
+        expect(readFileSync(join(dir, discarded[0] as string)).equals(bad)).toBe(true);
+        expect(firstStartErrors).toMatch(/db\.json\.log/);
+      } finally {
+        await killSandbox(sb);
+      }
+    },
+  );
 });

@@ -43,19 +43,22 @@ export function createBrokenApp(): express.Express {
   const app = express();
   app.use(express.json());
   app.get('/v1/pets', (req, res) => {
-    if (!authorized(req.headers.authorization)) return send(res, 401, { code: 'unauthorized', message: 'No key.', status: 403 }, { 'WWW-Authenticate': 'Bearer' });
+    if (!authorized(req.headers.authorization))
+      return send(res, 401, { code: 'unauthorized', message: 'No key.', status: 403 }, { 'WWW-Authenticate': 'Bearer' });
     const limit = req.query.limit;
     if (limit !== undefined && !/^([1-9]\d?|100)$/.test(String(limit))) return send(res, 400, { code: 'invalid_request', message: 'Bad limit.', status: 400 });
     send(res, 200, [{ id: '1', name: 'Rex', categoryId: 1, status: 'available' }]);
   });
   app.post('/v1/pets', (req, res) => {
-    if (!authorized(req.headers.authorization)) return send(res, 401, '<html><body><h1>401 Unauthorized</h1></body></html>', { 'WWW-Authenticate': 'Bearer' }, 'text/html');
+    if (!authorized(req.headers.authorization))
+      return send(res, 401, '<html><body><h1>401 Unauthorized</h1></body></html>', { 'WWW-Authenticate': 'Bearer' }, 'text/html');
     const body = req.body as { name?: unknown; categoryId?: unknown; status?: unknown } | undefined;
     if (typeof body?.name !== 'string') return send(res, 422, { code: 'unprocessable', message: 'name is required.', status: 422 });
     send(res, 201, { name: body.name, categoryId: body.categoryId, status: body.status });
   });
   app.get('/v1/pets/:petId', (req, res) => {
-    if (!authorized(req.headers.authorization)) return send(res, 401, { code: 'unauthorized', message: 'No key.', status: 401 }, { 'WWW-Authenticate': 'Bearer', ...DEPRECATION });
+    if (!authorized(req.headers.authorization))
+      return send(res, 401, { code: 'unauthorized', message: 'No key.', status: 401 }, { 'WWW-Authenticate': 'Bearer', ...DEPRECATION });
     send(res, 200, { id: Number(req.params.petId), name: 'Rex', categoryId: 1, status: 'available' }, DEPRECATION);
   });
   return app;
@@ -75,9 +78,10 @@ export async function startBrokenServer(): Promise<BrokenServer> {
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((error) => (error ? reject(error) : resolve()));
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
   };
 }

@@ -6,7 +6,8 @@
 import { expect } from 'vitest';
 import { controlAt, type Control } from './control-client.js';
 import type { CallResult } from './harness.js';
-import { PetLedger, type NewPet, type Pet } from './pet-ledger.js';
+import type { PetLedger } from './pet-ledger.js';
+import { type NewPet, type Pet } from './pet-ledger.js';
 import { expectSpecValid } from './spec-check.js';
 
 export const ADMIN_TOKEN = 'sandbox-admin';
@@ -24,7 +25,11 @@ function parse(text: string): unknown {
 export async function v1(origin: string, key: string, path: string, init: { method?: string; json?: unknown } = {}): Promise<CallResult> {
   const headers: Record<string, string> = { authorization: `Bearer ${key}` };
   if (init.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${origin}/v1${path}`, { method: init.method ?? 'GET', headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) });
+  const res = await fetch(`${origin}/v1${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: parse(text), text };
 }

@@ -17,7 +17,13 @@ export function readmeTable(heading: string, text = README): string[][] {
   for (const line of lines.slice(start + 1)) {
     const sub = /^(#+) /.exec(line);
     if (sub && (sub[1] ?? '').length <= level.length) break;
-    if (line.startsWith('|')) rows.push(line.slice(1, line.trimEnd().endsWith('|') ? line.trimEnd().length - 1 : undefined).split('|').map((cell) => cell.trim()));
+    if (line.startsWith('|'))
+      rows.push(
+        line
+          .slice(1, line.trimEnd().endsWith('|') ? line.trimEnd().length - 1 : undefined)
+          .split('|')
+          .map((cell) => cell.trim()),
+      );
     else if (rows.length > 0) break;
   }
   if (rows.length < 3) throw new Error(`README section '${heading}' has no table`);

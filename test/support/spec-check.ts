@@ -36,7 +36,8 @@ export async function responseProblems(operationId: string, res: CheckedResponse
 /** Throws with every problem if the response is not valid against spec/openapi.yaml. */
 export async function expectSpecValid(operationId: string, res: CheckedResponse): Promise<void> {
   const problems = await responseProblems(operationId, res);
-  if (problems.length > 0) throw new Error(`${operationId} ${res.status} is not valid against spec/openapi.yaml:\n- ${problems.join('\n- ')}\nbody: ${JSON.stringify(res.body)}`);
+  if (problems.length > 0)
+    throw new Error(`${operationId} ${res.status} is not valid against spec/openapi.yaml:\n- ${problems.join('\n- ')}\nbody: ${JSON.stringify(res.body)}`);
 }
 
 /** Every documented status of every operation of spec/openapi.yaml. */
@@ -62,5 +63,8 @@ export async function controlProblems(method: string, urlPath: string, res: Chec
 /** Throws with every problem if the response is not valid against spec/sandbox-control.yaml. */
 export async function expectControlValid(method: string, urlPath: string, res: CheckedResponse): Promise<void> {
   const problems = await controlProblems(method, urlPath, res);
-  if (problems.length > 0) throw new Error(`${method} ${urlPath} ${res.status} is not valid against spec/sandbox-control.yaml:\n- ${problems.join('\n- ')}\nbody: ${JSON.stringify(res.body)}`);
+  if (problems.length > 0)
+    throw new Error(
+      `${method} ${urlPath} ${res.status} is not valid against spec/sandbox-control.yaml:\n- ${problems.join('\n- ')}\nbody: ${JSON.stringify(res.body)}`,
+    );
 }

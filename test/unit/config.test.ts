@@ -52,7 +52,12 @@ const FROM_FLAG_OR_ENV: [string, string, string, Record<string, unknown>][] = [
   ['admin-token', 'PETSTORE_ADMIN_TOKEN', 'root-token', { adminToken: 'root-token' }],
   ['mode', 'PETSTORE_MODE', 'dynamic', { mode: 'dynamic' }],
   ['cors-origins', 'PETSTORE_CORS_ORIGINS', 'https://a.example,https://b.example', { corsOrigins: ['https://a.example', 'https://b.example'] }],
-  ['control-cors-origins', 'PETSTORE_CONTROL_CORS_ORIGINS', 'https://qa.example, http://localhost:3000', { controlCorsOrigins: ['https://qa.example', 'http://localhost:3000'] }],
+  [
+    'control-cors-origins',
+    'PETSTORE_CONTROL_CORS_ORIGINS',
+    'https://qa.example, http://localhost:3000',
+    { controlCorsOrigins: ['https://qa.example', 'http://localhost:3000'] },
+  ],
   ['max-connections', 'PETSTORE_MAX_CONNECTIONS', '50', { maxConnections: 50 }],
   ['body-limit', 'PETSTORE_BODY_LIMIT', '2048', { bodyLimit: 2048 }],
   ['compact-after', 'PETSTORE_COMPACT_AFTER', '50', { compactAfter: 50 }],
@@ -158,7 +163,10 @@ describe('every option', () => {
 
   it('is in the README Configuration table with its variable and default', () => {
     const rows = readmeTable('## Configuration').map(([flag = '', env = '', fallback = '']) => [flag, env, fallback.replace(/ \(.*\)$/, '')]);
-    const shown = (value: string) => (value === '' ? 'none' : value === 'false' ? 'off' : `\`${value}\``);
+    const shown = (value: string) =>
+      value === '' ? 'none'
+      : value === 'false' ? 'off'
+      : `\`${value}\``;
     const documented = Object.entries(OPTIONS).map(([name, o]) => [`\`--${name}\``, `\`${o.env}\``, shown(o.default)]);
     // The README groups options by topic; the order is not compared.
     expect(rows.sort()).toEqual(documented.sort());
@@ -212,7 +220,11 @@ describe('the messages of a ConfigError', () => {
     [['--cors-origins', ','], {}, '--cors-origins (or PETSTORE_CORS_ORIGINS) needs at least one value'],
     [['--mode', 'mocking'], {}, "--mode must be one of stateful, example, dynamic, got 'mocking'"],
     [['--host', ' '], {}, '--host must not be empty'],
-    [['--control-cors-origins', '*'], {}, "--control-cors-origins (or PETSTORE_CONTROL_CORS_ORIGINS): '*' is not an origin such as http://localhost:3000 (* is not allowed)"],
+    [
+      ['--control-cors-origins', '*'],
+      {},
+      "--control-cors-origins (or PETSTORE_CONTROL_CORS_ORIGINS): '*' is not an origin such as http://localhost:3000 (* is not allowed)",
+    ],
   ])('%j %j: %s', (argv, env, message) => {
     expect(configRefusal(() => load(argv, env)).message).toBe(message);
   });

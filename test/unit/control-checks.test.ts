@@ -49,8 +49,24 @@ describe('the route table', () => {
 
   it.each([
     ['a path', (y: string) => y.replace('  /fixtures:\n', '  /fixture-sets:\n'), /listFixtures: the table has path \/fixtures, the spec \/fixture-sets/],
-    ['a success status', (y: string) => y.replace("      responses:\n        '201':\n          description: The fault was added.", "      responses:\n        '200':\n          description: The fault was added."), /addFault: the table has status 201, the spec 200/],
-    ['a new operation', (y: string) => y.replace('  /fixtures:\n    get:\n', '  /fixtures:\n    delete:\n      operationId: dropFixtures\n      responses:\n        \'200\':\n          description: Gone.\n    get:\n'), /dropFixtures has no route/],
+    [
+      'a success status',
+      (y: string) =>
+        y.replace(
+          "      responses:\n        '201':\n          description: The fault was added.",
+          "      responses:\n        '200':\n          description: The fault was added.",
+        ),
+      /addFault: the table has status 201, the spec 200/,
+    ],
+    [
+      'a new operation',
+      (y: string) =>
+        y.replace(
+          '  /fixtures:\n    get:\n',
+          "  /fixtures:\n    delete:\n      operationId: dropFixtures\n      responses:\n        '200':\n          description: Gone.\n    get:\n",
+        ),
+      /dropFixtures has no route/,
+    ],
   ])('refuses a spec that changed %s, naming the operation', (_what, edit, message) => {
     expect(() => checkRoutes(editedSpec(edit))).toThrow(message);
   });
@@ -80,8 +96,20 @@ describe('request checks', () => {
     expect(refusal(() => check('deleteFault', request({ params: { faultId: 'abc' } })))).toMatchObject({ status: 404, code: 'not_found' });
   });
 
-  it('checks a fixture set\'s pets against the interface\'s Pet schema, naming the record', () => {
-    const error = refusal(() => check('loadFixture', request({ body: { pets: [{ id: 1, name: 'Rex', categoryId: 1 }, { id: 2, categoryId: 1 }] } })));
+  it("checks a fixture set's pets against the interface's Pet schema, naming the record", () => {
+    const error = refusal(() =>
+      check(
+        'loadFixture',
+        request({
+          body: {
+            pets: [
+              { id: 1, name: 'Rex', categoryId: 1 },
+              { id: 2, categoryId: 1 },
+            ],
+          },
+        }),
+      ),
+    );
     expect(error.message).toBe("Nothing was loaded. Record 1 field 'name' is required.");
   });
 
@@ -91,7 +119,15 @@ describe('request checks', () => {
   });
 
   it('follows the spec: a constraint changed in spec/sandbox-control.yaml changes the answer, with no code changed', () => {
-    const edited = createControlChecks(editedSpec((y) => y.replace('          minimum: 0\n          maximum: 1000000\n          description: Pets to generate', '          minimum: 0\n          maximum: 10\n          description: Pets to generate')), [interfaceSpec]);
+    const edited = createControlChecks(
+      editedSpec((y) =>
+        y.replace(
+          '          minimum: 0\n          maximum: 1000000\n          description: Pets to generate',
+          '          minimum: 0\n          maximum: 10\n          description: Pets to generate',
+        ),
+      ),
+      [interfaceSpec],
+    );
     const body = { count: 11 };
     expect(check('resetWorkspace', request({ body })).body).toEqual(body);
     expect(refusal(() => edited('resetWorkspace', request({ body }))).message).toBe('"count" must be <= 10.');

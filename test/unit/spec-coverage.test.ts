@@ -12,7 +12,9 @@ describe('spec coverage of the stateful mode', () => {
     // Operation ids read by the independent checker, not by the server's own spec loader.
     const specOps = [...(await documentedStatuses()).keys()].sort();
     expect(specOps).toEqual(['createPet', 'getPet', 'listPets']);
-    const mode = createStatefulMode(await Workspaces.open({ dataFile: '/nonexistent/db.json', defaultKey: 'sandbox-key', store: { seed: { seed: 1, count: 0 } } }));
+    const mode = createStatefulMode(
+      await Workspaces.open({ dataFile: '/nonexistent/db.json', defaultKey: 'sandbox-key', store: { seed: { seed: 1, count: 0 } } }),
+    );
     expect([...mode.operations].sort()).toEqual(specOps);
   });
 

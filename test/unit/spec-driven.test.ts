@@ -23,7 +23,13 @@ async function serveEditedSpec(edit: (yaml: string) => string) {
   const spec = loadSpec(file);
   const config = testConfig([], dir);
   const workspaces = await Workspaces.open({ dataFile: config.dataFile, defaultKey: KEY, store: { seed: { seed: 1, count: 50 } } });
-  const app = createApp({ config, spec, validators: createValidators(spec), runtime: { mode: 'stateful' }, modes: { stateful: createStatefulMode(workspaces) } });
+  const app = createApp({
+    config,
+    spec,
+    validators: createValidators(spec),
+    runtime: { mode: 'stateful' },
+    modes: { stateful: createStatefulMode(workspaces) },
+  });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   closers.push(async () => {
@@ -31,7 +37,8 @@ async function serveEditedSpec(edit: (yaml: string) => string) {
     await workspaces.close();
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  return (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', ...init.headers } });
+  return (path: string, init: RequestInit = {}) =>
+    fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', ...init.headers } });
 }
 
 describe('the spec is the single source of truth', () => {
@@ -42,7 +49,12 @@ describe('the spec is the single source of truth', () => {
   });
 
   it('a new constraint on NewPet.name is enforced on createPet', async () => {
-    const call = await serveEditedSpec((y) => y.replace("          description: The animal's name.\n          example: Rex\n        categoryId:", "          description: The animal's name.\n          minLength: 2\n          example: Rex\n        categoryId:"));
+    const call = await serveEditedSpec((y) =>
+      y.replace(
+        "          description: The animal's name.\n          example: Rex\n        categoryId:",
+        "          description: The animal's name.\n          minLength: 2\n          example: Rex\n        categoryId:",
+      ),
+    );
     const res = await call('/pets', { method: 'POST', body: JSON.stringify({ name: 'X', categoryId: 1 }) });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toContain("'name'");

@@ -58,7 +58,10 @@ function toInput(request: OperationRequest): PrismInput {
 
 async function load(specFile: string, operationIds: readonly string[]): Promise<Loaded> {
   // Imported here, not at the top: Prism and its faker take seconds to load, a cost stateful mode never pays.
-  const [{ createInstance, getHttpOperationsFromSpec }, { createLogger }] = await Promise.all([import('@stoplight/prism-http'), import('@stoplight/prism-core')]);
+  const [{ createInstance, getHttpOperationsFromSpec }, { createLogger }] = await Promise.all([
+    import('@stoplight/prism-http'),
+    import('@stoplight/prism-core'),
+  ]);
   const operations = await getHttpOperationsFromSpec(specFile);
   const byId = new Map(operations.flatMap((op) => (op.iid ? [[op.iid, op] as const] : [])));
   for (const id of operationIds) if (!byId.has(id)) throw new Error(`Prism found no operation ${id} in ${specFile}`);
@@ -73,7 +76,10 @@ function checkExample(request: OperationRequest, resource: HttpOperation, mock: 
   const code = mock.code ?? Math.min(...[...request.op.responses.keys()].filter((c) => c >= 200 && c < 300));
   const names = examplesOf(resource, code);
   if (!names.includes(mock.exampleKey)) {
-    throw ApiError.of('invalid_request', `Prefer: example=${mock.exampleKey} names no example of ${request.op.operationId} ${code}; its examples: ${names.join(', ') || 'none'}.`);
+    throw ApiError.of(
+      'invalid_request',
+      `Prefer: example=${mock.exampleKey} names no example of ${request.op.operationId} ${code}; its examples: ${names.join(', ') || 'none'}.`,
+    );
   }
 }
 

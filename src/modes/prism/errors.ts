@@ -52,10 +52,16 @@ export function fromPrismFailure(error: PrismFailure, request: OperationRequest,
     case 'NOT_FOUND':
       if (mock.exampleKey !== undefined) {
         const code = mock.code ?? 200;
-        return ApiError.of('invalid_request', `Prefer: example=${mock.exampleKey} names no example of ${request.op.operationId} ${code}; its examples: ${examplesOf(resource, code).join(', ') || 'none'}.`);
+        return ApiError.of(
+          'invalid_request',
+          `Prefer: example=${mock.exampleKey} names no example of ${request.op.operationId} ${code}; its examples: ${examplesOf(resource, code).join(', ') || 'none'}.`,
+        );
       }
       if (mock.code !== undefined) {
-        return ApiError.of('invalid_request', `Prefer: code=${mock.code} is not a documented status of ${request.op.operationId}; documented codes: ${documentedCodes(request).join(', ')}.`);
+        return ApiError.of(
+          'invalid_request',
+          `Prefer: code=${mock.code} is not a documented status of ${request.op.operationId}; documented codes: ${documentedCodes(request).join(', ')}.`,
+        );
       }
       return ApiError.of('not_found', `Nothing found at ${path}.`);
     case 'NO_PATH_MATCHED_ERROR':

@@ -57,7 +57,14 @@ describe('journal accounting', () => {
 describe('journal budget', () => {
   it('drops the oldest entries of all journals first, whichever journal holds them', () => {
     const journal = new Journal(200, 2 * R + 3 * E);
-    for (const [id, name] of [['a', 'a1'], ['a', 'a2'], ['b', 'b1'], ['b', 'b2'], ['a', 'a3']] as const) journal.add(id, record(name));
+    for (const [id, name] of [
+      ['a', 'a1'],
+      ['a', 'a2'],
+      ['b', 'b1'],
+      ['b', 'b2'],
+      ['a', 'a3'],
+    ] as const)
+      journal.add(id, record(name));
     // b2 pushed out a1, a3 pushed out a2: never the newer entries of the journal that grew.
     expect(names(journal, 'a')).toEqual(['a3']);
     expect(names(journal, 'b')).toEqual(['b1', 'b2']);
@@ -66,7 +73,13 @@ describe('journal budget', () => {
 
   it('releases a journal whose entries are all gone, and its bytes with it', () => {
     const journal = new Journal(200, 2 * R + 3 * E);
-    for (const [id, name] of [['a', 'a1'], ['b', 'b1'], ['a', 'a2'], ['c', 'c1']] as const) journal.add(id, record(name));
+    for (const [id, name] of [
+      ['a', 'a1'],
+      ['b', 'b1'],
+      ['a', 'a2'],
+      ['c', 'c1'],
+    ] as const)
+      journal.add(id, record(name));
     // c1 needs a third journal: a1, then b1 go, and with b1 the whole of journal b.
     expect(names(journal, 'a')).toEqual(['a2']);
     expect(names(journal, 'b')).toEqual([]);
@@ -76,7 +89,13 @@ describe('journal budget', () => {
 
   it('keeps the order of all journals when one drops entries past its own size', () => {
     const journal = new Journal(2, 2 * R + 3 * E);
-    for (const [id, name] of [['a', 'a1'], ['b', 'b1'], ['a', 'a2'], ['a', 'a3']] as const) journal.add(id, record(name));
+    for (const [id, name] of [
+      ['a', 'a1'],
+      ['b', 'b1'],
+      ['a', 'a2'],
+      ['a', 'a3'],
+    ] as const)
+      journal.add(id, record(name));
     expect(names(journal, 'a')).toEqual(['a2', 'a3']);
     expect(journal.memory()).toMatchObject({ kept: 3, evicted: 0 });
     // Each new entry passes the budget: b1 is now the oldest of all, then a2.
@@ -91,7 +110,12 @@ describe('journal budget', () => {
 
   it('after a journal is cleared, the next oldest of the others goes first', () => {
     const journal = new Journal(200, 2 * R + 3 * E);
-    for (const [id, name] of [['a', 'a1'], ['b', 'b1'], ['a', 'a2']] as const) journal.add(id, record(name));
+    for (const [id, name] of [
+      ['a', 'a1'],
+      ['b', 'b1'],
+      ['a', 'a2'],
+    ] as const)
+      journal.add(id, record(name));
     journal.clear('a');
     journal.add('a', record('a3'));
     journal.add('a', record('a4'));
@@ -126,7 +150,10 @@ describe('journal reading', () => {
       specValid: true,
     });
     // a2's validity was settled at capture; a3 had no body.
-    expect(rest.map((e) => [e.specValid, e.requestBody])).toEqual([[true, { name: 'Rex' }], [true, null]]);
+    expect(rest.map((e) => [e.specValid, e.requestBody])).toEqual([
+      [true, { name: 'Rex' }],
+      [true, null],
+    ]);
     expect(seen).toHaveLength(2);
     expect(journal.read('a', 1).map((e) => e.query.n)).toEqual(['a3']);
     expect(journal.read('a', 0)).toEqual([]);
@@ -145,8 +172,18 @@ describe('bodies cut at capture', () => {
   it('counts request bodies in bytes and cuts them in characters, whatever their width', () => {
     // '€' is 3 bytes of UTF-8: 4096 of them still fit whole, 4097 do not.
     const euros = (n: number) => Buffer.from('€'.repeat(n));
-    expect(captureBytes(euros(JOURNAL_BODY_LIMIT), true)).toEqual({ text: '€'.repeat(JOURNAL_BODY_LIMIT), size: 3 * JOURNAL_BODY_LIMIT, truncated: false, utf8: true });
-    expect(captureBytes(euros(JOURNAL_BODY_LIMIT + 1), true)).toEqual({ text: '€'.repeat(JOURNAL_BODY_LIMIT), size: 3 * (JOURNAL_BODY_LIMIT + 1), truncated: true, utf8: true });
+    expect(captureBytes(euros(JOURNAL_BODY_LIMIT), true)).toEqual({
+      text: '€'.repeat(JOURNAL_BODY_LIMIT),
+      size: 3 * JOURNAL_BODY_LIMIT,
+      truncated: false,
+      utf8: true,
+    });
+    expect(captureBytes(euros(JOURNAL_BODY_LIMIT + 1), true)).toEqual({
+      text: '€'.repeat(JOURNAL_BODY_LIMIT),
+      size: 3 * (JOURNAL_BODY_LIMIT + 1),
+      truncated: true,
+      utf8: true,
+    });
     const big = captureBytes(Buffer.alloc(100 * 1024, 'x'), true);
     expect([big.text.length, big.size, big.truncated]).toEqual([JOURNAL_BODY_LIMIT, 100 * 1024, true]);
   });
@@ -183,12 +220,18 @@ describe('journal accounting against the heap', () => {
     for (let i = 0; i < n; i++) {
       // Fresh strings of varied length, built as the server builds them: decoded from bytes.
       const url = Buffer.from(`/v1/pets?limit=${i % 100}&n=${i}`).toString();
-      const id = createHash('sha256').update(String(i % journals)).digest('hex').slice(0, 16);
-      journal.add(id, record(String(i), {
-        url,
-        request: captureBytes(Buffer.from(`{"name":"${char.repeat(i % 60)}${i}","categoryId":"x"}`), true),
-        response: captureText(JSON.stringify({ code: 'invalid_request', message: `Bad ${char.repeat(i % 40)} ${i}`, status: 400 })),
-      }));
+      const id = createHash('sha256')
+        .update(String(i % journals))
+        .digest('hex')
+        .slice(0, 16);
+      journal.add(
+        id,
+        record(String(i), {
+          url,
+          request: captureBytes(Buffer.from(`{"name":"${char.repeat(i % 60)}${i}","categoryId":"x"}`), true),
+          response: captureText(JSON.stringify({ code: 'invalid_request', message: `Bad ${char.repeat(i % 40)} ${i}`, status: 400 })),
+        }),
+      );
     }
     collect();
     const held = process.memoryUsage().heapUsed - before;

@@ -113,7 +113,8 @@ describe('the catalogue', () => {
 
   it('knows only its own codes', () => {
     expect(allCodes.every(isErrorCode)).toBe(true);
-    for (const other of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'teapot', '', 400, undefined]) expect(isErrorCode(other), String(other)).toBe(false);
+    for (const other of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'teapot', '', 400, undefined])
+      expect(isErrorCode(other), String(other)).toBe(false);
   });
 
   it('holds no code that nothing in src/ sends', () => {

@@ -121,7 +121,11 @@ describe('the faults interceptor', () => {
     faults.add(A, { operationId: 'getPet', status: 503 });
     const error = await outcome(faults);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).toBody()).toEqual({ code: 'service_unavailable', status: 503, message: 'Fault injected by the sandbox (fault 1): getPet answers 503.' });
+    expect((error as ApiError).toBody()).toEqual({
+      code: 'service_unavailable',
+      status: 503,
+      message: 'Fault injected by the sandbox (fault 1): getPet answers 503.',
+    });
     expect(await outcome(faults, operationRequest('listPets', { key: 'key-a' }))).toBe('passes');
   });
 

@@ -16,7 +16,11 @@ const record = (n: number) => encodeRecord(JSON.stringify({ e: 0, pet: { id: n, 
 async function openLog(file: string): Promise<{ log: CommitLog; records: unknown[]; warnings: string[] }> {
   const records: unknown[] = [];
   const warnings: string[] = [];
-  const log = await CommitLog.open(file, (r) => records.push(r) > 0, (w) => warnings.push(w));
+  const log = await CommitLog.open(
+    file,
+    (r) => records.push(r) > 0,
+    (w) => warnings.push(w),
+  );
   return { log, records, warnings };
 }
 
@@ -84,7 +88,11 @@ describe('CommitLog', () => {
   it('a record the store does not recognise ends the log like a torn one', async () => {
     const file = logWith(record(1) + encodeRecord('{"something":"else"}'));
     const records: unknown[] = [];
-    const log = await CommitLog.open(file, (r) => (r as { pet?: unknown }).pet !== undefined && records.push(r) > 0, () => undefined);
+    const log = await CommitLog.open(
+      file,
+      (r) => (r as { pet?: unknown }).pet !== undefined && records.push(r) > 0,
+      () => undefined,
+    );
     expect(ids(records)).toEqual([1]);
     await log.close();
   });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StoreFailure } from '../../../src/store/errors.js';
+import type { StoreFailure } from '../../../src/store/errors.js';
 import { MAX_ID, PetStore, type PetStoreOptions } from '../../../src/store/pet-store.js';
 import { StoreError } from '../../../src/store/types.js';
 import { tempDir } from '../../support/harness.js';
@@ -67,7 +67,10 @@ describe('PetStore', () => {
     const store = await openStore(fileIn());
     const a = await store.create({ name: 'A', categoryId: 1 });
     const b = await store.create({ name: 'B', categoryId: 2, status: 'pending' });
-    expect([a, b]).toEqual([{ id: 11, name: 'A', categoryId: 1 }, { id: 12, name: 'B', categoryId: 2, status: 'pending' }]);
+    expect([a, b]).toEqual([
+      { id: 11, name: 'A', categoryId: 1 },
+      { id: 12, name: 'B', categoryId: 2, status: 'pending' },
+    ]);
     expect('status' in a).toBe(false);
     const again = await reopen(store);
     expect([again.get(11), again.get(12), again.nextId]).toEqual([a, b, 13]);
@@ -96,7 +99,10 @@ describe('PetStore', () => {
   it('replace swaps every pet, voids the old log and never lowers nextId below max id + 1', async () => {
     const store = await openStore(fileIn());
     await store.create({ name: 'Logged', categoryId: 1 });
-    await store.replace([{ id: 5, name: 'Five', categoryId: 1 }, { id: 2, name: 'Two', categoryId: 1 }]);
+    await store.replace([
+      { id: 5, name: 'Five', categoryId: 1 },
+      { id: 2, name: 'Two', categoryId: 1 },
+    ]);
     expect(store.all().map((p) => p.id)).toEqual([2, 5]);
     expect(store.nextId).toBe(6);
     // Lets the flusher settle first; the test below covers a write issued without this pause.
@@ -132,14 +138,37 @@ describe('PetStore', () => {
 
   it('sorts records stored out of order', async () => {
     const file = fileIn();
-    writeFileSync(file, JSON.stringify({ format: 1, epoch: 0, nextId: 4, pets: [{ id: 3, name: 'c', categoryId: 1 }, { id: 1, name: 'a', categoryId: 1 }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: 1,
+        epoch: 0,
+        nextId: 4,
+        pets: [
+          { id: 3, name: 'c', categoryId: 1 },
+          { id: 1, name: 'a', categoryId: 1 },
+        ],
+      }),
+    );
     expect((await openStore(file)).list(10).map((p) => p.id)).toEqual([1, 3]);
   });
 
   it.each([
     ['not JSON', '{"format":', /not valid JSON/],
     ['another shape', '{"pets":{}}', /not a pet store data file/],
-    ['duplicate ids', JSON.stringify({ format: 1, epoch: 0, nextId: 2, pets: [{ id: 1, name: 'a', categoryId: 1 }, { id: 1, name: 'b', categoryId: 1 }] }), /duplicate pet id 1/],
+    [
+      'duplicate ids',
+      JSON.stringify({
+        format: 1,
+        epoch: 0,
+        nextId: 2,
+        pets: [
+          { id: 1, name: 'a', categoryId: 1 },
+          { id: 1, name: 'b', categoryId: 1 },
+        ],
+      }),
+      /duplicate pet id 1/,
+    ],
   ])('refuses a file that is %s, naming it, and leaves it untouched', async (_label, content, message) => {
     const file = fileIn();
     writeFileSync(file, content);
@@ -152,7 +181,18 @@ describe('PetStore', () => {
 
   it('refuses a record the checker rejects, naming its index', async () => {
     const file = fileIn();
-    writeFileSync(file, JSON.stringify({ format: 1, epoch: 0, nextId: 3, pets: [{ id: 1, name: 'ok', categoryId: 1 }, { id: 2, name: 7, categoryId: 1 }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: 1,
+        epoch: 0,
+        nextId: 3,
+        pets: [
+          { id: 1, name: 'ok', categoryId: 1 },
+          { id: 2, name: 7, categoryId: 1 },
+        ],
+      }),
+    );
     const checkPet = (pet: unknown) => (typeof (pet as { name?: unknown }).name === 'string' ? [] : ['name must be a string']);
     await expect(PetStore.open({ file, seed: { seed: 1, count: 0 }, checkPet })).rejects.toThrow(/index 1.*name must be a string/);
   });
@@ -207,7 +247,10 @@ describe('PetStore', () => {
 
   it('append refuses an id already stored, at the moment it runs', async () => {
     const store = await openStore(fileIn());
-    await expect(store.append([{ id: 3, name: 'Clash', categoryId: 1 }])).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/id 3 is already stored/) });
+    await expect(store.append([{ id: 3, name: 'Clash', categoryId: 1 }])).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/id 3 is already stored/),
+    });
     await store.append([{ id: 30, name: 'Fine', categoryId: 1 }]);
     expect([store.get(30)?.name, store.nextId]).toEqual(['Fine', 31]);
   });

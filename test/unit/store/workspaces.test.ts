@@ -15,7 +15,12 @@ afterEach(async () => {
 });
 
 async function workspaces(options: Partial<WorkspacesOptions> = {}): Promise<Workspaces> {
-  const ws = await Workspaces.open({ dataFile: join(tempDir('petstore-ws-'), 'db.json'), defaultKey: 'main', store: { seed: { seed: 1, count: 3 } }, ...options });
+  const ws = await Workspaces.open({
+    dataFile: join(tempDir('petstore-ws-'), 'db.json'),
+    defaultKey: 'main',
+    store: { seed: { seed: 1, count: 3 } },
+    ...options,
+  });
   opened.push(ws);
   return ws;
 }
@@ -40,8 +45,8 @@ describe('Workspaces', () => {
 
   it('answers 503 service_unavailable when every open workspace is in use, and opens it once one is free', async () => {
     const ws = await workspaces({ maxOpen: 2 });
-    let release = () => undefined as void;
-    let started = () => undefined as void;
+    let release: () => void = () => undefined;
+    let started: () => void = () => undefined;
     const inUse = new Promise<void>((resolve) => (started = resolve));
     const held = ws.use('a', () => new Promise<void>((resolve) => ((release = resolve), started())));
     await Promise.all([inUse, ws.use('main', () => undefined)]);

@@ -21,7 +21,11 @@ beforeAll(async () => {
 }, 120_000);
 
 const request = (operationId: string, url: string, body?: unknown): OperationRequest =>
-  operationRequest(operationId, { url, body, headers: { authorization: 'Bearer sandbox-key', ...(body === undefined ? {} : { 'content-type': 'application/json' }) } });
+  operationRequest(operationId, {
+    url,
+    body,
+    headers: { authorization: 'Bearer sandbox-key', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+  });
 const mock = (extra: Partial<PrismMock> = {}): PrismMock => ({ dynamic: false, seed: '1', ...extra });
 
 /** What a call rejects with, or a failure if it does not reject. */
@@ -48,7 +52,7 @@ describe('Prism answers mapped to sandbox errors', { timeout: 30_000 }, () => {
 
   it('an invalid query (Prism: 422, where no 400 is documented) is 400 invalid_request naming the parameter', () => {
     const resource = { responses: [] } as unknown as HttpOperation;
-    const violation = { location: ['query', 'limit'], message: "Request query parameter limit must be <= 100" };
+    const violation = { location: ['query', 'limit'], message: 'Request query parameter limit must be <= 100' };
     const failure = ProblemJsonError.fromTemplate(UNPROCESSABLE_ENTITY, 'Your request is not valid', { validation: [violation] });
     const error = fromPrismFailure(failure, request('listPets', '/pets?limit=1000'), resource, mock());
     expect(error).toBeInstanceOf(ApiError);
@@ -80,7 +84,10 @@ describe('Prism answers mapped to sandbox errors', { timeout: 30_000 }, () => {
     expect(unauthorized).toBeInstanceOf(ApiError);
     expect((unauthorized as ApiError).toBody().code).toBe('unauthorized');
     expect((unauthorized as ApiError).headers['WWW-Authenticate']).toBe('Bearer');
-    expect((map(ProblemJsonError.fromTemplate(INVALID_CONTENT_TYPE, 'no')) as ApiError).toBody()).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+    expect((map(ProblemJsonError.fromTemplate(INVALID_CONTENT_TYPE, 'no')) as ApiError).toBody()).toMatchObject({
+      code: 'unsupported_media_type',
+      status: 415,
+    });
     expect((map(ProblemJsonError.fromTemplate(NOT_ACCEPTABLE, 'no')) as ApiError).toBody()).toMatchObject({ code: 'invalid_request', status: 400 });
     // A server-side failure is not the client's: it stays an unexpected error (500, logged).
     const tooComplex = ProblemJsonError.fromTemplate(SCHEMA_TOO_COMPLEX, 'no');
