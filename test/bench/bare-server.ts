@@ -3,6 +3,7 @@
  * validation, no store, no journal. GET /v1/pets checks the bearer key and
  * answers a fixed array of 20 pets (the same 20 the sandbox lists from its
  * default seed), serialized per response as the minimal Express app does;
+ * with `BARE_PREBUILT=1` the text is made once, the strictest ceiling of all.
  * POST /v1/pets reads the body and answers a canned 201 (nothing stored).
  * Whatever the sandbox does beyond this is its own cost.
  *
@@ -13,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { generatePets } from '../../src/store/seed.js';
 
 const PETS = generatePets(1, 20);
+const PREBUILT = process.env.BARE_PREBUILT === '1' ? JSON.stringify(PETS) : undefined;
 const EXPECTED = 'Bearer sandbox-key';
 const UNAUTHORIZED = JSON.stringify({ code: 'unauthorized', message: 'Missing or invalid API key.', status: 401 });
 
@@ -22,7 +24,7 @@ const server = createServer((req, res) => {
     res.end(text);
   };
   if (req.headers.authorization !== EXPECTED) return send(401, UNAUTHORIZED);
-  if (req.method === 'GET' && req.url === '/v1/pets') return send(200, JSON.stringify(PETS));
+  if (req.method === 'GET' && req.url === '/v1/pets') return send(200, PREBUILT ?? JSON.stringify(PETS));
   if (req.method === 'POST' && req.url === '/v1/pets') {
     let body = '';
     req.setEncoding('utf8');

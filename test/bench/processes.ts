@@ -98,11 +98,13 @@ interface SpawnSpec {
   /** Path prefix of the interface on that origin. */
   prefix: string;
   timeoutMs: number;
+  /** Extra environment variables. */
+  env?: Record<string, string>;
 }
 
 async function start(spec: SpawnSpec): Promise<ServerProcess> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, spec.args, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, spec.args, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...spec.env } });
   running.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   void exited.then(() => running.delete(child));
@@ -164,8 +166,8 @@ export async function startPrism(): Promise<ServerProcess> {
 }
 
 /** The bare node:http handler (bare-server.ts): the runtime's ceiling. */
-export function startBare(): Promise<ServerProcess> {
-  return start({ name: 'node:http', args: ['--import', 'tsx', BARE], prefix: '/v1', timeoutMs: 60_000 });
+export function startBare(prebuilt = false): Promise<ServerProcess> {
+  return start({ name: 'node:http', args: ['--import', 'tsx', BARE], prefix: '/v1', timeoutMs: 60_000, env: prebuilt ? { BARE_PREBUILT: '1' } : {} });
 }
 
 /** The minimal Express 5 app (baseline-server.ts). */

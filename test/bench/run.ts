@@ -76,6 +76,8 @@ async function main(): Promise<void> {
     console.log('GET /v1/pets');
     const express = await startBaseline();
     const bare = await startBare();
+    const prebuilt = await startBare(true);
+    const before = compareBin ? await startSandbox(join(work, 'compare', 'db.json'), 50, compareLabel, compareBin) : undefined;
     addRows(
       'GET /v1/pets, c10',
       await compare(
@@ -90,22 +92,24 @@ async function main(): Promise<void> {
       'prism',
       'express',
     );
-    addRows(
-      'GET /v1/pets, c50',
-      await compare(
-        opts,
-        [
-          { label: 'sandbox', server: sb50 },
-          { label: 'node:http', server: bare },
-        ],
-        { path: '/pets', connections: 50 },
-      ),
-    );
-    await Promise.all([express.stop(), bare.stop()]);
+    const c50 = [
+      { label: 'sandbox', server: sb50 },
+      { label: 'node:http', server: bare },
+      { label: 'node:http, prebuilt text', server: prebuilt },
+      ...(before ? [{ label: compareLabel, server: before }] : []),
+    ];
+    addRows('GET /v1/pets, c50', await compare(opts, c50, { path: '/pets', connections: 50 }));
+    await Promise.all([express.stop(), bare.stop(), prebuilt.stop(), before?.stop()]);
     targets.push(
       ratioTarget('stateful GET /v1/pets vs minimal Express', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'express'), 0.8),
       ratioTarget('stateful GET /v1/pets vs Prism', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'prism'), 4),
       ratioTarget('GET /v1/pets c50 vs bare node:http', rps('GET /v1/pets, c50', 'sandbox'), rps('GET /v1/pets, c50', 'node:http'), 0.85),
+      ratioTarget(
+        'GET /v1/pets c50 vs node:http sending a prebuilt text',
+        rps('GET /v1/pets, c50', 'sandbox'),
+        rps('GET /v1/pets, c50', 'node:http, prebuilt text'),
+        0.85,
+      ),
     );
   }
 
