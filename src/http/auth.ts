@@ -34,9 +34,15 @@ export function createKeyMatcher(keys: readonly string[]): (token: string) => bo
 export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
   const value = headers.authorization;
   if (!value) return undefined;
-  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(value);
-  return match?.[1];
+  // Clients send the same header again and again: it is read once (bounded, like the key matcher's answers).
+  if (tokens.has(value)) return tokens.get(value);
+  const token = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(value)?.[1];
+  if (tokens.size >= 1024) tokens.clear();
+  tokens.set(value, token);
+  return token;
 }
+
+const tokens = new Map<string, string | undefined>();
 
 export function unauthorized(message: string): ApiError {
   return ApiError.of('unauthorized', message, { 'WWW-Authenticate': 'Bearer' });

@@ -155,6 +155,14 @@ function notation(schema: ReturnType<typeof parametersSchema>): { name: string; 
   });
 }
 
+function isEmpty(value: Record<string, unknown>): boolean {
+  for (const _ in value) return false;
+  return true;
+}
+
+const freeze = <T>(checked: Checked<T>): Checked<T> =>
+  checked.ok && typeof checked.value === 'object' ? { ok: true, value: Object.freeze(checked.value) } : checked;
+
 /** Parameters of one kind, checked: notation first, then the schema (which coerces and fills defaults) on a copy. */
 function checkParams(
   { fn, numbers }: { fn: ValidateFunction | undefined; numbers: ReturnType<typeof notation> },
@@ -198,8 +206,11 @@ export function createValidators(spec: Spec, related: readonly Spec[] = []) {
     const header = { fn: compile(headerSchema), numbers: notation(headerSchema) };
     const headerNames = Object.keys(headerSchema.properties);
     const body = op.requestBody ? strict.compile(ref(op.requestBody.pointer)) : undefined;
+    // Most requests send no query parameter: that check's result (defaults filled in) is made once and shared, frozen.
+    let noQuery: Checked<Record<string, unknown>> | undefined;
+    const checkNoQuery = () => (noQuery ??= freeze(checkParams(query, 'query', {})));
     return {
-      query: (raw) => checkParams(query, 'query', raw),
+      query: (raw) => (isEmpty(raw) ? checkNoQuery() : checkParams(query, 'query', raw)),
       path: (raw) => checkParams(path, 'path', raw),
       header: (raw) => checkParams(header, 'header', declaredHeaders(headerNames, raw)),
       body: (raw) => {
