@@ -47,5 +47,16 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
     },
   },
+  {
+    // app.ts composes the pipeline from the parts below it: only the wiring above it (sandbox.ts) may import it.
+    files: ['src/**/*.ts'],
+    ignores: ['src/sandbox.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)app\\.js$', message: 'Nothing below app.ts imports it: shared types live in src/operation.ts.' }] },
+      ],
+    },
+  },
   prettier,
 );
