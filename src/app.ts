@@ -22,6 +22,8 @@ export interface AppDeps {
   runtime: Runtime;
   /** Run in order after validation; the first reply wins over the mode. */
   interceptors?: Interceptor[];
+  /** Brings shared state up to date before each /v1 request is answered (a shared database); absent when nothing is shared. */
+  sync?: () => void | Promise<void>;
   /** Extra routers mounted outside /v1, e.g. the control plane at /__sandbox; each answers every request under its path, with its own CORS. */
   extensions?: { path: string; router: express.Router }[];
   /** Called for unexpected (500) failures, with the error; the client sees none of it. */

@@ -1,9 +1,8 @@
 import type { RequestListener, Server } from 'node:http';
 import { createRequestListener } from './app.js';
-import type { Runtime } from './operation.js';
 import type { Config } from './config.js';
-import { Faults } from './interceptors/faults.js';
-import { Journal, UNAUTHENTICATED } from './control/journal.js';
+import type { Backend, ModeStore, WorkspaceStore } from './backend.js';
+import { UNAUTHENTICATED } from './control/journal.js';
 import { createJournalCapture, responseChecker } from './control/journal-capture.js';
 import { createControlRouter } from './control/router.js';
 import { checkExposure } from './exposure.js';
@@ -16,14 +15,12 @@ import { loadSpec, type Spec } from './openapi/spec.js';
 import { createValidators, formatIssues, type Validators } from './openapi/validate.js';
 import { PACKAGE_VERSION } from './paths.js';
 import { descriptorCaps, openFileLimit } from './file-limit.js';
-import { Workspaces } from './store/workspaces.js';
+import type { Logger } from './logger.js';
+import { openFileBackend } from './store/file-backend.js';
 
-export interface Logger {
-  info(message: string): void;
-  error(message: string, error?: unknown): void;
-}
-
-export const silentLogger: Logger = { info: () => undefined, error: () => undefined };
+import { silentLogger } from './logger.js';
+export { silentLogger, type Logger } from './logger.js';
+export { openWorkspaces } from './store/file-backend.js';
 
 export interface Sandbox {
   /** e.g. `http://127.0.0.1:4010` */
@@ -31,8 +28,11 @@ export interface Sandbox {
   /** e.g. `http://127.0.0.1:4010/v1` */
   baseUrl: string;
   server: Server;
-  runtime: Runtime;
-  workspaces: Workspaces;
+  /** Everything the sandbox keeps. */
+  backend: Backend;
+  /** The mode /v1 answers in (the backend's). */
+  runtime: ModeStore;
+  workspaces: WorkspaceStore;
   /** The effective cap on open connections (`--max-connections`, lowered to fit the open-file limit). */
   maxConnections: number;
   /** What the operator should know at start-up (e.g. a lowered connection cap). */
@@ -47,23 +47,6 @@ export interface SandboxOptions {
    * every request goes through Express: tests compare the two.
    */
   fastPath?: boolean;
-}
-
-/** The file-backed workspaces of a configuration (also used by the QA commands working on the files). */
-export function openWorkspaces(config: Config, logger: Logger, checkPet?: (pet: unknown) => string[], maxOpen = config.maxWorkspaces): Promise<Workspaces> {
-  return Workspaces.open({
-    dataFile: config.dataFile,
-    defaultKey: config.apiKeys[0] as string,
-    maxOpen,
-    idleMs: config.workspaceIdleMs,
-    store: {
-      seed: { seed: config.seed, count: config.count },
-      compactAfter: config.compactAfter,
-      quota: { pets: config.quotaPets, bytes: config.quotaBytes },
-      warn: (message) => logger.error(message),
-      ...(checkPet ? { checkPet } : {}),
-    },
-  });
 }
 
 /**
@@ -98,21 +81,14 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
 }
 
 /** Everything but the lock: stores, control plane, app, listener. */
-/** The workspaces, with the default one open: a bad data file stops start-up with a clear error. */
-async function openDefault(config: Config, logger: Logger, validators: Validators, maxOpen: number): Promise<Workspaces> {
+/** The backend of a configuration, with the default workspace open: a bad data file stops start-up with a clear error. */
+function openBackend(config: Config, logger: Logger, spec: Spec, validators: Validators, maxOpen: number): Promise<Backend> {
   const checkPet = validators.schema('/components/schemas/Pet');
   const check = (pet: unknown) => {
     const issues = checkPet(pet);
     return issues.length ? [formatIssues(issues)] : [];
   };
-  const workspaces = await openWorkspaces(config, logger, check, maxOpen);
-  await workspaces
-    .use(config.apiKeys[0] as string, () => undefined)
-    .catch(async (error: unknown) => {
-      await workspaces.close();
-      throw error;
-    });
-  return workspaces;
+  return openFileBackend({ config, logger, checkPet: check, checkResponse: responseChecker(spec, validators), operations: spec.operations, maxOpen });
 }
 
 interface Parts {
@@ -120,18 +96,15 @@ interface Parts {
   logger: Logger;
   spec: Spec;
   validators: Validators;
-  workspaces: Workspaces;
+  backend: Backend;
   prism: PrismEngine;
-  runtime: Runtime;
   startedAt: number;
 }
 
 /** The control plane, the journal, faults and modes around the workspaces, as one request listener. */
-function createListener({ config, logger, spec, validators, workspaces, prism, runtime, startedAt }: Parts, options: SandboxOptions): RequestListener {
-  const checkResponse = responseChecker(spec, validators);
-  const journal = new Journal(config.journalSize, config.journalMemory, checkResponse);
-  const capture = createJournalCapture(checkResponse);
-  const faults = new Faults(spec.operations, (key) => workspaces.idOf(key));
+function createListener({ config, logger, spec, validators, backend, prism, startedAt }: Parts, options: SandboxOptions): RequestListener {
+  const { workspaces, journal, faults, mode: runtime } = backend;
+  const capture = createJournalCapture(responseChecker(spec, validators));
   const control = createControlRouter({
     config,
     runtime,
@@ -154,6 +127,7 @@ function createListener({ config, logger, spec, validators, workspaces, prism, r
       spec,
       validators,
       runtime,
+      ...(backend.sync ? { sync: backend.sync.bind(backend) } : {}),
       modes,
       interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
       extensions: [{ path: '/__sandbox', router: control }],
@@ -173,31 +147,31 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
   const spec = loadSpec();
   const validators = createValidators(spec);
   const caps = descriptorCaps({ connections: config.maxConnections, workspaces: config.maxWorkspaces }, openFileLimit());
-  const workspaces = await openDefault(config, logger, validators, caps.workspaces);
-  const runtime: Runtime = { mode: config.mode };
+  const backend = await openBackend(config, logger, spec, validators, caps.workspaces);
   // Prism loads lazily (seconds of imports): at start-up only when a Prism mode is chosen, else on first use.
   const prism = createPrismEngine([...spec.operations.keys()]);
   let server: Server;
   let origin: string;
   try {
     if (config.mode !== 'stateful') await prism.ready();
-    const listener = createListener({ config, logger, spec, validators, workspaces, prism, runtime, startedAt }, options);
+    const listener = createListener({ config, logger, spec, validators, backend, prism, startedAt }, options);
     ({ server, origin } = await listen(listener, config.port, config.host, caps.connections));
   } catch (error) {
-    await workspaces.close();
+    await backend.close();
     throw error;
   }
   return {
     origin,
     baseUrl: `${origin}/v1`,
     server,
-    runtime,
-    workspaces,
+    backend,
+    runtime: backend.mode,
+    workspaces: backend.workspaces,
     maxConnections: caps.connections,
     notices: caps.notes,
     close: async () => {
       await closeServer(server);
-      await workspaces.close();
+      await backend.close();
     },
   };
 }

@@ -1,15 +1,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Config } from '../config.js';
 import { readFixture, resolveFixture, type FixtureSet } from '../control/fixtures.js';
-import { checkResetOptions, exportJson, loadWorkspace, resetWorkspace } from '../control/operations.js';
+import { checkResetOptions, loadWorkspace, resetWorkspace } from '../control/operations.js';
 import { ControlError, createControlClient, type ControlClient } from '../control/client.js';
 import type { ControlBody } from '../control/routes.js';
 import { ApiError } from '../http/errors.js';
 import { acquireLock, LockError, LockedError, runningServer } from '../lock.js';
 import { loadSpec } from '../openapi/spec.js';
 import { createValidators } from '../openapi/validate.js';
-import { openWorkspaces } from '../sandbox.js';
-import type { PetStore } from '../store/pet-store.js';
+import { openWorkspaces } from '../store/file-backend.js';
+import type { Workspace } from '../backend.js';
 import { StoreError } from '../store/types.js';
 
 /** The QA sub-commands and their own options. */
@@ -155,7 +155,8 @@ async function onDataFile(
   const validators = createValidators(loadSpec());
   const workspaces = await openWorkspaces(config, { info: (t) => io.err(t), error: (t) => io.err(t) });
   try {
-    await workspaces.use(key ?? (config.apiKeys[0] as string), (store) => runOnFile(command, operands, config, extra, io, store, validators));
+    const k = key ?? (config.apiKeys[0] as string);
+    await workspaces.use(k, (store) => runOnFile(command, operands, { config, extra, io, validators, file: workspaces.fileFor(k) }, store));
   } catch (error) {
     if (error instanceof ApiError || error instanceof StoreError) throw new CommandError(error.message);
     throw error;
@@ -168,12 +169,16 @@ async function onDataFile(
 async function runOnFile(
   command: Command,
   operands: string[],
-  config: Config,
-  extra: Record<string, string | boolean | undefined>,
-  io: CommandIo,
-  store: PetStore,
-  validators: ReturnType<typeof createValidators>,
+  context: {
+    config: Config;
+    extra: Record<string, string | boolean | undefined>;
+    io: CommandIo;
+    validators: ReturnType<typeof createValidators>;
+    file: string;
+  },
+  store: Workspace,
 ): Promise<void> {
+  const { config, extra, io, validators } = context;
   if (command === 'seed' || command === 'reset') {
     await resetWorkspace(store, checkResetOptions({ seed: config.seed, count: config.count, empty: command === 'reset' && extra.empty === true }));
   } else if (command === 'load') {
@@ -182,9 +187,17 @@ async function runOnFile(
     const { pets, nextId } = resolveFixture(set, validators.schema('/components/schemas/Pet', 'record'));
     await loadWorkspace(store, pets, nextId, extra.append ? 'append' : 'replace');
   } else {
-    if (operands[0]) await writeFile(operands[0], exportJson(store));
-    else io.out([...exportJson(store)].join(''));
+    if (operands[0]) await writeFile(operands[0], store.exportPieces());
+    else io.out(await joinPieces(store.exportPieces()));
     return;
   }
-  io.out(JSON.stringify({ file: store.file, count: store.size, nextId: store.nextId }));
+  const { count, nextId } = await store.summary();
+  io.out(JSON.stringify({ file: context.file, count, nextId }));
+}
+
+/** Pieces of text, joined. */
+async function joinPieces(pieces: Iterable<string> | AsyncIterable<string>): Promise<string> {
+  let text = '';
+  for await (const piece of pieces) text += piece;
+  return text;
 }

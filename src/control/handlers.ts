@@ -1,22 +1,21 @@
-import type { Runtime } from '../operation.js';
+import type { FaultStore, JournalStore, ModeStore, WorkspaceStore } from '../backend.js';
 import { MODES, type Config, type Mode } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { createKeyMatcher } from '../http/auth.js';
 import type { SchemaCheck } from '../openapi/validate.js';
-import type { Workspaces } from '../store/workspaces.js';
-import type { Faults, FaultInput } from '../interceptors/faults.js';
+import type { FaultInput } from '../interceptors/faults.js';
 import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
-import { UNAUTHENTICATED, type Journal } from './journal.js';
-import { checkResetOptions, exportJson, loadWorkspace, resetWorkspace } from './operations.js';
+import { UNAUTHENTICATED } from './journal.js';
+import { checkResetOptions, loadWorkspace, resetWorkspace } from './operations.js';
 import type { ControlBody, ControlOperationId, ControlPathParams, ControlQuery, ControlResult } from './routes.js';
 
 /** What the control plane acts on: the sandbox's state, which its HTTP router only exposes. */
 export interface ControlDeps {
   config: Config;
-  runtime: Runtime;
-  workspaces: Workspaces;
-  journal: Journal;
-  faults: Faults;
+  runtime: ModeStore;
+  workspaces: WorkspaceStore;
+  journal: JournalStore;
+  faults: FaultStore;
   checkPet: SchemaCheck;
   version: string;
   startedAt: number;
@@ -37,7 +36,7 @@ export interface ControlCall<K extends ControlOperationId> {
 export class JsonPieces<T> {
   /** Only for the type: the value the text is the JSON of. */
   declare readonly value?: T;
-  constructor(readonly pieces: Iterable<string>) {}
+  constructor(readonly pieces: Iterable<string> | AsyncIterable<string>) {}
 }
 
 type Answer<T> = T | JsonPieces<T>;
@@ -68,7 +67,7 @@ function modeHandlers({ deps }: Context): Handlers<'getHealth' | 'getMode' | 'se
     setMode: async ({ body }) => {
       const mode = (body as ControlBody<'setMode'>).mode;
       await deps.prepareMode?.(mode);
-      runtime.mode = mode;
+      await runtime.set(mode);
       return modeState();
     },
   };
@@ -97,7 +96,7 @@ function dataHandlers({ deps, keyOf, summary }: Context): Handlers<'listWorkspac
       await workspaces.use(k, (store) => loadWorkspace(store, pets, nextId, b.mode ?? 'replace'));
       return summary(k);
     },
-    exportWorkspace: ({ key }) => workspaces.use(keyOf(key), (store) => new JsonPieces<ControlResult<'exportWorkspace'>>(exportJson(store))),
+    exportWorkspace: ({ key }) => workspaces.use(keyOf(key), (store) => new JsonPieces<ControlResult<'exportWorkspace'>>(store.exportPieces())),
   };
 }
 
@@ -107,21 +106,22 @@ function journalHandlers({
   workspaceOf,
 }: Context): Handlers<'readJournal' | 'clearJournal' | 'readUnauthenticatedJournal' | 'clearUnauthenticatedJournal'> {
   const { config, journal } = deps;
+  const read = async (workspace: string, limit: number | undefined) => ({
+    size: config.journalSize,
+    memory: await journal.memory(),
+    entries: await journal.read(workspace, limit ?? config.journalSize),
+  });
   return {
-    readJournal: ({ key, query }) => {
+    readJournal: async ({ key, query }) => {
       const workspace = workspaceOf(key);
-      return { workspace, size: config.journalSize, memory: journal.memory(), entries: journal.read(workspace, query.limit ?? config.journalSize) };
+      return { workspace, ...(await read(workspace, query.limit)) };
     },
-    clearJournal: ({ key }) => {
+    clearJournal: async ({ key }) => {
       const workspace = workspaceOf(key);
-      return { workspace, cleared: journal.clear(workspace) };
+      return { workspace, cleared: await journal.clear(workspace) };
     },
-    readUnauthenticatedJournal: ({ query }) => ({
-      size: config.journalSize,
-      memory: journal.memory(),
-      entries: journal.read(UNAUTHENTICATED, query.limit ?? config.journalSize),
-    }),
-    clearUnauthenticatedJournal: () => ({ cleared: journal.clear(UNAUTHENTICATED) }),
+    readUnauthenticatedJournal: ({ query }) => read(UNAUTHENTICATED, query.limit),
+    clearUnauthenticatedJournal: async () => ({ cleared: await journal.clear(UNAUTHENTICATED) }),
   };
 }
 
@@ -129,18 +129,18 @@ function journalHandlers({
 function faultHandlers({ deps, workspaceOf }: Context): Handlers<'listFaults' | 'addFault' | 'clearFaults' | 'deleteFault'> {
   const { faults } = deps;
   return {
-    listFaults: ({ key }) => {
+    listFaults: async ({ key }) => {
       const workspace = workspaceOf(key);
-      return { workspace, faults: faults.list(workspace) as FaultList };
+      return { workspace, faults: (await faults.list(workspace)) as FaultList };
     },
-    addFault: ({ key, body }) => faults.add(workspaceOf(key), body as FaultInput) as FaultList[number],
-    clearFaults: ({ key }) => {
+    addFault: async ({ key, body }) => (await faults.add(workspaceOf(key), body as FaultInput)) as FaultList[number],
+    clearFaults: async ({ key }) => {
       const workspace = workspaceOf(key);
-      return { workspace, cleared: faults.clear(workspace) };
+      return { workspace, cleared: await faults.clear(workspace) };
     },
-    deleteFault: ({ key, path }) => {
+    deleteFault: async ({ key, path }) => {
       const workspace = workspaceOf(key);
-      const cleared = faults.clear(workspace, path.faultId);
+      const cleared = await faults.clear(workspace, path.faultId);
       if (cleared === 0) throw ApiError.of('not_found', `No fault ${path.faultId} in this workspace.`);
       return { workspace, cleared };
     },
@@ -165,7 +165,7 @@ export function createControlHandlers(deps: ControlDeps): ControlHandlers {
     deps,
     keyOf,
     workspaceOf: (raw) => workspaces.idOf(keyOf(raw)),
-    summary: (key) => workspaces.use(key, (store) => ({ workspace: workspaces.idOf(key), count: store.size, nextId: store.nextId })),
+    summary: (key) => workspaces.use(key, async (store) => ({ workspace: workspaces.idOf(key), ...(await store.summary()) })),
   };
   return { ...modeHandlers(context), ...dataHandlers(context), ...journalHandlers(context), ...faultHandlers(context) };
 }

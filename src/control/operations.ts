@@ -1,5 +1,5 @@
 import { ApiError } from '../http/errors.js';
-import type { PetStore } from '../store/pet-store.js';
+import type { Workspace } from '../backend.js';
 import { generatePets } from '../store/seed.js';
 import type { Pet } from '../store/types.js';
 
@@ -23,35 +23,11 @@ export function checkResetOptions(o: { seed: unknown; count: unknown; empty?: un
 }
 
 /** Back to a fresh sandbox's state: generated pets (ids from 1), or none. */
-export function resetWorkspace(store: PetStore, o: ResetOptions): Promise<void> {
+export function resetWorkspace(store: Workspace, o: ResetOptions): Promise<void> {
   return o.empty ? store.replace([], 1) : store.replace(generatePets(o.seed, o.count));
 }
 
 /** Loads validated pets: `replace` everything, or `append` them (no id may clash). */
-export function loadWorkspace(store: PetStore, pets: Pet[], nextId: number | undefined, mode: 'replace' | 'append'): Promise<void> {
+export function loadWorkspace(store: Workspace, pets: Pet[], nextId: number | undefined, mode: 'replace' | 'append'): Promise<void> {
   return mode === 'replace' ? store.replace(pets, nextId) : store.append(pets, nextId);
-}
-
-/** Export text is produced in pieces of about this size. */
-const PIECE = 1024 * 1024;
-
-/**
- * A workspace as a fixture set, `{"nextId", "pets"}`, as JSON text in pieces
- * (never one string: a workspace at its quota may hold hundreds of MB).
- * Exactly `JSON.stringify({ nextId, pets })`: loading it back gives the same
- * store, and the same export, byte for byte. It is the store as it was when
- * the export began, whatever is written meanwhile.
- */
-export function* exportJson(store: PetStore): Generator<string> {
-  const pets = store.all();
-  const count = pets.length;
-  let piece = `{"nextId":${store.nextId},"pets":[`;
-  for (let i = 0; i < count; i++) {
-    piece += (i > 0 ? ',' : '') + JSON.stringify(pets[i]);
-    if (piece.length >= PIECE) {
-      yield piece;
-      piece = '';
-    }
-  }
-  yield `${piece}]}`;
 }

@@ -22,10 +22,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, jso
  * Content-Length), waiting for the client to take each piece: memory stays
  * at one piece whatever the body's size.
  */
-export async function sendJsonStream(res: ServerResponse, status: number, pieces: Iterable<string>): Promise<void> {
+export async function sendJsonStream(res: ServerResponse, status: number, pieces: Iterable<string> | AsyncIterable<string>): Promise<void> {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
-  for (const piece of pieces) {
+  for await (const piece of pieces) {
     if (res.destroyed) return;
     if (!res.write(piece))
       await new Promise<void>((resolve) => {

@@ -1,11 +1,14 @@
 import type { Low } from 'lowdb';
 import type { CommitLog } from './commit-log.js';
+import { Compactor } from './compactor.js';
 import { encodeBatch, prepareCreate, type PendingCreate } from './create-batch.js';
 import { StoreError, StoreFailure, storageFailure } from './errors.js';
 import { PetIndex, petBytes, quotaProblem, type Page, type Quota } from './pet-index.js';
 import { recoverFiles, type RecoverOptions } from './recover.js';
 import type { NewPet, Pet, PetStatus, StoreData } from './types.js';
 import { WriteQueue } from './write-queue.js';
+import type { Summary, Workspace } from '../backend.js';
+import { exportJson } from './export-json.js';
 
 export type { Page } from './pet-index.js';
 
@@ -17,8 +20,6 @@ export interface PetStoreOptions extends RecoverOptions {
 }
 
 export { MAX_ID } from './create-batch.js';
-/** After a failed compaction, the next try waits this long (the log keeps every write meanwhile). */
-const COMPACT_RETRY_MS = 10_000;
 
 /**
  * One workspace's pets: an in-memory index that reads are served from, a
@@ -33,14 +34,12 @@ const COMPACT_RETRY_MS = 10_000;
  * (and the log emptied) on reset and load, when the log grows past
  * `compactAfter`, and on close.
  */
-export class PetStore {
+export class PetStore implements Workspace {
   readonly logFile: string;
   private readonly index: PetIndex;
   private readonly queue: WriteQueue<PendingCreate, Pet>;
   private readonly pending = { pets: 0, bytes: 0 };
-  private logRecords = 0;
-  private compactNotBefore = 0;
-  private lastWrite = 0;
+  private readonly compactor: Compactor;
   private closed = false;
 
   private constructor(
@@ -51,6 +50,7 @@ export class PetStore {
   ) {
     this.logFile = `${file}.log`;
     this.index = new PetIndex(db.data.pets);
+    this.compactor = new Compactor(db, log, this.index, options);
     this.queue = new WriteQueue(
       (items) => this.commitCreates(items),
       (item) => item.json.length,
@@ -61,9 +61,9 @@ export class PetStore {
   static async open(options: PetStoreOptions): Promise<PetStore> {
     const { db, log, replayed } = await recoverFiles(options);
     const store = new PetStore(options.file, db, log, options);
-    store.logRecords = replayed;
+    store.compactor.records = replayed;
     // Fold a replayed log into the snapshot in the background: start-up does not wait for it.
-    if (!log.empty) void store.queue.exclusive(() => store.compact()).catch(() => undefined);
+    if (!log.empty) void store.queue.exclusive(() => store.compactor.compact()).catch(() => undefined);
     return store;
   }
 
@@ -148,6 +148,15 @@ export class PetStore {
     });
   }
 
+  summary(): Summary {
+    return { count: this.index.size, nextId: this.nextId };
+  }
+
+  /** The store as a fixture set in JSON pieces; what was committed when the export began. */
+  exportPieces(): Iterable<string> {
+    return exportJson(this.index.all(), this.nextId);
+  }
+
   /** Resolves when everything accepted so far is on disk (or has failed). */
   flush(): Promise<void> {
     return this.queue.idle();
@@ -162,13 +171,13 @@ export class PetStore {
     if (this.closed) return;
     this.closed = true;
     await this.queue.idle();
-    if (fold && !this.log.empty) await this.compact().catch(() => undefined);
+    if (fold && !this.log.empty) await this.compactor.compact().catch(() => undefined);
     await this.log.close();
   }
 
   /** Releases the log's descriptor if nothing was written since `before` (ms timestamp); the next write opens it again. */
   async releaseLog(before: number): Promise<void> {
-    if (!this.queue.busy && this.lastWrite < before) await this.log.close();
+    if (!this.queue.busy && this.compactor.lastWrite < before) await this.log.close();
   }
 
   private assertOpen(): void {
@@ -177,7 +186,7 @@ export class PetStore {
 
   /** A batch of creates: ids assigned now, in order; one append; then visible. */
   private async commitCreates(items: PendingCreate[]): Promise<Pet[]> {
-    this.lastWrite = Date.now();
+    this.compactor.lastWrite = Date.now();
     const { text, nextId: id } = encodeBatch(items, this.epoch, this.nextId);
     const failed = await this.log.append(text).then(
       () => undefined,
@@ -188,10 +197,8 @@ export class PetStore {
     if (failed) throw storageFailure(failed.error, items.length === 1 ? 'Could not store the pet' : `Could not store ${items.length} pets`);
     for (const item of items) this.index.add(item.pet, Buffer.byteLength(item.json));
     this.db.data.nextId = id;
-    this.logRecords += items.length;
-    if (this.logRecords > (this.options.compactAfter ?? 20_000) && Date.now() >= this.compactNotBefore) {
-      void this.queue.exclusive(() => this.compact()).catch(() => undefined);
-    }
+    this.compactor.records += items.length;
+    if (this.compactor.due()) void this.queue.exclusive(() => this.compactor.compact()).catch(() => undefined);
     return items.map((item) => item.pet);
   }
 
@@ -215,34 +222,6 @@ export class PetStore {
     this.db.data = data;
     this.index.reset(sorted, bytes);
     // Records left in the log are of the old generation: replay skips them, so emptying it may wait.
-    await this.clearLog();
-  }
-
-  /** Rewrites the snapshot with everything committed, then empties the log. Failures are retried later. */
-  private async compact(): Promise<void> {
-    try {
-      this.db.data.pets = this.index.all() as Pet[];
-      await this.db.write();
-    } catch (error) {
-      this.compactNotBefore = Date.now() + COMPACT_RETRY_MS;
-      this.options.warn?.(
-        `Could not fold ${this.logFile} into ${this.file} (${(error as Error).message}); every write is kept in the log, and folding is tried again later.`,
-      );
-      throw error;
-    }
-    await this.clearLog();
-  }
-
-  private async clearLog(): Promise<void> {
-    this.lastWrite = Date.now();
-    try {
-      await this.log.clear();
-      this.logRecords = 0;
-    } catch (error) {
-      this.compactNotBefore = Date.now() + COMPACT_RETRY_MS;
-      this.options.warn?.(
-        `Could not empty ${this.logFile} (${(error as Error).message}); its records are all in ${this.file} already and are skipped on start-up.`,
-      );
-    }
+    await this.compactor.clearLog();
   }
 }

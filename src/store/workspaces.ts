@@ -3,6 +3,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { StoreError, StoreFailure, errnoOf, storageFailure } from './errors.js';
 import { PetStore, type PetStoreOptions } from './pet-store.js';
 import { legacyWorkspaceId, WorkspaceIds } from './workspace-ids.js';
+import type { WorkspaceStore } from '../backend.js';
 
 export interface WorkspacesOptions {
   /** The default key's data file; other keys' files live beside it. */
@@ -35,7 +36,7 @@ const DESCRIPTOR_RETRIES = 3;
  * closed when idle or when the cap of open workspaces needs its place, and
  * opens again on demand.
  */
-export class Workspaces {
+export class Workspaces implements WorkspaceStore {
   private readonly entries = new Map<string, Entry>();
   private readonly maxOpen: number;
   private readonly idleMs: number;

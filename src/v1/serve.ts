@@ -16,6 +16,8 @@ export interface PipelineDeps {
   modes: { stateful: ModeHandler } & Partial<Record<Mode, ModeHandler>>;
   /** Run in order after validation; the first reply wins over the mode. */
   interceptors?: readonly Interceptor[];
+  /** Brings shared state (mode, faults) up to date after auth, before the request is answered; absent when nothing is shared. */
+  sync?: () => void | Promise<void>;
   respond: Responder;
 }
 
@@ -92,8 +94,16 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       if (target.route.readsBody) {
         const capture = exchange && ((bytes: Buffer) => void (exchange.bytes = bytes));
         readJsonBody(req, config.bodyLimit, capture)
-          .then((body) => answer(req, target, key, body))
+          .then(async (body) => {
+            await deps.sync?.();
+            return answer(req, target, key, body);
+          })
           .then(reply, fail);
+        return;
+      }
+      const synced = deps.sync?.();
+      if (synced) {
+        synced.then(() => answer(req, target, key, undefined)).then(reply, fail);
         return;
       }
       const answered = answer(req, target, key, undefined);

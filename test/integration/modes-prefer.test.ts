@@ -51,12 +51,8 @@ const listAll = async () => (await sb.op('listPets', '/pets?limit=100')).body as
 const SLOW = { timeout: 60_000 };
 
 describe.each(MODES)('Prefer in %s mode', SLOW, (mode) => {
-  beforeAll(() => {
-    sb.runtime.mode = mode;
-  });
-  afterAll(() => {
-    sb.runtime.mode = 'stateful';
-  });
+  beforeAll(() => sb.runtime.set(mode));
+  afterAll(() => sb.runtime.set('stateful'));
 
   it.each(EXAMPLES)('%s: Prefer: code=%i, example=%s answers that example', async (operationId, status, name, value) => {
     const res = await call(operationId, `code=${status}, example=${name}`);
@@ -99,12 +95,8 @@ describe.each(MODES)('Prefer in %s mode', SLOW, (mode) => {
 });
 
 describe('Prism combinations in example mode', SLOW, () => {
-  beforeAll(() => {
-    sb.runtime.mode = 'example';
-  });
-  afterAll(() => {
-    sb.runtime.mode = 'stateful';
-  });
+  beforeAll(() => sb.runtime.set('example'));
+  afterAll(() => sb.runtime.set('stateful'));
 
   it('Prefer: code=200, dynamic=true, seed=5 generates a body, the same one twice, not the example', async () => {
     const once = await call('getPet', 'code=200, dynamic=true, seed=5');
@@ -152,13 +144,13 @@ describe('Prefer in stateful mode leaves the store alone', SLOW, () => {
 
   it('switching to example mode and back keeps the stored data untouched', async () => {
     const before = await listAll();
-    sb.runtime.mode = 'example';
+    await sb.runtime.set('example');
     try {
       const listed = await listAll();
       expect(listed).not.toEqual(before);
       expect((await sb.op('createPet', '/pets', { method: 'POST', json: { name: 'Ghost', categoryId: 9 } })).status).toBe(201);
     } finally {
-      sb.runtime.mode = 'stateful';
+      await sb.runtime.set('stateful');
     }
     expect(await listAll()).toEqual(before);
   });

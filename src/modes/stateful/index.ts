@@ -1,31 +1,31 @@
+import type { MaybePromise, Workspace, WorkspaceStore } from '../../backend.js';
 import { ApiError } from '../../http/errors.js';
-import type { PetStore } from '../../store/pet-store.js';
-import type { Workspaces } from '../../store/workspaces.js';
-import type { NewPet, PetStatus } from '../../store/types.js';
 import type { ModeHandler, OperationRequest, Reply } from '../../operation.js';
+import type { Page } from '../../store/pet-index.js';
+import type { NewPet, Pet, PetStatus } from '../../store/types.js';
 
-type Handler = (request: OperationRequest) => Reply | Promise<Reply>;
+type Handler = (request: OperationRequest) => MaybePromise<Reply>;
 
-/** The stateful mode: answers from the caller's workspace in the lowdb store. */
-export function createStatefulMode(workspaces: Workspaces): ModeHandler {
-  /** A read of a workspace: at once when it is open (the usual case), else once it has opened. */
-  const read = (key: string, work: (store: PetStore) => Reply): Reply | Promise<Reply> => {
-    const store = workspaces.peek(key);
-    return store ? work(store) : workspaces.use(key, work);
+const then = <T, R>(value: MaybePromise<T>, next: (value: T) => R): MaybePromise<R> => (value instanceof Promise ? value.then(next) : next(value));
+
+const pageReply = (page: Page): Reply => ({ status: 200, body: page.pets, json: page.json, byteLength: page.byteLength });
+
+function petReply(pet: Pet | undefined, id: unknown): Reply {
+  if (!pet) throw ApiError.of('not_found', `No pet with id ${String(id)}.`);
+  return { status: 200, body: pet };
+}
+
+/** The stateful mode: answers from the caller's workspace, whatever backend keeps it. */
+export function createStatefulMode(workspaces: WorkspaceStore): ModeHandler {
+  /** A read of a workspace: at once when it can be read at once (an open file workspace), else once it is available. */
+  const read = (key: string, work: (workspace: Workspace) => MaybePromise<Reply>): MaybePromise<Reply> => {
+    const workspace = workspaces.peek(key);
+    return workspace ? work(workspace) : workspaces.use(key, work);
   };
   const handlers: Record<string, Handler> = {
-    listPets: ({ key, query }) =>
-      read(key, (store) => {
-        const page = store.page(query.limit as number, query.status as PetStatus | undefined);
-        return { status: 200, body: page.pets, json: page.json, byteLength: page.byteLength };
-      }),
-    createPet: ({ key, body }) => workspaces.use(key, async (store) => ({ status: 201, body: await store.create(body as NewPet) })),
-    getPet: ({ key, path }) =>
-      read(key, (store) => {
-        const pet = store.get(path.petId as number);
-        if (!pet) throw ApiError.of('not_found', `No pet with id ${String(path.petId)}.`);
-        return { status: 200, body: pet };
-      }),
+    listPets: ({ key, query }) => read(key, (ws) => then(ws.page(query.limit as number, query.status as PetStatus | undefined), pageReply)),
+    createPet: ({ key, body }) => workspaces.use(key, async (ws) => ({ status: 201, body: await ws.create(body as NewPet) })),
+    getPet: ({ key, path }) => read(key, (ws) => then(ws.get(path.petId as number), (pet) => petReply(pet, path.petId))),
   };
   return {
     operations: new Set(Object.keys(handlers)),

@@ -1,0 +1,94 @@
+/**
+ * What the sandbox keeps, whatever keeps it: the workspaces' pets, the
+ * journal, the faults and the mode. The stateful mode, the control plane, the
+ * QA commands and the contract state setup use only these interfaces; the
+ * file backend (lowdb files and commit logs, `src/store/`) and the
+ * PostgreSQL backend implement them.
+ *
+ * A method may answer at once or with a promise: the file backend answers
+ * reads from memory, a database cannot.
+ */
+import type { Mode } from './config.js';
+import type { JournalEntry, JournalMemory, JournalRecord } from './control/journal.js';
+import type { Fault, FaultInput } from './interceptors/faults.js';
+import type { Interceptor, Runtime } from './operation.js';
+import type { Page } from './store/pet-index.js';
+import type { NewPet, Pet, PetStatus } from './store/types.js';
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/** How many pets a workspace holds and the id its next create gets. */
+export interface Summary {
+  count: number;
+  nextId: number;
+}
+
+/** One API key's pets. Every write is durable when its promise resolves, and not visible before. */
+export interface Workspace {
+  /** The first `limit` pets by id ascending, optionally only those with `status`, with their JSON text. */
+  page(limit: number, status?: PetStatus): MaybePromise<Page>;
+  get(id: number): MaybePromise<Pet | undefined>;
+  /** Adds a pet with the next id; rejects with a StoreFailure (quota, no ids left, storage). */
+  create(input: NewPet): Promise<Pet>;
+  /** Replaces every pet, as a new generation (reset, fixture load): all or nothing. */
+  replace(pets: readonly Pet[], nextId?: number): Promise<void>;
+  /** Adds pets to those stored; none may have an id already stored. All or nothing. */
+  append(pets: readonly Pet[], nextId?: number): Promise<void>;
+  summary(): MaybePromise<Summary>;
+  /** The workspace as a fixture set, `{"nextId","pets"}`, JSON text in pieces: exactly `JSON.stringify`. */
+  exportPieces(): Iterable<string> | AsyncIterable<string>;
+}
+
+/** The workspaces of a sandbox, by API key. */
+export interface WorkspaceStore {
+  /** The workspace id of a key: a keyed hash, never the key. */
+  idOf(key: string): string;
+  /** Runs `work` on a key's workspace (created and seeded on first use); it stays available until `work` settles. */
+  use<T>(key: string, work: (workspace: Workspace) => MaybePromise<T>): Promise<T>;
+  /** A key's workspace when it can be read at once (for synchronous work only), else undefined. */
+  peek(key: string): Workspace | undefined;
+  /** Ids of the workspaces open (or known) now. */
+  openIds(): string[];
+  close(): Promise<void>;
+}
+
+/** The journals of /v1 requests: one per workspace and one of unauthenticated requests. */
+export interface JournalStore {
+  /** Entries kept per journal; 0 keeps none. */
+  readonly size: number;
+  add(workspace: string, record: JournalRecord): void;
+  read(workspace: string, limit: number): MaybePromise<JournalEntry[]>;
+  clear(workspace: string): MaybePromise<number>;
+  memory(): MaybePromise<JournalMemory>;
+}
+
+/** Faults injected per workspace, and the interceptor that applies them. */
+export interface FaultStore {
+  list(workspace: string): MaybePromise<Fault[]>;
+  add(workspace: string, input: FaultInput): MaybePromise<Fault>;
+  clear(workspace: string, id?: number): MaybePromise<number>;
+  readonly interceptor: Interceptor;
+}
+
+/** The mode /v1 answers in: read on every request, switched through the control plane. */
+export interface ModeStore extends Runtime {
+  set(mode: Mode): Promise<void>;
+}
+
+/** Everything the sandbox keeps. */
+export interface Backend {
+  /** `file` (lowdb files beside `--data`) or `postgres`. */
+  readonly kind: 'file' | 'postgres';
+  readonly workspaces: WorkspaceStore;
+  readonly journal: JournalStore;
+  readonly faults: FaultStore;
+  readonly mode: ModeStore;
+  /**
+   * Brings what this instance caches of shared state (mode, faults) up to
+   * date before a /v1 request is answered; absent when nothing is shared.
+   */
+  sync?(): MaybePromise<void>;
+  /** Resolves when storage answers; rejects (a StoreFailure) when it does not. */
+  health(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,81 @@
+import { stat } from 'node:fs/promises';
+import type { Backend, ModeStore } from '../backend.js';
+import type { Config, Mode } from '../config.js';
+import { Journal, type ResponseCheck } from '../control/journal.js';
+import { Faults } from '../interceptors/faults.js';
+import type { Logger } from '../logger.js';
+import type { OperationSpec } from '../openapi/spec.js';
+import { storageFailure } from './errors.js';
+import { Workspaces } from './workspaces.js';
+
+/** The file-backed workspaces of a configuration (also used by the QA commands working on the files). */
+export function openWorkspaces(config: Config, logger: Logger, checkPet?: (pet: unknown) => string[], maxOpen = config.maxWorkspaces): Promise<Workspaces> {
+  return Workspaces.open({
+    dataFile: config.dataFile,
+    defaultKey: config.apiKeys[0] as string,
+    maxOpen,
+    idleMs: config.workspaceIdleMs,
+    store: {
+      seed: { seed: config.seed, count: config.count },
+      compactAfter: config.compactAfter,
+      quota: { pets: config.quotaPets, bytes: config.quotaBytes },
+      warn: (message) => logger.error(message),
+      ...(checkPet ? { checkPet } : {}),
+    },
+  });
+}
+
+/** The mode, kept in this process. */
+export function memoryMode(initial: Mode): ModeStore {
+  let mode = initial;
+  return {
+    get mode() {
+      return mode;
+    },
+    set: (next) => {
+      mode = next;
+      return Promise.resolve();
+    },
+  };
+}
+
+export interface FileBackendOptions {
+  config: Config;
+  logger: Logger;
+  /** Problems of a stored pet (the spec's Pet schema), checked when a data file is read. */
+  checkPet: (pet: unknown) => string[];
+  /** Whether a journaled answer matched the spec. */
+  checkResponse: ResponseCheck;
+  operations: ReadonlyMap<string, OperationSpec>;
+  /** Most workspaces open at once (the configured cap, lowered to fit the open-file limit). */
+  maxOpen: number;
+}
+
+/**
+ * The embedded backend: each workspace a lowdb file with its commit log
+ * beside `--data`; the journal, faults and mode in this process. The
+ * default workspace opens now, so a bad data file stops start-up with a
+ * clear error.
+ */
+export async function openFileBackend({ config, logger, checkPet, checkResponse, operations, maxOpen }: FileBackendOptions): Promise<Backend> {
+  const workspaces = await openWorkspaces(config, logger, checkPet, maxOpen);
+  await workspaces
+    .use(config.apiKeys[0] as string, () => undefined)
+    .catch(async (error: unknown) => {
+      await workspaces.close();
+      throw error;
+    });
+  return {
+    kind: 'file',
+    workspaces,
+    journal: new Journal(config.journalSize, config.journalMemory, checkResponse),
+    faults: new Faults(operations, (key) => workspaces.idOf(key)),
+    mode: memoryMode(config.mode),
+    health: async () => {
+      await stat(config.dataFile).catch((error: unknown) => {
+        throw storageFailure(error, 'The data file cannot be reached');
+      });
+    },
+    close: () => workspaces.close(),
+  };
+}
