@@ -6,6 +6,8 @@ import type { SchemaCheck } from '../openapi/validate.js';
 import type { FaultInput } from '../interceptors/faults.js';
 import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
 import { UNAUTHENTICATED } from './journal.js';
+import { recordPact } from './pact-record.js';
+import { providerStateHandlers } from './provider-state-handlers.js';
 import { checkResetOptions, loadWorkspace, resetWorkspace } from './operations.js';
 import type { ControlBody, ControlOperationId, ControlPathParams, ControlQuery, ControlResult } from './routes.js';
 
@@ -47,7 +49,7 @@ export type ControlHandlers = { [K in ControlOperationId]: (call: ControlCall<K>
 type FaultList = ControlResult<'listFaults'>['faults'];
 
 /** What every group of handlers shares: the dependencies, and the workspace a call acts on. */
-interface Context {
+export interface ControlContext {
   deps: ControlDeps;
   /** The API key whose workspace a call acts on; the spec has already checked its form. */
   keyOf(raw: string | undefined): string;
@@ -55,10 +57,11 @@ interface Context {
   summary(key: string): Promise<ControlResult<'resetWorkspace'>>;
 }
 
-type Handlers<K extends ControlOperationId> = Pick<ControlHandlers, K>;
+/** The handlers of some operations: one group, in a file of its own or below. */
+export type HandlerGroup<K extends ControlOperationId> = Pick<ControlHandlers, K>;
 
 /** Health and mode. */
-function modeHandlers({ deps }: Context): Handlers<'getHealth' | 'getMode' | 'setMode'> {
+function modeHandlers({ deps }: ControlContext): HandlerGroup<'getHealth' | 'getMode' | 'setMode'> {
   const { runtime } = deps;
   const modeState = () => ({ mode: runtime.mode, modes: [...MODES] });
   return {
@@ -74,7 +77,11 @@ function modeHandlers({ deps }: Context): Handlers<'getHealth' | 'getMode' | 'se
 }
 
 /** The workspaces' data: listing, reset, fixture loads, export. */
-function dataHandlers({ deps, keyOf, summary }: Context): Handlers<'listWorkspaces' | 'listFixtures' | 'resetWorkspace' | 'loadFixture' | 'exportWorkspace'> {
+function dataHandlers({
+  deps,
+  keyOf,
+  summary,
+}: ControlContext): HandlerGroup<'listWorkspaces' | 'listFixtures' | 'resetWorkspace' | 'loadFixture' | 'exportWorkspace'> {
   const { config, workspaces } = deps;
   return {
     listWorkspaces: async () => ({ workspaces: await Promise.all((config.openKeys ? [] : config.apiKeys).map(summary)), open: workspaces.openIds() }),
@@ -100,11 +107,11 @@ function dataHandlers({ deps, keyOf, summary }: Context): Handlers<'listWorkspac
   };
 }
 
-/** The journals: a workspace's, and the one of requests without a valid key (X-Sandbox-Key does not apply to it). */
+/** The journals: a workspace's, and the one of requests without a valid key (X-Sandbox-Key does not apply to it); a pact recorded from them. */
 function journalHandlers({
   deps,
   workspaceOf,
-}: Context): Handlers<'readJournal' | 'clearJournal' | 'readUnauthenticatedJournal' | 'clearUnauthenticatedJournal'> {
+}: ControlContext): HandlerGroup<'readJournal' | 'clearJournal' | 'readUnauthenticatedJournal' | 'clearUnauthenticatedJournal' | 'exportPact'> {
   const { config, journal } = deps;
   const read = async (workspace: string, limit: number | undefined) => ({
     size: config.journalSize,
@@ -122,11 +129,16 @@ function journalHandlers({
     },
     readUnauthenticatedJournal: ({ query }) => read(UNAUTHENTICATED, query.limit),
     clearUnauthenticatedJournal: async () => ({ cleared: await journal.clear(UNAUTHENTICATED) }),
+    exportPact: async ({ key, query }) => {
+      const entries = await journal.read(workspaceOf(key), config.journalSize);
+      const unauthenticated = query.unauthenticated ? await journal.read(UNAUTHENTICATED, config.journalSize) : [];
+      return recordPact({ consumer: query.consumer as string, entries, unauthenticated, version: deps.version });
+    },
   };
 }
 
 /** A workspace's faults. They hold operation ids of the interface, which the spec's enum lists too. */
-function faultHandlers({ deps, workspaceOf }: Context): Handlers<'listFaults' | 'addFault' | 'clearFaults' | 'deleteFault'> {
+function faultHandlers({ deps, workspaceOf }: ControlContext): HandlerGroup<'listFaults' | 'addFault' | 'clearFaults' | 'deleteFault'> {
   const { faults } = deps;
   return {
     listFaults: async ({ key }) => {
@@ -161,11 +173,17 @@ export function createControlHandlers(deps: ControlDeps): ControlHandlers {
     if (!config.openKeys && !isApiKey(raw)) throw ApiError.of('not_found', 'X-Sandbox-Key is not one of the configured API keys, so it has no workspace.');
     return raw;
   };
-  const context: Context = {
+  const context: ControlContext = {
     deps,
     keyOf,
     workspaceOf: (raw) => workspaces.idOf(keyOf(raw)),
     summary: (key) => workspaces.use(key, async (store) => ({ workspace: workspaces.idOf(key), ...(await store.summary()) })),
   };
-  return { ...modeHandlers(context), ...dataHandlers(context), ...journalHandlers(context), ...faultHandlers(context) };
+  return {
+    ...modeHandlers(context),
+    ...dataHandlers(context),
+    ...journalHandlers(context),
+    ...faultHandlers(context),
+    ...providerStateHandlers(context),
+  };
 }

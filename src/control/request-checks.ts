@@ -47,7 +47,7 @@ export function formatControlIssues(issues: readonly Issue[]): string {
 
 /**
  * Fails start-up when the route table and the spec disagree on an
- * operation's method, path, success status, credential or workspace header.
+ * operation's method, path, success status, credentials or workspace header.
  */
 export function checkRoutes(spec: Spec): void {
   const problems: string[] = [];
@@ -58,7 +58,7 @@ export function checkRoutes(spec: Spec): void {
       problems.push(`${id} is not an operation of the spec`);
       continue;
     }
-    const raw = ((spec.document.paths as Record<string, Record<string, { security?: unknown[] }>>)[op.path] ?? {})[op.method];
+    const raw = ((spec.document.paths as Record<string, Record<string, { security?: Record<string, unknown>[] }>>)[op.path] ?? {})[op.method];
     const success = [...op.responses.keys()].filter((s) => s >= 200 && s < 300);
     const expected = {
       method: op.method.toUpperCase(),
@@ -66,9 +66,10 @@ export function checkRoutes(spec: Spec): void {
       status: success.length === 1 ? success[0] : success.join('|'),
       admin: !(Array.isArray(raw?.security) && raw.security.length === 0),
       workspace: op.parameters.some((p) => p.in === 'header' && p.name === SANDBOX_KEY),
+      apiKey: (raw?.security ?? []).some((s) => 'apiKey' in s),
     };
     for (const [field, value] of Object.entries(expected)) {
-      const actual = route[field as keyof ControlRoute];
+      const actual = field === 'apiKey' ? (route.apiKey ?? false) : route[field as keyof ControlRoute];
       if (actual !== value) problems.push(`${id}: the table has ${field} ${String(actual)}, the spec ${String(value)}`);
     }
   }

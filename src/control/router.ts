@@ -8,7 +8,7 @@ import { loadSpec, type Spec } from '../openapi/spec.js';
 import { controlCors } from './cors.js';
 import { createControlHandlers, JsonPieces, type ControlCall, type ControlDeps } from './handlers.js';
 import { createControlChecks, loadControlSpec } from './request-checks.js';
-import { CONTROL_ROUTES, expressPath, type ControlOperationId } from './routes.js';
+import { CONTROL_ROUTES, expressPath, type ControlOperationId, type ControlRoute } from './routes.js';
 
 export type { ControlDeps } from './handlers.js';
 
@@ -34,6 +34,31 @@ function adminOnly(adminToken: string, apiKeys: readonly string[]): RequestHandl
       });
     if (!isAdmin(token))
       throw ApiError.of('forbidden', isApiKey(token) ? 'API keys cannot use the control plane; send the admin token.' : 'Wrong admin token.');
+    next();
+  };
+}
+
+/**
+ * For operations an API key opens too (`apiKey` in the route table): the
+ * admin token as everywhere, or an API key, which acts on its own workspace
+ * only (kept in `res.locals.apiKey`). With `--open-keys` any well-formed
+ * token is an API key, as on `/v1`.
+ */
+function adminOrApiKey(config: ControlDeps['config']): RequestHandler {
+  const isAdmin = createKeyMatcher([config.adminToken]);
+  const isApiKey = config.openKeys ? () => true : createKeyMatcher(config.apiKeys);
+  return (req, res, next) => {
+    const token = bearerToken(req.headers);
+    if (token === undefined)
+      throw ApiError.of('unauthorized', 'Send the admin token or an API key: Authorization: Bearer <token>.', {
+        'WWW-Authenticate': 'Bearer realm="sandbox-control"',
+      });
+    if (isAdmin(token)) return next();
+    if (!isApiKey(token)) throw ApiError.of('forbidden', 'Neither the admin token nor an API key.');
+    const named = req.headers['x-sandbox-key'];
+    if (named !== undefined && named !== token)
+      throw ApiError.of('forbidden', 'An API key acts on its own workspace only; leave X-Sandbox-Key out or send the admin token.');
+    res.locals.apiKey = token;
     next();
   };
 }
@@ -74,6 +99,8 @@ export function createControlRouter(options: ControlRouterOptions): express.Rout
         params: req.params as Record<string, string>,
         body: req.body as unknown,
       });
+      // An API key that opened the operation names the workspace itself.
+      if (typeof res.locals.apiKey === 'string') checked.key = res.locals.apiKey;
       // Checked against the operation in the spec, so it has the types generated from it.
       const answer: unknown = await handlers[operationId](checked as unknown as ControlCall<K>);
       const { status } = CONTROL_ROUTES[operationId];
@@ -81,20 +108,22 @@ export function createControlRouter(options: ControlRouterOptions): express.Rout
       else sendJson(res, status, answer);
     };
   const ids = Object.keys(CONTROL_ROUTES) as ControlOperationId[];
-  const add = (operationId: ControlOperationId) => {
-    const r = CONTROL_ROUTES[operationId];
+  const add = (operationId: ControlOperationId, ...before: RequestHandler[]) => {
+    const r: ControlRoute = CONTROL_ROUTES[operationId];
     router[
       r.method === 'GET' ? 'get'
       : r.method === 'PUT' ? 'put'
       : r.method === 'POST' ? 'post'
       : 'delete'
-    ](expressPath(r), route(operationId));
+    ](expressPath(r), ...before, route(operationId));
   };
-  // Operations without a credential first; the admin check guards the rest.
+  const opensWithKey = (id: ControlOperationId) => (CONTROL_ROUTES[id] as ControlRoute).apiKey === true;
+  // Operations without a credential first, then those an API key opens too; the admin check guards the rest.
   for (const id of ids) if (!CONTROL_ROUTES[id].admin) add(id);
+  for (const id of ids) if (opensWithKey(id)) add(id, adminOrApiKey(options.config), jsonBodies());
   router.use(adminOnly(options.config.adminToken, options.config.apiKeys));
   router.use(jsonBodies());
-  for (const id of ids) if (CONTROL_ROUTES[id].admin) add(id);
+  for (const id of ids) if (CONTROL_ROUTES[id].admin && !opensWithKey(id)) add(id);
   router.use((req) => {
     throw ApiError.of('not_found', `No control operation ${req.method} /__sandbox${req.path}.`);
   });

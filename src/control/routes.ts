@@ -26,6 +26,8 @@ export interface ControlRoute {
   admin: boolean;
   /** Whether it acts on the workspace of the API key in `X-Sandbox-Key`. */
   workspace: boolean;
+  /** Whether an API key opens it too, acting on that key's workspace only (the spec lists the `apiKey` scheme). */
+  apiKey?: true;
 }
 
 /** Every operation of spec/sandbox-control.yaml (the `satisfies` fails to compile when one is missing or unknown). */
@@ -46,6 +48,8 @@ export const CONTROL_ROUTES = {
   addFault: { method: 'POST', path: '/faults', status: 201, admin: true, workspace: true },
   clearFaults: { method: 'DELETE', path: '/faults', status: 200, admin: true, workspace: true },
   deleteFault: { method: 'DELETE', path: '/faults/{faultId}', status: 200, admin: true, workspace: true },
+  changeProviderState: { method: 'POST', path: '/provider-states', status: 200, admin: true, workspace: true, apiKey: true },
+  exportPact: { method: 'GET', path: '/pact', status: 200, admin: true, workspace: true },
 } as const satisfies { [K in ControlOperationId]: ControlRoute & { status: keyof operations[K]['responses'] } };
 
 type Parameters<K extends ControlOperationId> = operations[K]['parameters'];

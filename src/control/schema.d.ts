@@ -244,10 +244,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/provider-states": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set up or tear down a Pact provider state
+         * @description The state-change URL for any Pact verifier (`providerStatesSetupUrl`, `--state-change-url`, `stateChangeUrl`, `--provider-states-setup-url`). It takes each verifier's form: the JSON body `{"state", "params", "action"}` of the Rust core (pact_verifier_cli, pact-js) and of pact-jvm, the legacy `{"consumer", "state", "states", "params"}` of the Ruby verifier, or, without a body, the query string `?state=...&action=...&<param>=...` (a parameter whose text is a JSON number, `true`, `false` or `null` is taken as that value). A missing `action` means `setup`; an empty or null state name (sent for an interaction without states) sets up nothing. Setup replaces the workspace's pets with what the state describes and answers the values a verifier injects into the interaction (`fromProviderState`); `the request has no valid API key` makes the next `/v1` request of each operation with the key answer 401. Every call first removes such 401s that no request used; teardown does nothing else (the data stays as set up). The same call repeated gives the same state. Besides the admin token (with `X-Sandbox-Key` choosing the workspace), it takes an API key as `Authorization: Bearer <API key>` and then acts on that key's workspace only: a verifier can send the same header to `/v1` and here.
+         */
+        post: operations["changeProviderState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Record a consumer's pact from the journal
+         * @description The workspace's journal as a Pact specification V4 file for the consumer `consumer` and the provider `pet-store-api`: one interaction per distinct operation, status and request shape (query parameter names, body field names and types), from the first such request. Provider states come from the sandbox's vocabulary (`a pet with id 7 exists` for a `getPet` 200, `no pet with id 999 exists` for a 404, `no pets exist` or `pets with status X exist` for lists). Values that are data are matched by type; the API key is replaced by `Bearer sandbox-key` with a matcher for any bearer token. Left out: answers the spec does not document, answers forced by a fault, and requests whose body was not kept whole. With `unauthenticated=true`, 401s from the journal of requests without a valid key are added, with the state `the request has no valid API key` and no `Authorization`.
+         */
+        get: operations["exportPact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A state change as a Pact verifier sends it: `state` (Rust core, pact-js, pact-jvm), or the legacy `states` list (Ruby, used when `state` is absent or null). Other properties (`consumer`) are ignored. */
+        ProviderStateChange: {
+            /**
+             * @description The state's name; empty or null for an interaction without states.
+             * @example a pet with id 7 exists
+             */
+            state?: string | null;
+            /** @description The Ruby verifier's form of the same name. */
+            states?: (string | null)[];
+            /**
+             * @description The state's parameters (`name`, `categoryId`, `status` of a pet), as the pact gives them.
+             * @example {
+             *       "id": 7,
+             *       "name": "Rex"
+             *     }
+             */
+            params?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description `setup` (default) or `teardown`.
+             * @example setup
+             * @enum {string|null}
+             */
+            action?: "setup" | "teardown" | null;
+            /**
+             * @description The consumer's name (Ruby); not used.
+             * @example pet-store-web
+             */
+            consumer?: string;
+        };
+        /**
+         * @description Values a verifier may inject into the interaction (`fromProviderState`): the pet set up (`id`, `name`, `categoryId`, `status`), the `id` that does not exist, the `status` listed; `{}` for other states and for teardown.
+         * @example {
+         *       "id": 7
+         *     }
+         */
+        ProviderStateValues: {
+            [key: string]: unknown;
+        };
+        /** @description A pact file, Pact specification V4 (`https://github.com/pact-foundation/pact-specification/tree/version-4`). */
+        Pact: {
+            consumer: components["schemas"]["PactParty"];
+            provider: components["schemas"]["PactParty"];
+            /** @description Synchronous HTTP interactions, sorted by description. */
+            interactions: {
+                [key: string]: unknown;
+            }[];
+            /** @description `pactSpecification.version` is `4.0`. */
+            metadata: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A consumer or provider of a pact. */
+        PactParty: {
+            /**
+             * @description Its name.
+             * @example pet-store-web
+             */
+            name: string;
+        };
         /**
          * @description How `/v1` is answered: `stateful` from the workspace's store, `example` from the spec's examples, `dynamic` from bodies generated from the spec's schemas.
          * @example stateful
@@ -1264,6 +1365,120 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    changeProviderState: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The state's name, in the query form (no body).
+                 * @example a pet with id 7 exists
+                 */
+                state?: string;
+                /**
+                 * @description `setup` (default) or `teardown`, in the query form.
+                 * @example setup
+                 */
+                action?: "setup" | "teardown";
+            };
+            header?: {
+                /**
+                 * @description The API key whose workspace the operation acts on; default the first configured API key. With `--open-keys` any well-formed token names a workspace (created and seeded on first use).
+                 * @example sandbox-key
+                 */
+                "X-Sandbox-Key"?: components["parameters"]["SandboxKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ProviderStateChange"];
+            };
+        };
+        responses: {
+            /** @description The state is set up (or torn down); the values for `fromProviderState`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderStateValues"];
+                };
+            };
+            /** @description An unknown state (the message lists the known ones), a body that is not one of the forms, or a malformed `X-Sandbox-Key`. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Neither the admin token nor an API key, or an API key with an `X-Sandbox-Key` naming another workspace. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["UnknownKey"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    exportPact: {
+        parameters: {
+            query: {
+                /**
+                 * @description The consumer's name, as the pact names it.
+                 * @example pet-store-web
+                 */
+                consumer: string;
+                /**
+                 * @description Also record 401s from the journal of requests without a valid API key.
+                 * @example true
+                 */
+                unauthenticated?: boolean;
+            };
+            header?: {
+                /**
+                 * @description The API key whose workspace the operation acts on; default the first configured API key. With `--open-keys` any well-formed token names a workspace (created and seeded on first use).
+                 * @example sandbox-key
+                 */
+                "X-Sandbox-Key"?: components["parameters"]["SandboxKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pact. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pact"];
+                };
+            };
+            /** @description `consumer` is missing or not a name, or `X-Sandbox-Key` is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["UnknownKey"];
         };
     };
 }

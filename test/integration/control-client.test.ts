@@ -41,6 +41,8 @@ const CALLS: { [K in ControlOperationId]: ControlInput<K> } = {
   listFaults: {},
   deleteFault: { path: { faultId: 1 } },
   clearFaults: {},
+  changeProviderState: { body: { state: 'a pet with id 7 exists', params: { name: 'Rex' }, action: 'setup' } },
+  exportPact: { query: { consumer: 'pet-store-web' } },
 };
 
 describe('the control client', () => {
