@@ -140,7 +140,6 @@ async function main(argv: string[]): Promise<number> {
         target: args.target,
         key: args.key,
         adminUrl: controlPlane,
-        adminToken: args.adminToken,
         pactFiles: files,
         logLevel: args.verbose ? 'info' : 'error',
       });

@@ -1,22 +1,20 @@
 import { Verifier } from '@pact-foundation/pact';
-import type { RequestHandler } from 'express';
-import { createControlClient } from '../../src/control/client.js';
+import { KNOWN_STATES, unknownStates } from '../../src/control/provider-states.js';
+import { CONTROL_BASE } from '../../src/control/routes.js';
 import { describePacts, listPactFiles, PROVIDER } from '../pact-files.js';
-import { createStateHandlers } from './states.js';
 
 export interface VerifyPactsOptions {
   /** The base address ending in `/v1`; pact paths start with `/v1`. */
   target: string;
   key: string;
-  /** Origin serving `/__sandbox`, where provider states are set up. */
+  /** Origin serving `/__sandbox`, where provider states are set up (`POST /__sandbox/provider-states`, with the key). */
   adminUrl: string;
-  adminToken: string;
   /** Default: every `*.json` in contracts/pacts. */
   pactFiles?: string[];
   logLevel?: 'error' | 'warn' | 'info' | 'debug';
 }
 
-/** A provider state that takes longer to set up is a failure, not a hang. */
+/** A control-plane call that takes longer is a failure, not a hang. */
 export const CONTROL_TIMEOUT_MS = 10_000;
 
 export interface PactSummary {
@@ -36,12 +34,6 @@ export function providerBaseUrl(target: string): string {
   return url.slice(0, -'/v1'.length);
 }
 
-/**
- * Replays every interaction of the pact files against `target`, setting up
- * each provider state through the control plane first. The key is sent
- * only where the consumer sent an Authorization header: an interaction
- * without one is about the 401. Rejects when any interaction fails.
- */
 /**
  * The verifier reports a failure as its whole JSON result; name the failed
  * interactions and their first mismatch instead.
@@ -64,32 +56,34 @@ function describeFailure(failure: unknown): string {
   }
 }
 
+/**
+ * Replays every interaction of the pact files against `target` as any team's
+ * verifier would: pact-js's Verifier with the sandbox's state-change endpoint
+ * as `providerStatesSetupUrl` and the key as a custom header, which the
+ * verifier sends to `/v1` and to the endpoint alike (so the endpoint sets up
+ * states in that key's workspace, and `the request has no valid API key`
+ * makes the sandbox refuse it once). A state the sandbox does not know fails
+ * the run before anything is sent. Rejects when any interaction fails.
+ */
 export async function verifyPacts(options: VerifyPactsOptions): Promise<PactSummary> {
   process.env.PACT_DO_NOT_TRACK ??= 'true';
   const files = options.pactFiles ?? listPactFiles();
   if (files.length === 0) throw new Error('No pact files to verify.');
   const pacts = describePacts(files);
   if (pacts.wrongProvider.length > 0) throw new Error(`Pact files for another provider: ${pacts.wrongProvider.join(', ')}.`);
-  const control = createControlClient({ origin: options.adminUrl, adminToken: options.adminToken, key: options.key, timeoutMs: CONTROL_TIMEOUT_MS });
-  const requestFilter: RequestHandler = (req, _res, next) => {
-    if (req.headers.authorization !== undefined) req.headers.authorization = `Bearer ${options.key}`;
-    next();
-  };
-  const states = createStateHandlers(pacts.states, control);
-  let failure: unknown;
+  const unknown = unknownStates(pacts.states).map((name) => `unknown provider state '${name}' (known: ${KNOWN_STATES.map((s) => `'${s}'`).join(', ')})`);
+  if (unknown.length > 0) throw new Error(`Pact verification failed:\n- ${unknown.join('\n- ')}`);
   try {
     await new Verifier({
       provider: PROVIDER,
       providerBaseUrl: providerBaseUrl(options.target),
       pactUrls: files,
-      stateHandlers: states.handlers,
-      requestFilter,
+      providerStatesSetupUrl: `${options.adminUrl.replace(/\/+$/, '')}${CONTROL_BASE}/provider-states`,
+      customProviderHeaders: { Authorization: `Bearer ${options.key}` },
       logLevel: options.logLevel ?? 'warn',
     }).verifyProvider();
-  } catch (error) {
-    failure = error;
+  } catch (failure) {
+    throw new Error(`Pact verification failed:\n- verification failed: ${describeFailure(failure)}`, { cause: failure });
   }
-  const problems = [...states.failures, ...(failure ? [`verification failed: ${describeFailure(failure)}`] : [])];
-  if (problems.length > 0) throw new Error(`Pact verification failed:\n- ${[...new Set(problems)].join('\n- ')}`);
   return { files, consumers: pacts.consumers, interactions: pacts.interactions };
 }

@@ -28,8 +28,7 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const verify = (pactFiles?: string[]) =>
-  verifyPacts({ target: sb.baseUrl, key: KEY, adminUrl: sb.origin, adminToken: sb.config.adminToken, pactFiles, logLevel: 'error' });
+const verify = (pactFiles?: string[]) => verifyPacts({ target: sb.baseUrl, key: KEY, adminUrl: sb.origin, pactFiles, logLevel: 'error' });
 
 interface PactJson {
   interactions: { description: string; providerStates?: { name: string; params?: Record<string, unknown> }[]; response: { body?: { content?: unknown } } }[];
