@@ -97,6 +97,8 @@ function listBody(first: Record<string, unknown>, query: JournalEntry['query']):
 /** The response body of a journaled exchange as a pact expects it, or undefined when it cannot be recorded. */
 export function responseBody(entry: JournalEntry): ResponseBody | undefined {
   const value = entry.responseBody;
+  // Only a list can be recorded from a cut text (its first pet); any other body must be whole.
+  if (isBodyText(value) && !(entry.operationId === 'listPets' && entry.status === 200)) return undefined;
   if (entry.status >= 400) return isObject(value) ? errorBody(value) : undefined;
   if (entry.operationId === 'listPets') {
     const first =
