@@ -18,6 +18,9 @@ work directly on the data file when no sandbox runs):
   export [file]             write the workspace as a fixture set (stdout if no file)
   journal [--limit N]       the last requests the workspace received
                             (--unauthenticated: those sent without a valid API key)
+  pact --consumer <name> [file]
+                            the consumer's pact (Pact V4) recorded from the journal
+                            (--unauthenticated: with the 401s of requests without a key)
 Command options: --url <origin> (e.g. http://127.0.0.1:4010), --key <API key> (workspace; default the first key)
 
 Options (each also from an environment variable):

@@ -13,7 +13,7 @@ import type { Workspace } from '../backend.js';
 import { StoreError } from '../store/types.js';
 
 /** The QA sub-commands and their own options. */
-export const COMMANDS = ['seed', 'reset', 'load', 'export', 'journal'] as const;
+export const COMMANDS = ['seed', 'reset', 'load', 'export', 'journal', 'pact'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export const COMMAND_OPTIONS = {
@@ -23,6 +23,7 @@ export const COMMAND_OPTIONS = {
   append: { type: 'boolean' },
   limit: { type: 'string' },
   unauthenticated: { type: 'boolean' },
+  consumer: { type: 'string' },
 } as const;
 
 export interface CommandIo {
@@ -71,7 +72,13 @@ async function runRemote(
   client: ControlClient,
 ): Promise<void> {
   const at = <T>(call: () => Promise<T>) => remote(client.origin, call);
-  if (command === 'journal') {
+  if (command === 'pact') {
+    // The pact is small (one interaction per distinct request): written as the sandbox sent it, or printed.
+    const query = { consumer: extra.consumer as string, unauthenticated: extra.unauthenticated === true };
+    const text = await at(() => client.text('exportPact', { query }));
+    if (operands[0]) await writeFile(operands[0], text);
+    else io.out(text);
+  } else if (command === 'journal') {
     const query = { limit: limitOption(extra.limit) };
     const journal =
       extra.unauthenticated ? await at(() => client.call('readUnauthenticatedJournal', { query })) : await at(() => client.call('readJournal', { query }));
@@ -116,16 +123,18 @@ export async function runCommand(
 ): Promise<void> {
   const key = typeof extra.key === 'string' ? extra.key : undefined;
   const url = typeof extra.url === 'string' ? extra.url : runningServer(config.dataFile)?.origin;
-  const maxOperands = command === 'load' || command === 'export' ? 1 : 0;
+  const maxOperands = command === 'load' || command === 'export' || command === 'pact' ? 1 : 0;
   if (operands.length > maxOperands || (command === 'load' && operands.length === 0)) {
     throw new CommandError(
       command === 'load' ? 'Usage: load <fixture name | file.json> [--append]' : `'${command}' takes ${maxOperands ? 'at most one argument' : 'no arguments'}.`,
       2,
     );
   }
+  if (command === 'pact' && typeof extra.consumer !== 'string') throw new CommandError('Usage: pact --consumer <name> [file.json] [--unauthenticated]', 2);
 
   if (url) return runRemote(command, operands, config, extra, io, createControlClient({ origin: url, adminToken: config.adminToken, ...(key ? { key } : {}) }));
-  if (command === 'journal') throw new CommandError(`The journal lives in a running sandbox; none serves ${config.dataFile}. Start one or pass --url.`);
+  if (command === 'journal' || command === 'pact')
+    throw new CommandError(`The journal lives in a running sandbox; none serves ${config.dataFile}. Start one or pass --url.`);
 
   // No sandbox runs on this data file: work on the file itself, holding its lock so that no sandbox starts on it meanwhile.
   let lock;
