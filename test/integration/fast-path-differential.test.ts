@@ -165,7 +165,7 @@ const create = fc.tuple(text, contentType, fc.constantFrom('plain', 'plain', 'pl
 describe.each([
   ['with any origin allowed', ['--count', '30']],
   ['with only some origins allowed', ['--count', '30', '--cors-origins', 'http://allowed.test,http://other.test']],
-])('the same answers with and without the fast path, %s', (_label, args) => {
+])('the same answers with and without the fast path, %s', { timeout: 60_000 }, (_label, args) => {
   let sb: Pair;
   beforeAll(async () => void (sb = await startPair(args)));
   afterAll(() => sb.stop());
