@@ -3,7 +3,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Config, Mode } from './config.js';
 import { createErrorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
-import type { Interceptor, ModeHandler, Runtime, V1Exchange } from './operation.js';
+import type { Interceptor, ModeHandler, PassThroughMode, Runtime, V1Exchange } from './operation.js';
 import type { Spec } from './openapi/spec.js';
 import type { Validators } from './openapi/validate.js';
 import { createCors } from './v1/cors.js';
@@ -22,6 +22,8 @@ export interface AppDeps {
   runtime: Runtime;
   /** Run in order after validation; the first reply wins over the mode. */
   interceptors?: Interceptor[];
+  /** Proxy mode, when an upstream is configured: in that mode every /v1 request is passed on to it. */
+  passThrough?: PassThroughMode;
   /** Brings shared state up to date before each /v1 request is answered (a shared database); absent when nothing is shared. */
   sync?: () => void | Promise<void>;
   /** Extra routers mounted outside /v1, e.g. the control plane at /__sandbox; each answers every request under its path, with its own CORS. */

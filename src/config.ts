@@ -1,12 +1,13 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config-error.js';
+import { upstreamOptions } from './config-upstream.js';
 import { adminTokenOf, apiKeysOf, fileIo, readSecret, type ConfigIo } from './config-secrets.js';
 
 export { ConfigError } from './config-error.js';
 export type { ConfigIo } from './config-secrets.js';
 
-export const MODES = ['stateful', 'example', 'dynamic'] as const;
+export const MODES = ['stateful', 'example', 'dynamic', 'proxy'] as const;
 export type Mode = (typeof MODES)[number];
 
 /** Everything the sandbox can be told, after defaults. Frozen. */
@@ -25,8 +26,14 @@ export interface Config {
   readonly apiKeys: readonly string[];
   /** Token for the control plane under /__sandbox, given as a value or a file. Default `sandbox-admin`. */
   readonly adminToken: string;
-  /** How /v1 is answered: the stateful store, or Prism from the spec's examples or schemas. */
+  /** How /v1 is answered: the stateful store, Prism from the spec's examples or schemas, or a real deployment (proxy). */
   readonly mode: Mode;
+  /** The deployment `proxy` mode forwards to: a base address ending in `/v1`, without a trailing slash. Default none. */
+  readonly upstream?: string;
+  /** The API key `proxy` mode sends upstream instead of the caller's; callers then need one of `apiKeys`. Default none. */
+  readonly upstreamKey?: string;
+  /** Milliseconds `proxy` mode waits for an upstream answer before a 502. Default 30 s. */
+  readonly upstreamTimeoutMs: number;
   /** Origins allowed by CORS on /v1; `*` allows any. */
   readonly corsOrigins: '*' | readonly string[];
   /** Origins allowed by CORS on the control plane. Default none: no web page can drive it. */
@@ -67,7 +74,10 @@ export const OPTIONS = {
   'api-keys-file': { env: 'PETSTORE_API_KEYS_FILE', default: '', help: 'file of API keys (one per line or comma-separated, # comments)' },
   'admin-token': { env: 'PETSTORE_ADMIN_TOKEN', default: DEFAULT_ADMIN_TOKEN, help: 'token of the /__sandbox control plane' },
   'admin-token-file': { env: 'PETSTORE_ADMIN_TOKEN_FILE', default: '', help: 'file holding the admin token' },
-  mode: { env: 'PETSTORE_MODE', default: 'stateful', help: 'stateful | example | dynamic' },
+  mode: { env: 'PETSTORE_MODE', default: 'stateful', help: 'stateful | example | dynamic | proxy' },
+  upstream: { env: 'PETSTORE_UPSTREAM', default: '', help: 'deployment proxy mode forwards to, e.g. https://staging.example.com/v1' },
+  'upstream-key': { env: 'PETSTORE_UPSTREAM_KEY', default: '', help: "API key sent upstream instead of the caller's" },
+  'upstream-timeout': { env: 'PETSTORE_UPSTREAM_TIMEOUT', default: '30', help: 'seconds to wait for the upstream before a 502' },
   'cors-origins': { env: 'PETSTORE_CORS_ORIGINS', default: '*', help: 'comma-separated allowed origins, or *' },
   'control-cors-origins': { env: 'PETSTORE_CONTROL_CORS_ORIGINS', default: '', help: 'comma-separated origins allowed on /__sandbox' },
   'max-connections': { env: 'PETSTORE_MAX_CONNECTIONS', default: '1000', help: 'open connections at most' },
@@ -199,6 +209,8 @@ export function loadConfig(
     apiKeys: Object.freeze(apiKeys),
     adminToken,
     mode: mode as Mode,
+    ...upstreamOptions(get('upstream'), get('upstream-key'), mode, describeOption),
+    upstreamTimeoutMs: integer('upstream-timeout', get('upstream-timeout'), 1, 3600) * 1000,
     corsOrigins: origins.includes('*') ? '*' : Object.freeze(origins),
     controlCorsOrigins: Object.freeze(controlOrigins(get('control-cors-origins'))),
     maxConnections: integer('max-connections', get('max-connections'), 1, 1_000_000),

@@ -51,6 +51,45 @@ export interface ModeHandler {
  */
 export type Interceptor = (request: OperationRequest, mode: Mode) => Promise<Reply | undefined> | Reply | undefined;
 
+/** One way a proxied request or its upstream's response breaks the spec (`Sandbox-Violations`, journal). */
+export interface Violation {
+  at: 'request' | 'response';
+  in: 'operation' | 'path' | 'query' | 'header' | 'body' | 'status';
+  /** The parameter, header or body field (slash-separated path); empty for the whole. */
+  name: string;
+  message: string;
+}
+
+/** A /v1 request as it arrived, for a mode that passes requests on instead of answering them. */
+export interface ForwardRequest {
+  req: IncomingMessage;
+  /** The operation matched, with its path parameters as sent (decoded) and its query as parsed; none when no operation matches. */
+  op: OperationSpec | undefined;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  /** The path after `/v1`, with its query string, as the client sent it. */
+  url: string;
+  /** The body's bytes as sent (its Content-Encoding kept), if there was one. */
+  body: Buffer | undefined;
+}
+
+/** What a pass-through mode answers: the status, headers and bytes to send as they are, and what broke the spec. */
+export interface ForwardReply {
+  status: number;
+  /** Header names and values as the upstream sent them, hop-by-hop headers removed. */
+  headers: [string, string | string[]][];
+  body: Buffer;
+  /** The body's JSON value, when it is JSON, and its text, when it has one (for the journal). */
+  value: unknown;
+  text: string | undefined;
+  violations: Violation[];
+}
+
+/** A mode that passes each request on (proxy): it replaces auth, validation, interceptors and the answering mode. */
+export interface PassThroughMode {
+  forward(request: ForwardRequest): Promise<ForwardReply>;
+}
+
 /** A finished /v1 request and what it was answered. */
 export interface V1Exchange {
   req: IncomingMessage;
@@ -68,6 +107,8 @@ export interface V1Exchange {
   /** The response body's JSON text as sent. */
   text: string | undefined;
   durationMs: number;
+  /** What the request and its answer broke of the spec, in proxy mode only. */
+  violations?: Violation[];
 }
 
 /** State that can change while the sandbox runs. */

@@ -10,6 +10,7 @@ import { closeServer, listen } from './http/server.js';
 import { acquireLock } from './lock.js';
 import { createPreferInterceptor } from './interceptors/prefer.js';
 import { createPrismEngine, createPrismMode, type PrismEngine } from './modes/prism/index.js';
+import { createProxyMode, type ProxyMode } from './modes/proxy/index.js';
 import { createStatefulMode } from './modes/stateful/index.js';
 import { loadSpec, type Spec } from './openapi/spec.js';
 import { createValidators, formatIssues, type Validators } from './openapi/validate.js';
@@ -98,11 +99,15 @@ interface Parts {
   validators: Validators;
   backend: Backend;
   prism: PrismEngine;
+  proxy: ProxyMode | undefined;
   startedAt: number;
 }
 
+/** Whether a mode answers through Prism (loaded on first use). */
+const usesPrism = (mode: string) => mode === 'example' || mode === 'dynamic';
+
 /** The control plane, the journal, faults and modes around the workspaces, as one request listener. */
-function createListener({ config, logger, spec, validators, backend, prism, startedAt }: Parts, options: SandboxOptions): RequestListener {
+function createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt }: Parts, options: SandboxOptions): RequestListener {
   const { workspaces, journal, faults, mode: runtime } = backend;
   const capture = createJournalCapture(responseChecker(spec, validators));
   const control = createControlRouter({
@@ -114,7 +119,7 @@ function createListener({ config, logger, spec, validators, backend, prism, star
     checkPet: validators.schema('/components/schemas/Pet', 'record'),
     version: PACKAGE_VERSION,
     startedAt,
-    prepareMode: (mode) => (mode === 'stateful' ? Promise.resolve() : prism.ready()),
+    prepareMode: (mode) => (usesPrism(mode) ? prism.ready() : Promise.resolve()),
   });
   const modes = {
     stateful: createStatefulMode(workspaces),
@@ -129,6 +134,7 @@ function createListener({ config, logger, spec, validators, backend, prism, star
       runtime,
       ...(backend.sync ? { sync: backend.sync.bind(backend) } : {}),
       modes,
+      ...(proxy ? { passThrough: proxy } : {}),
       interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
       extensions: [{ path: '/__sandbox', router: control }],
       // A request without a valid key belongs to no workspace: it never displaces a workspace's entries.
@@ -150,13 +156,15 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
   const backend = await openBackend(config, logger, spec, validators, caps.workspaces);
   // Prism loads lazily (seconds of imports): at start-up only when a Prism mode is chosen, else on first use.
   const prism = createPrismEngine([...spec.operations.keys()]);
+  const proxy = config.upstream ? createProxyMode({ spec, validators, config }) : undefined;
   let server: Server;
   let origin: string;
   try {
-    if (config.mode !== 'stateful') await prism.ready();
-    const listener = createListener({ config, logger, spec, validators, backend, prism, startedAt }, options);
+    if (usesPrism(config.mode)) await prism.ready();
+    const listener = createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt }, options);
     ({ server, origin } = await listen(listener, config.port, config.host, caps.connections));
   } catch (error) {
+    proxy?.close();
     await backend.close();
     throw error;
   }
@@ -171,6 +179,7 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
     notices: caps.notes,
     close: async () => {
       await closeServer(server);
+      proxy?.close();
       await backend.close();
     },
   };

@@ -63,12 +63,16 @@ export type HandlerGroup<K extends ControlOperationId> = Pick<ControlHandlers, K
 /** Health and mode. */
 function modeHandlers({ deps }: ControlContext): HandlerGroup<'getHealth' | 'getMode' | 'setMode'> {
   const { runtime } = deps;
-  const modeState = () => ({ mode: runtime.mode, modes: [...MODES] });
+  // Proxy mode needs a deployment to forward to: without --upstream it is neither offered nor accepted.
+  const modes = MODES.filter((mode) => mode !== 'proxy' || deps.config.upstream !== undefined);
+  const modeState = () => ({ mode: runtime.mode, modes: [...modes] });
   return {
     getHealth: () => ({ status: 'ok', mode: runtime.mode, version: deps.version, uptimeSeconds: Math.round((Date.now() - deps.startedAt) / 1000) }),
     getMode: modeState,
     setMode: async ({ body }) => {
       const mode = (body as ControlBody<'setMode'>).mode;
+      if (!modes.includes(mode))
+        throw ApiError.of('invalid_request', `Mode ${mode} needs an upstream: start the sandbox with --upstream <base address ending in /v1>.`);
       await deps.prepareMode?.(mode);
       await runtime.set(mode);
       return modeState();

@@ -1,32 +1,15 @@
 import { isUtf8 } from 'node:buffer';
 import type { V1Exchange } from '../operation.js';
 import type { Spec } from '../openapi/spec.js';
-import type { SchemaCheck, Validators } from '../openapi/validate.js';
+import { responseIssues } from '../openapi/response-issues.js';
+import type { Validators } from '../openapi/validate.js';
 import { captureBytes, captureText, JOURNAL_BODY_LIMIT, type BodyText } from './journal-body.js';
 import type { JournalRecord, ResponseCheck } from './journal.js';
 
-/**
- * Whether a journaled response matched the spec: a status its operation
- * documents, with a body valid against that response's schema. A status the
- * operation does not document is never valid, whatever its body (a
- * validating proxy would flag it too). A request that matched no operation
- * has nothing documented to compare with: its answer is valid when it is an
- * Error body.
- */
+/** Whether a journaled response matched the spec: no issue found by the one response check (`openapi/response-issues.ts`). */
 export function responseChecker(spec: Spec, validators: Validators): ResponseCheck {
-  const checks = new Map<string, SchemaCheck>();
-  const error = validators.schema('/components/schemas/Error');
-  return (operationId, status, body) => {
-    const op = operationId ? spec.operations.get(operationId) : undefined;
-    if (!op) return status >= 400 && error(body).length === 0;
-    const documented = op.responses.get(status);
-    if (!documented) return false;
-    const pointer = documented.schemaPointer;
-    if (!pointer) return body === undefined || body === null;
-    let check = checks.get(pointer);
-    if (!check) checks.set(pointer, (check = validators.schema(pointer)));
-    return check(body).length === 0;
-  };
+  const issues = responseIssues(spec, validators);
+  return (operationId, status, body) => issues(operationId, status, body).length === 0;
 }
 
 interface LongResponse {
@@ -67,6 +50,8 @@ export function createJournalCapture(check: ResponseCheck): (e: V1Exchange) => J
       request: e.requestBytes && captureBytes(e.requestBytes, isUtf8(e.requestBytes)),
       response: long?.body ?? (e.text === undefined ? undefined : captureText(e.text)),
       ...(long ? { specValid: long.specValid } : {}),
+      // A proxied answer was checked as it passed: its verdict is kept, whatever its body was (HTML, cut).
+      ...(e.violations ? { violations: e.violations, specValid: e.violations.every((v) => v.at === 'request') } : {}),
     };
   };
 }

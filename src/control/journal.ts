@@ -1,4 +1,5 @@
 import { parse as parseQuery } from 'node:querystring';
+import type { Violation } from '../operation.js';
 import { showBody, type BodyText } from './journal-body.js';
 
 /** The journal of requests without a valid API key (none, malformed or unknown): it belongs to no workspace. */
@@ -22,6 +23,8 @@ export interface JournalRecord {
   response: BodyText | undefined;
   /** Whether the response matched the spec, when it had to be checked at capture (its text was cut). */
   specValid?: boolean;
+  /** What the exchange broke of the spec, in proxy mode only. */
+  violations?: Violation[];
 }
 
 /** One request as the control plane shows it. */
@@ -38,6 +41,8 @@ export interface JournalEntry {
   responseBody: unknown;
   /** Whether the response matched the spec (documented status, valid body). */
   specValid: boolean;
+  /** In proxy mode: what the request and the upstream's response broke of the spec. */
+  violations?: Violation[];
 }
 
 /** What all journals hold together, against their budget. */
@@ -63,7 +68,11 @@ export type ResponseCheck = (operationId: string | null, status: number, body: u
 export const ENTRY_BYTES = 512;
 export const JOURNAL_BYTES = 320;
 
-const entryBytes = (r: JournalRecord): number => ENTRY_BYTES + 2 * (r.url.length + (r.request?.text.length ?? 0) + (r.response?.text.length ?? 0));
+/** A proxied entry's violations: their strings and, rounded up, each object's own memory. */
+const violationBytes = (list: readonly Violation[] | undefined): number => (list ?? []).reduce((n, v) => n + 96 + 2 * (v.name.length + v.message.length), 0);
+
+const entryBytes = (r: JournalRecord): number =>
+  ENTRY_BYTES + 2 * (r.url.length + (r.request?.text.length ?? 0) + (r.response?.text.length ?? 0)) + violationBytes(r.violations);
 
 /** An entry in two queues: all journals' by age (for the budget) and its own journal's. */
 class Kept {
@@ -188,6 +197,7 @@ export class Journal {
       requestBody: showBody(r.request),
       responseBody,
       specValid: r.specValid ?? this.check(r.operationId, r.status, responseBody),
+      ...(r.violations ? { violations: r.violations } : {}),
     };
   }
 }

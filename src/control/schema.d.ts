@@ -38,7 +38,7 @@ export interface paths {
         get: operations["getMode"];
         /**
          * Switch mode
-         * @description Switches how `/v1` is answered, for every workspace, at once. Stored data is kept: switching back to `stateful` finds it untouched.
+         * @description Switches how `/v1` is answered, for every workspace, at once. Stored data is kept: switching back to `stateful` finds it untouched. A switch to `proxy` is refused (400) unless the sandbox was started with `--upstream`.
          */
         put: operations["setMode"];
         post?: never;
@@ -350,11 +350,11 @@ export interface components {
             name: string;
         };
         /**
-         * @description How `/v1` is answered: `stateful` from the workspace's store, `example` from the spec's examples, `dynamic` from bodies generated from the spec's schemas.
+         * @description How `/v1` is answered: `stateful` from the workspace's store, `example` from the spec's examples, `dynamic` from bodies generated from the spec's schemas, `proxy` by the deployment at `--upstream`, each exchange checked against the spec (only when an upstream is configured).
          * @example stateful
          * @enum {string}
          */
-        Mode: "stateful" | "example" | "dynamic";
+        Mode: "stateful" | "example" | "dynamic" | "proxy";
         /**
          * @description First 16 hex digits of the HMAC-SHA256 of the workspace's API key, keyed with the data folder's secret.
          * @example 3ad2b6c8a8e61f4e
@@ -382,7 +382,7 @@ export interface components {
         /** @description The current mode and every mode. */
         ModeState: {
             mode: components["schemas"]["Mode"];
-            /** @description Every mode the sandbox knows. */
+            /** @description Every mode the sandbox can switch to (`proxy` only when started with `--upstream`). */
             modes: components["schemas"]["Mode"][];
         };
         /** @description The mode to switch to. */
@@ -570,6 +570,33 @@ export interface components {
              * @example true
              */
             specValid: boolean;
+            /** @description In `proxy` mode only: what the request and the upstream's response broke of `openapi.yaml`, as the `Sandbox-Violations` header listed them; empty when the exchange kept the spec. */
+            violations?: components["schemas"]["Violation"][];
+        };
+        /** @description One way a proxied request or response breaks `openapi.yaml`. */
+        Violation: {
+            /**
+             * @description Which side of the exchange broke the spec.
+             * @example response
+             * @enum {string}
+             */
+            at: "request" | "response";
+            /**
+             * @description Where in that side.
+             * @example body
+             * @enum {string}
+             */
+            in: "operation" | "path" | "query" | "header" | "body" | "status";
+            /**
+             * @description The parameter, header or body field (slash-separated path); empty for the whole.
+             * @example 0/id
+             */
+            name: string;
+            /**
+             * @description What is wrong.
+             * @example must be integer
+             */
+            message: string;
         };
         /** @description A workspace's journal. */
         Journal: {

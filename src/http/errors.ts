@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   request_header_too_large: { status: 431, when: 'a request head (request line and headers) over the limit' },
   internal: { status: 500, when: 'an unexpected failure; the details go to the server log only' },
   not_implemented: { status: 501, when: 'the store area of the interface, which it does not describe' },
+  upstream_unavailable: { status: 502, when: 'proxy mode: the upstream refused the connection, failed, or gave no whole answer within --upstream-timeout' },
   service_unavailable: { status: 503, when: 'storage cannot be written now, or every open workspace is busy' },
   insufficient_storage: { status: 507, when: 'the disk holding the data is full or its quota used up' },
   quota_exceeded: { status: 507, when: 'the workspace holds its --quota-pets pets or --quota-bytes bytes' },
@@ -79,6 +80,9 @@ export class ApiError extends Error {
  * `invalid_request` for a 4xx.
  */
 export function codeForStatus(status: number): ErrorCode {
-  for (const [code, entry] of Object.entries(ERROR_CODES)) if (entry.status === status) return code as ErrorCode;
+  for (const [code, entry] of Object.entries(ERROR_CODES)) {
+    // A forced 502 says nothing of an upstream: only proxy mode sends upstream_unavailable.
+    if (entry.status === status && code !== 'upstream_unavailable') return code as ErrorCode;
+  }
   return status >= 500 ? 'internal' : 'invalid_request';
 }

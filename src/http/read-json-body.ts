@@ -111,3 +111,14 @@ export async function readJsonBody(req: IncomingMessage, limit: number, capture?
   checkJsonBytes(bytes);
   return parseStrict(bytes);
 }
+
+/**
+ * A request's body as sent, its Content-Encoding left as it is: undefined
+ * when there is none. Only the size is refused (413 over `limit` bytes), for
+ * a proxy that passes the bytes on and judges them separately.
+ */
+export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  if (!hasBody(req)) return undefined;
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
+  return collect(req, req, limit);
+}

@@ -38,6 +38,8 @@ export function createV1Router(routes: readonly Route[], pipeline: Pipeline, tra
       pipeline.serve(req, res, { route, params: req.params as Record<string, string>, query: req.query as Record<string, unknown> }),
     );
   }
+  // In proxy mode a request no operation matches is passed on too: the upstream's answer to it is what is checked.
+  v1.use((req, res, next) => (pipeline.forwarding() ? pipeline.forward(req, res, undefined) : next()));
   const authenticate: RequestHandler = (req, res, next) => {
     const key = pipeline.authenticate(req);
     const exchange = exchangeOf(res);

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError, toApiError } from '../http/error-handler.js';
 import { ApiError } from '../http/errors.js';
 import { sendJson } from '../http/send.js';
-import type { Reply, V1Exchange } from '../operation.js';
+import { VIOLATIONS_HEADER, violationsHeader } from '../modes/proxy/header.js';
+import type { ForwardReply, Reply, V1Exchange, Violation } from '../operation.js';
 import { exchangeOf, type Exchange, type Tracked } from './exchange.js';
 import type { Route } from './routes.js';
 
@@ -12,6 +13,8 @@ export interface Responder {
   track(res: ServerResponse): Exchange;
   /** Writes a reply with the spec's fixed headers for its status. */
   reply(req: IncomingMessage, res: ServerResponse, route: Route, reply: Reply): void;
+  /** Writes an upstream's answer as it came (proxy mode), with the `Sandbox-Violations` header when it broke the spec. */
+  pass(req: IncomingMessage, res: ServerResponse, reply: ForwardReply): void;
   /** The one error exit: of the /v1 pipeline, of Express's routes and of the control plane. */
   fail(req: IncomingMessage, res: ServerResponse, error: unknown): void;
 }
@@ -23,15 +26,20 @@ export interface ResponderHooks {
   onResponse?: (event: V1Exchange) => void;
 }
 
-/**
- * Answers never become an HTML page or a stack trace: anything thrown is
- * turned into the spec's Error body, an unexpected failure into a generic
- * 500. A request answered before its body arrived whole closes its
- * connection: the rest of the body is never read.
- */
-export function createResponder({ onUnexpected, onResponse }: ResponderHooks): Responder {
-  /** Reported as soon as it is written: no 'finish' listener per request on the hot path. */
-  const report = (res: ServerResponse, exchange: Exchange, body: unknown, text: string) => {
+/** An upstream's answer as it came; nothing of the sandbox's own (CORS) is added to it. */
+function writePassed(req: IncomingMessage, res: ServerResponse, reply: ForwardReply): void {
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  for (const [name, value] of reply.headers) res.setHeader(name, value);
+  const listed = violationsHeader(reply.violations);
+  if (listed) res.setHeader(VIOLATIONS_HEADER, listed);
+  res.statusCode = reply.status;
+  res.setHeader('Content-Length', reply.body.length);
+  res.end(req.method === 'HEAD' ? undefined : reply.body);
+}
+
+/** Reports an exchange as soon as it is written: no 'finish' listener per request on the hot path. */
+function reporter(onResponse: ResponderHooks['onResponse']) {
+  return (res: ServerResponse, exchange: Exchange, body: unknown, text: string | undefined, violations?: Violation[]) => {
     exchange.body = body;
     exchange.text = text;
     if (!onResponse) return;
@@ -47,8 +55,19 @@ export function createResponder({ onUnexpected, onResponse }: ResponderHooks): R
       body,
       text,
       durationMs: performance.now() - exchange.start,
+      ...(violations ? { violations } : {}),
     });
   };
+}
+
+/**
+ * Answers never become an HTML page or a stack trace: anything thrown is
+ * turned into the spec's Error body, an unexpected failure into a generic
+ * 500. A request answered before its body arrived whole closes its
+ * connection: the rest of the body is never read.
+ */
+export function createResponder({ onUnexpected, onResponse }: ResponderHooks): Responder {
+  const report = reporter(onResponse);
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
     // Already answered (the server answered a request its parser broke on while the body was being read):
     // nothing more can be said on this response.
@@ -63,6 +82,15 @@ export function createResponder({ onUnexpected, onResponse }: ResponderHooks): R
     const exchange = exchangeOf(res);
     if (exchange?.start !== undefined) report(res, exchange as Exchange, sent.body, sent.text);
   };
+  /** A failure while writing goes to the error exit, or, once the head is sent, to the log only. */
+  const guarded = (req: IncomingMessage, res: ServerResponse, write: () => void) => {
+    try {
+      write();
+    } catch (error) {
+      if (!res.headersSent) fail(req, res, error);
+      else onUnexpected?.(error, req);
+    }
+  };
   return {
     track(res) {
       const exchange: Exchange = { start: performance.now() };
@@ -70,16 +98,20 @@ export function createResponder({ onUnexpected, onResponse }: ResponderHooks): R
       return exchange;
     },
     reply(req, res, route, reply) {
-      try {
+      guarded(req, res, () => {
         for (const [name, value] of route.fixedByStatus.get(reply.status) ?? []) res.setHeader(name, value);
         if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
         const text = sendJson(res, reply.status, reply.body, reply.json, reply.byteLength);
         const exchange = exchangeOf(res);
         if (exchange?.start !== undefined) report(res, exchange as Exchange, reply.body, text);
-      } catch (error) {
-        if (!res.headersSent) fail(req, res, error);
-        else onUnexpected?.(error, req);
-      }
+      });
+    },
+    pass(req, res, reply) {
+      guarded(req, res, () => {
+        writePassed(req, res, reply);
+        const exchange = exchangeOf(res);
+        if (exchange?.start !== undefined) report(res, exchange as Exchange, reply.value, reply.text, reply.violations);
+      });
     },
     fail,
   };

@@ -4,18 +4,21 @@ import { checkApiKey, createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { formatIssues } from '../openapi/validate.js';
-import type { Interceptor, ModeHandler, OperationRequest, Reply, Runtime } from '../operation.js';
+import type { Interceptor, ModeHandler, OperationRequest, PassThroughMode, Reply, Runtime } from '../operation.js';
+import { createForwarder } from './forward.js';
 import { exchangeOf } from './exchange.js';
 import type { Responder } from './respond.js';
 import type { Route } from './routes.js';
 
 export interface PipelineDeps {
-  config: Pick<Config, 'apiKeys' | 'openKeys' | 'bodyLimit'>;
+  config: Pick<Config, 'apiKeys' | 'openKeys' | 'bodyLimit' | 'upstreamKey'>;
   runtime: Runtime;
   /** A handler for each mode the sandbox can switch to; `stateful` is required. */
   modes: { stateful: ModeHandler } & Partial<Record<Mode, ModeHandler>>;
   /** Run in order after validation; the first reply wins over the mode. */
   interceptors?: readonly Interceptor[];
+  /** Proxy mode, when an upstream is configured: in that mode it takes every /v1 request in place of the chain. */
+  passThrough?: PassThroughMode;
   /** Brings shared state (mode, faults) up to date after auth, before the request is answered; absent when nothing is shared. */
   sync?: () => void | Promise<void>;
   respond: Responder;
@@ -36,6 +39,10 @@ export interface Pipeline {
    * interceptors -> mode -> write, every failure to the one error exit.
    */
   serve(req: IncomingMessage, res: ServerResponse, target: Target): void;
+  /** Whether requests are passed on (proxy mode): then even a request that matches no operation goes to `forward`. */
+  forwarding(): boolean;
+  /** Passes a request on as it came (proxy mode); `target` is undefined when no operation matches it. */
+  forward(req: IncomingMessage, res: ServerResponse, target: Target | undefined): void;
 }
 
 const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => value instanceof Promise;
@@ -81,7 +88,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     return intercept({ op: route.op, key, path: path.value, query: q.value, body: b.value, headers: req.headers, url }, 0);
   }
 
+  const { forwarding, forward } = createForwarder({ ...deps, authenticate });
+
   function serve(req: IncomingMessage, res: ServerResponse, target: Target): void {
+    if (forwarding()) return forward(req, res, target);
     const exchange = exchangeOf(res);
     if (exchange) exchange.op = target.route.op;
     const reply = (r: Reply) => respond.reply(req, res, target.route, r);
@@ -114,5 +124,5 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     }
   }
 
-  return { authenticate, serve };
+  return { authenticate, serve, forwarding, forward };
 }

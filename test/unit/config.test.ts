@@ -67,11 +67,13 @@ const FROM_FLAG_OR_ENV: [string, string, string, Record<string, unknown>][] = [
   ['quota-bytes', 'PETSTORE_QUOTA_BYTES', '4096', { quotaBytes: 4096 }],
   ['max-workspaces', 'PETSTORE_MAX_WORKSPACES', '3', { maxWorkspaces: 3 }],
   ['workspace-idle', 'PETSTORE_WORKSPACE_IDLE', '5', { workspaceIdleMs: 5000 }],
+  ['upstream', 'PETSTORE_UPSTREAM', 'http://127.0.0.1:9/v1', { upstream: 'http://127.0.0.1:9/v1' }],
+  ['upstream-timeout', 'PETSTORE_UPSTREAM_TIMEOUT', '7', { upstreamTimeoutMs: 7000 }],
 ];
 
 describe('each option from its flag and from its environment variable', () => {
-  it('covers every option (the switch and the secret files have tests of their own)', () => {
-    const covered = [...FROM_FLAG_OR_ENV.map(([flag]) => flag), 'open-keys', 'api-keys-file', 'admin-token-file'];
+  it('covers every option (the switch, the secret files and the upstream key have tests of their own)', () => {
+    const covered = [...FROM_FLAG_OR_ENV.map(([flag]) => flag), 'open-keys', 'api-keys-file', 'admin-token-file', 'upstream-key'];
     expect(covered.sort()).toEqual(Object.keys(OPTIONS).sort());
     for (const [flag, env] of FROM_FLAG_OR_ENV) expect(OPTIONS[flag as keyof typeof OPTIONS].env).toBe(env);
   });
@@ -218,7 +220,7 @@ describe('the messages of a ConfigError', () => {
     [['--body-limit', '10'], {}, "--body-limit (or PETSTORE_BODY_LIMIT) must be between 1024 and 67108864, got '10'"],
     [[], { PETSTORE_OPEN_KEYS: 'maybe' }, "--open-keys (or PETSTORE_OPEN_KEYS) must be true or false, got 'maybe'"],
     [['--cors-origins', ','], {}, '--cors-origins (or PETSTORE_CORS_ORIGINS) needs at least one value'],
-    [['--mode', 'mocking'], {}, "--mode must be one of stateful, example, dynamic, got 'mocking'"],
+    [['--mode', 'mocking'], {}, "--mode must be one of stateful, example, dynamic, proxy, got 'mocking'"],
     [['--host', ' '], {}, '--host must not be empty'],
     [
       ['--control-cors-origins', '*'],

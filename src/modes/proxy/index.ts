@@ -1,0 +1,66 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { Config } from '../../config.js';
+import type { ForwardReply, ForwardRequest, PassThroughMode, Violation } from '../../operation.js';
+import { responseIssues } from '../../openapi/response-issues.js';
+import type { OperationSpec, Spec } from '../../openapi/spec.js';
+import type { RequestValidator, Validators } from '../../openapi/validate.js';
+import { createUpstream, endToEnd } from './upstream.js';
+import { requestViolations, responseViolations } from './violations.js';
+
+export { VIOLATIONS_HEADER, violationsHeader } from './header.js';
+
+/** Proxy mode, with the upstream's kept-alive connections to close at shutdown. */
+export interface ProxyMode extends PassThroughMode {
+  close(): void;
+}
+
+/**
+ * Proxy mode: each /v1 request goes to the deployment at `--upstream` as it
+ * came (method, target, headers but the hop-by-hop ones, body bytes), with
+ * `--upstream-key` instead of the caller's key when given; the answer comes
+ * back as it was (status, headers, bytes). Both are checked against the
+ * spec on the way and what they break is reported, never corrected: a
+ * request the spec refuses is forwarded too, as Prism's proxy does, since
+ * how the deployment answers it is what a validation run wants to see.
+ */
+export function createProxyMode(options: {
+  spec: Spec;
+  validators: Validators;
+  config: Pick<Config, 'upstream' | 'upstreamKey' | 'upstreamTimeoutMs'>;
+}): ProxyMode {
+  const { validators, config } = options;
+  if (!config.upstream) throw new Error('Proxy mode needs an upstream');
+  const upstream = createUpstream(config.upstream, config.upstreamTimeoutMs);
+  const checkResponse = responseIssues(options.spec, validators);
+  // Compiled on first use: a proxy that never sees an operation never pays for its validator.
+  const compiled = new Map<string, RequestValidator>();
+  const validatorOf = (op: OperationSpec) => compiled.get(op.operationId) ?? compiled.set(op.operationId, validators.request(op)).get(op.operationId);
+
+  const outgoing = (request: ForwardRequest): OutgoingHttpHeaders => {
+    const headers: OutgoingHttpHeaders = Object.fromEntries(endToEnd(request.req.headers, ['host', 'content-length']));
+    if (config.upstreamKey) headers.authorization = `Bearer ${config.upstreamKey}`;
+    if (request.body) headers['content-length'] = request.body.length;
+    return headers;
+  };
+
+  return {
+    async forward(request: ForwardRequest): Promise<ForwardReply> {
+      const asked: Violation[] = requestViolations(request.op && validatorOf(request.op), request);
+      const answer = await upstream.send(request.req.method ?? 'GET', request.url, outgoing(request), request.body);
+      const { violations, value } = responseViolations(checkResponse, request.op, answer);
+      const plain = answer.headers['content-encoding'] === undefined || answer.headers['content-encoding'] === 'identity';
+      return {
+        status: answer.status,
+        headers: endToEnd(answer.headers, ['content-length']),
+        body: answer.body,
+        value,
+        text:
+          plain ? answer.body.toString('utf8')
+          : value === undefined ? undefined
+          : JSON.stringify(value),
+        violations: [...asked, ...violations],
+      };
+    },
+    close: () => upstream.close(),
+  };
+}

@@ -1,0 +1,92 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { ApiError } from '../../http/errors.js';
+
+/** Headers of one connection only (RFC 9110 7.6.1): never passed on, in either direction. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** Header names and values with the hop-by-hop ones removed, those named by `Connection` too; `Host` and `Content-Length` are the sender's to set. */
+export function endToEnd(headers: IncomingHttpHeaders, drop: readonly string[] = []): [string, string | string[]][] {
+  const named = String(headers.connection ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase());
+  const out: [string, string | string[]][] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || named.includes(name) || drop.includes(name)) continue;
+    out.push([name, value]);
+  }
+  return out;
+}
+
+/** The upstream's answer, read whole. */
+export interface UpstreamAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export interface Upstream {
+  /** Sends a request to `base + target`; rejects with a 502 `upstream_unavailable` when no whole answer comes. */
+  send(method: string, target: string, headers: OutgoingHttpHeaders, body: Buffer | undefined): Promise<UpstreamAnswer>;
+  /** Closes the kept-alive connections. */
+  close(): void;
+}
+
+/** Largest upstream answer read (a body over it is a 502: the proxy holds each answer whole to check it). */
+export const UPSTREAM_BODY_LIMIT = 64 * 1024 * 1024;
+
+const unavailable = (base: string, why: string) => ApiError.of('upstream_unavailable', `The upstream ${base} did not answer: ${why}.`);
+
+/** Every byte of an answer, at most `limit`. */
+function readAnswer(res: IncomingMessage, limit: number, base: string): Promise<UpstreamAnswer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        res.destroy();
+        reject(unavailable(base, `its answer is larger than ${limit} bytes`));
+      } else chunks.push(chunk);
+    });
+    res.once('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks, size) }));
+    res.once('error', (error) => reject(unavailable(base, error.message)));
+  });
+}
+
+/**
+ * The deployment proxy mode forwards to: one kept-alive agent with a bounded
+ * number of sockets, a deadline for each whole exchange, and every failure
+ * (refused, reset, timed out, unresolvable) as one 502.
+ */
+export function createUpstream(base: string, timeoutMs: number, maxSockets = 64): Upstream {
+  const url = new URL(base);
+  const secure = url.protocol === 'https:';
+  const agent = secure ? new HttpsAgent({ keepAlive: true, maxSockets }) : new HttpAgent({ keepAlive: true, maxSockets });
+  const request = secure ? httpsRequest : httpRequest;
+  return {
+    send(method, target, headers, body) {
+      return new Promise((resolve, reject) => {
+        const signal = AbortSignal.timeout(timeoutMs);
+        const outgoing = request(`${base}${target}`, { method, headers, agent, signal }, (res) =>
+          readAnswer(res, UPSTREAM_BODY_LIMIT, base).then(resolve, reject),
+        );
+        outgoing.once('error', (error: Error & { code?: string }) =>
+          reject(unavailable(base, signal.aborted ? `no answer within ${timeoutMs / 1000} s` : (error.code ?? error.message))),
+        );
+        outgoing.end(body);
+      });
+    },
+    close: () => agent.destroy(),
+  };
+}

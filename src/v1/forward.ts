@@ -1,0 +1,43 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bearerToken } from '../http/auth.js';
+import { readRawBody } from '../http/read-json-body.js';
+import type { PassThroughMode } from '../operation.js';
+import { exchangeOf } from './exchange.js';
+import type { PipelineDeps, Pipeline, Target } from './serve.js';
+
+/** Proxy mode's branch of the pipeline: whether it is taken, and the branch itself. */
+export type Forwarder = Pick<Pipeline, 'forwarding' | 'forward'>;
+
+/**
+ * Proxy mode's whole chain, in place of the pipeline's: the caller's key
+ * checked only when the sandbox sends its own upstream (else the upstream
+ * judges it, and a well-formed one still files the exchange in that key's
+ * journal), the body read as bytes within the limit, the rest the mode's.
+ */
+export function createForwarder(deps: PipelineDeps & Pick<Pipeline, 'authenticate'>): Forwarder {
+  const { config, runtime, respond, passThrough, authenticate } = deps;
+  const forwarding = () => passThrough !== undefined && runtime.mode === 'proxy';
+
+  function forward(req: IncomingMessage, res: ServerResponse, target: Target | undefined): void {
+    const exchange = exchangeOf(res);
+    if (exchange && target) exchange.op = target.route.op;
+    const fail = (error: unknown) => respond.fail(req, res, error);
+    try {
+      const key = config.upstreamKey ? authenticate(req) : bearerToken(req.headers);
+      if (exchange && key !== undefined) exchange.key = key;
+      // The target as sent, after /v1: Express rewrites req.url, never originalUrl.
+      const url = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '').slice('/v1'.length);
+      readRawBody(req, config.bodyLimit)
+        .then((body) => {
+          if (exchange && body) exchange.bytes = body;
+          const request = { req, op: target?.route.op, params: target?.params ?? {}, query: target?.query ?? {}, url, body };
+          return (passThrough as PassThroughMode).forward(request);
+        })
+        .then((reply) => respond.pass(req, res, reply), fail);
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  return { forwarding, forward };
+}
