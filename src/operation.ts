@@ -87,7 +87,10 @@ export interface ForwardReply {
 
 /** A mode that passes each request on (proxy): it replaces auth, validation, interceptors and the answering mode. */
 export interface PassThroughMode {
-  forward(request: ForwardRequest): Promise<ForwardReply>;
+  /** What the request breaks of the spec; known before it is forwarded, so an answer of the sandbox's own (a 502) reports them too. */
+  check(request: ForwardRequest): Violation[];
+  /** The upstream's answer; its violations are `asked` (the request's) and the answer's own. */
+  forward(request: ForwardRequest, asked: Violation[]): Promise<ForwardReply>;
 }
 
 /** A finished /v1 request and what it was answered. */
@@ -109,6 +112,8 @@ export interface V1Exchange {
   durationMs: number;
   /** What the request and its answer broke of the spec, in proxy mode only. */
   violations?: Violation[];
+  /** Whether the answer is an upstream's, passed as it came (proxy mode): its violations then say whether it kept the spec. */
+  passed?: boolean;
 }
 
 /** State that can change while the sandbox runs. */

@@ -50,8 +50,9 @@ export function createJournalCapture(check: ResponseCheck): (e: V1Exchange) => J
       request: e.requestBytes && captureBytes(e.requestBytes, isUtf8(e.requestBytes)),
       response: long?.body ?? (e.text === undefined ? undefined : captureText(e.text)),
       ...(long ? { specValid: long.specValid } : {}),
-      // A proxied answer was checked as it passed: its verdict is kept, whatever its body was (HTML, cut).
-      ...(e.violations ? { violations: e.violations, specValid: e.violations.every((v) => v.at === 'request') } : {}),
+      ...(e.violations ? { violations: e.violations } : {}),
+      // An upstream's answer was checked as it passed: that verdict is kept, whatever its body was (HTML, cut).
+      ...(e.passed ? { specValid: (e.violations ?? []).every((v) => v.at === 'request') } : {}),
     };
   };
 }

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Violation } from '../operation.js';
 import type { OperationSpec } from '../openapi/spec.js';
 
 /** What a /v1 response carries until it is reported (journal, metrics). */
@@ -10,8 +11,10 @@ export interface Exchange {
   /** The response body as sent, and its JSON text. */
   body?: unknown;
   text?: string;
-  /** The request body's bytes as read (a Content-Encoding undone). */
+  /** The request body's bytes as read (a Content-Encoding undone; as sent, in proxy mode). */
   bytes?: Buffer;
+  /** In proxy mode, what the request broke of the spec: reported with an answer of the sandbox's own too (a 502). */
+  violations?: Violation[];
 }
 
 /** A response with its exchange; Express's `res.locals` slot, or the same on a bare response. */

@@ -30,8 +30,11 @@ export function createForwarder(deps: PipelineDeps & Pick<Pipeline, 'authenticat
       readRawBody(req, config.bodyLimit)
         .then((body) => {
           if (exchange && body) exchange.bytes = body;
+          const mode = passThrough as PassThroughMode;
           const request = { req, op: target?.route.op, params: target?.params ?? {}, query: target?.query ?? {}, url, body };
-          return (passThrough as PassThroughMode).forward(request);
+          const asked = mode.check(request);
+          if (exchange) exchange.violations = asked;
+          return mode.forward(request, asked);
         })
         .then((reply) => respond.pass(req, res, reply), fail);
     } catch (error) {

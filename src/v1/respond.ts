@@ -39,7 +39,7 @@ function writePassed(req: IncomingMessage, res: ServerResponse, reply: ForwardRe
 
 /** Reports an exchange as soon as it is written: no 'finish' listener per request on the hot path. */
 function reporter(onResponse: ResponderHooks['onResponse']) {
-  return (res: ServerResponse, exchange: Exchange, body: unknown, text: string | undefined, violations?: Violation[]) => {
+  return (res: ServerResponse, exchange: Exchange, body: unknown, text: string | undefined, violations?: Violation[], passed = false) => {
     exchange.body = body;
     exchange.text = text;
     if (!onResponse) return;
@@ -56,6 +56,7 @@ function reporter(onResponse: ResponderHooks['onResponse']) {
       text,
       durationMs: performance.now() - exchange.start,
       ...(violations ? { violations } : {}),
+      ...(passed ? { passed } : {}),
     });
   };
 }
@@ -78,9 +79,11 @@ export function createResponder({ onUnexpected, onResponse }: ResponderHooks): R
     const api = toApiError(error);
     if (api.status >= 500 && !(error instanceof ApiError)) onUnexpected?.(error, req);
     if (!req.complete) res.shouldKeepAlive = false;
-    const sent = sendError(res, api);
     const exchange = exchangeOf(res);
-    if (exchange?.start !== undefined) report(res, exchange as Exchange, sent.body, sent.text);
+    const listed = exchange?.violations && violationsHeader(exchange.violations);
+    if (listed) res.setHeader(VIOLATIONS_HEADER, listed);
+    const sent = sendError(res, api);
+    if (exchange?.start !== undefined) report(res, exchange as Exchange, sent.body, sent.text, exchange.violations);
   };
   /** A failure while writing goes to the error exit, or, once the head is sent, to the log only. */
   const guarded = (req: IncomingMessage, res: ServerResponse, write: () => void) => {
@@ -110,7 +113,7 @@ export function createResponder({ onUnexpected, onResponse }: ResponderHooks): R
       guarded(req, res, () => {
         writePassed(req, res, reply);
         const exchange = exchangeOf(res);
-        if (exchange?.start !== undefined) report(res, exchange as Exchange, reply.value, reply.text, reply.violations);
+        if (exchange?.start !== undefined) report(res, exchange as Exchange, reply.value, reply.text, reply.violations, true);
       });
     },
     fail,

@@ -137,18 +137,43 @@ describe('proxy mode before a deployment that breaks the spec', () => {
 });
 
 describe('proxy mode without a working upstream', () => {
-  it('answers 502 upstream_unavailable when nothing listens upstream', async () => {
+  it('answers 502 upstream_unavailable when nothing listens upstream, and still reports the request', async () => {
     const gone = createServer();
     await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
     const { port } = gone.address() as AddressInfo;
     await new Promise<void>((resolve) => gone.close(() => resolve()));
     const sb = await startTestSandbox(['--mode', 'proxy', '--upstream', `http://127.0.0.1:${port}/v1`]);
     try {
-      expectError(await sb.call('/pets'), 502, 'upstream_unavailable');
-      const [entry] = await journal(sb, 'sandbox-key');
-      expect(entry).toMatchObject({ status: 502, specValid: false });
+      const valid = await sb.call('/pets');
+      expectError(valid, 502, 'upstream_unavailable');
+      expect(valid.headers.get('sandbox-violations')).toBeNull();
+      const refused = await sb.call('/pets?limit=0');
+      expectError(refused, 502, 'upstream_unavailable');
+      expect(violationsOf(refused.headers)).toEqual([expect.objectContaining({ at: 'request', in: 'query', name: 'limit' })]);
+      const entries = await journal(sb, 'sandbox-key');
+      expect(entries).toMatchObject([
+        { status: 502, specValid: false, violations: [] },
+        { status: 502, specValid: false, violations: [{ at: 'request', name: 'limit' }] },
+      ]);
     } finally {
       await sb.stop();
+    }
+  });
+
+  it('answers 502 when the upstream takes longer than --upstream-timeout', { timeout: 60_000 }, async () => {
+    // Accepts requests and never answers them.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const sb = await startTestSandbox(['--mode', 'proxy', '--upstream', `http://127.0.0.1:${port}/v1`, '--upstream-timeout', '1']);
+    try {
+      const res = await sb.call('/pets');
+      expectError(res, 502, 'upstream_unavailable');
+      expect(res.body.message).toMatch(/no answer within 1 s/);
+    } finally {
+      await sb.stop();
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
     }
   });
 });

@@ -44,8 +44,8 @@ export function createProxyMode(options: {
   };
 
   return {
-    async forward(request: ForwardRequest): Promise<ForwardReply> {
-      const asked: Violation[] = requestViolations(request.op && validatorOf(request.op), request);
+    check: (request) => requestViolations(request.op && validatorOf(request.op), request),
+    async forward(request: ForwardRequest, asked: Violation[]): Promise<ForwardReply> {
       const answer = await upstream.send(request.req.method ?? 'GET', request.url, outgoing(request), request.body);
       const { violations, value } = responseViolations(checkResponse, request.op, answer);
       const plain = answer.headers['content-encoding'] === undefined || answer.headers['content-encoding'] === 'identity';
