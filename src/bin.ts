@@ -72,6 +72,10 @@ async function serve(config: Config): Promise<number> {
   }
   console.log(`Pet Store sandbox ${version} (${config.mode} mode) listening on ${sandbox.baseUrl}`);
   console.log(`  data file: ${config.dataFile}`);
+  if (config.upstream) {
+    const key = config.upstreamKey ? 'its own --upstream-key' : "each caller's key";
+    console.log(`  upstream:  ${config.upstream} (proxy mode forwards there, with ${key})`);
+  }
   const key = shownKey(config);
   console.log(`  API key:   ${key ? `Authorization: Bearer ${key}` : 'the first configured key (not shown)'}`);
   console.log(`  try:       curl -H 'Authorization: Bearer ${key ?? '<API key>'}' ${sandbox.baseUrl}/pets`);

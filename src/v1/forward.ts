@@ -11,19 +11,28 @@ export type Forwarder = Pick<Pipeline, 'forwarding' | 'forward'>;
 /**
  * Proxy mode's whole chain, in place of the pipeline's: the caller's key
  * checked only when the sandbox sends its own upstream (else the upstream
- * judges it, and a well-formed one still files the exchange in that key's
+ * judges it, and one the sandbox knows files the exchange in that key's
  * journal), the body read as bytes within the limit, the rest the mode's.
  */
 export function createForwarder(deps: PipelineDeps & Pick<Pipeline, 'authenticate'>): Forwarder {
   const { config, runtime, respond, passThrough, authenticate } = deps;
   const forwarding = () => passThrough !== undefined && runtime.mode === 'proxy';
+  /** The caller's key when the sandbox knows it (its journal is then readable); else none: the unauthenticated journal. */
+  const known = (req: IncomingMessage): string | undefined => {
+    if (bearerToken(req.headers) === undefined) return undefined;
+    try {
+      return authenticate(req);
+    } catch {
+      return undefined;
+    }
+  };
 
   function forward(req: IncomingMessage, res: ServerResponse, target: Target | undefined): void {
     const exchange = exchangeOf(res);
     if (exchange && target) exchange.op = target.route.op;
     const fail = (error: unknown) => respond.fail(req, res, error);
     try {
-      const key = config.upstreamKey ? authenticate(req) : bearerToken(req.headers);
+      const key = config.upstreamKey ? authenticate(req) : known(req);
       if (exchange && key !== undefined) exchange.key = key;
       // The target as sent, after /v1: Express rewrites req.url, never originalUrl.
       const url = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '').slice('/v1'.length);

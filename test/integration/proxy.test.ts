@@ -128,11 +128,16 @@ describe('proxy mode before a deployment that breaks the spec', () => {
     expect(violationsOf(proxied.headers)).toContainEqual(expect.objectContaining(expected));
   });
 
-  it('journals the breaks: specValid false, the violations kept', async () => {
-    await controlOf(sb)('DELETE', '/journal', { key: 'sandbox-key' });
+  it('journals the breaks: specValid false, the violations kept; a key the sandbox does not know in the unauthenticated journal', async () => {
+    const ctl = controlOf(sb);
+    await ctl('DELETE', '/journal', { key: 'sandbox-key' });
+    await ctl('DELETE', '/journal/unauthenticated');
     await sb.call('/pets');
+    await sb.call('/pets', { key: 'unknown-here' });
     const [entry] = await journal(sb, 'sandbox-key');
     expect(entry).toMatchObject({ operationId: 'listPets', status: 200, specValid: false, violations: [{ at: 'response', in: 'body', name: '0/id' }] });
+    const [unknown] = (await ctl('GET', '/journal/unauthenticated')).body.entries as JournalEntry[];
+    expect(unknown).toMatchObject({ operationId: 'listPets', status: 401, specValid: false, violations: [{ at: 'response', in: 'body', name: 'status' }] });
   });
 });
 

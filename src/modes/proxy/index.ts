@@ -37,8 +37,9 @@ export function createProxyMode(options: {
   const validatorOf = (op: OperationSpec) => compiled.get(op.operationId) ?? compiled.set(op.operationId, validators.request(op)).get(op.operationId);
 
   const outgoing = (request: ForwardRequest): OutgoingHttpHeaders => {
-    const headers: OutgoingHttpHeaders = Object.fromEntries(endToEnd(request.req.headers, ['host', 'content-length']));
-    if (config.upstreamKey) headers.authorization = `Bearer ${config.upstreamKey}`;
+    const headers: OutgoingHttpHeaders = Object.fromEntries(endToEnd(request.req.rawHeaders, ['host', 'content-length', 'authorization']));
+    const authorization = config.upstreamKey ? `Bearer ${config.upstreamKey}` : request.req.headers.authorization;
+    if (authorization !== undefined) headers.authorization = authorization;
     if (request.body) headers['content-length'] = request.body.length;
     return headers;
   };
@@ -51,7 +52,7 @@ export function createProxyMode(options: {
       const plain = answer.headers['content-encoding'] === undefined || answer.headers['content-encoding'] === 'identity';
       return {
         status: answer.status,
-        headers: endToEnd(answer.headers, ['content-length']),
+        headers: endToEnd(answer.rawHeaders, ['content-length']),
         body: answer.body,
         value,
         text:

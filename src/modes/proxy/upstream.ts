@@ -15,15 +15,25 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-/** Header names and values with the hop-by-hop ones removed, those named by `Connection` too; `Host` and `Content-Length` are the sender's to set. */
-export function endToEnd(headers: IncomingHttpHeaders, drop: readonly string[] = []): [string, string | string[]][] {
-  const named = String(headers.connection ?? '')
-    .split(',')
-    .map((s) => s.trim().toLowerCase());
+/**
+ * A message's headers as sent (`rawHeaders`: names in their case, in their
+ * order, a repeated one as a list), less the hop-by-hop ones, those named by
+ * `Connection` too, and those in `drop` (lower case), which the sender sets.
+ */
+export function endToEnd(rawHeaders: readonly string[], drop: readonly string[] = []): [string, string | string[]][] {
+  const byName = new Map<string, [string, string[]]>();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    const lower = name.toLowerCase();
+    const entry = byName.get(lower);
+    if (entry) entry[1].push(rawHeaders[i + 1] as string);
+    else byName.set(lower, [name, [rawHeaders[i + 1] as string]]);
+  }
+  const named = (byName.get('connection')?.[1] ?? []).flatMap((v) => v.split(',')).map((s) => s.trim().toLowerCase());
   const out: [string, string | string[]][] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || named.includes(name) || drop.includes(name)) continue;
-    out.push([name, value]);
+  for (const [lower, [name, values]] of byName) {
+    if (HOP_BY_HOP.has(lower) || named.includes(lower) || drop.includes(lower)) continue;
+    out.push([name, values.length === 1 ? (values[0] as string) : values]);
   }
   return out;
 }
@@ -32,6 +42,8 @@ export function endToEnd(headers: IncomingHttpHeaders, drop: readonly string[] =
 export interface UpstreamAnswer {
   status: number;
   headers: IncomingHttpHeaders;
+  /** The headers as sent: names in their case and order. */
+  rawHeaders: string[];
   body: Buffer;
 }
 
@@ -59,7 +71,7 @@ function readAnswer(res: IncomingMessage, limit: number, base: string): Promise<
         reject(unavailable(base, `its answer is larger than ${limit} bytes`));
       } else chunks.push(chunk);
     });
-    res.once('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks, size) }));
+    res.once('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks, size) }));
     res.once('error', (error) => reject(unavailable(base, error.message)));
   });
 }
