@@ -566,7 +566,7 @@ export interface components {
              */
             responseBody: components["schemas"]["BodyText"] | unknown;
             /**
-             * @description Whether the response matched `openapi.yaml`: a status the operation documents and a body valid against that response's schema. A status the operation does not document (a forced 503, a 413 for a body over the limit) is never valid, whatever its body. A request that matched no operation is valid when answered with an Error body. Checked when the journal is read, or, for a response body too long to keep whole, when it was sent.
+             * @description Whether the response matched `openapi.yaml`: a status the operation documents and a body valid against that response's schema. A status the operation does not document (a forced 503, a 413 for a body over the limit) is never valid, whatever its body. A request that matched no operation is valid when answered with an Error body. Checked when the journal is read, or, for a response body too long to keep whole, when it was sent. In `proxy` mode, whether the upstream's answer had no `response` violation, checked as it passed.
              * @example true
              */
             specValid: boolean;
