@@ -7,7 +7,9 @@ import { adminTokenOf, apiKeysOf, fileIo, readSecret, type ConfigIo } from './co
 export { ConfigError } from './config-error.js';
 export type { ConfigIo } from './config-secrets.js';
 
-export const MODES = ['stateful', 'example', 'dynamic', 'proxy'] as const;
+/** The modes in which the sandbox answers /v1 itself; `proxy` passes each request on to a deployment. */
+export const ANSWERING_MODES = ['stateful', 'example', 'dynamic'] as const;
+export const MODES = [...ANSWERING_MODES, 'proxy'] as const;
 export type Mode = (typeof MODES)[number];
 
 /** Everything the sandbox can be told, after defaults. Frozen. */

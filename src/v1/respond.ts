@@ -33,8 +33,9 @@ function writePassed(req: IncomingMessage, res: ServerResponse, reply: ForwardRe
   const listed = violationsHeader(reply.violations);
   if (listed) res.setHeader(VIOLATIONS_HEADER, listed);
   res.statusCode = reply.status;
+  if (req.method === 'HEAD') return void res.end();
   res.setHeader('Content-Length', reply.body.length);
-  res.end(req.method === 'HEAD' ? undefined : reply.body);
+  res.end(reply.body);
 }
 
 /** Reports an exchange as soon as it is written: no 'finish' listener per request on the hot path. */

@@ -3,7 +3,8 @@
  * HTTP, each response checked against the spec by the independent checker.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODES, type Mode } from '../../src/config.js';
+// Proxy mode answers nothing itself: proxy.test.ts covers it.
+import { ANSWERING_MODES as MODES, type Mode } from '../../src/config.js';
 import { startTestSandbox, type CallInit, type CallResult, type TestSandbox } from '../support/harness.js';
 import { documentedStatuses } from '../support/spec-check.js';
 

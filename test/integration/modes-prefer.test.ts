@@ -6,7 +6,8 @@ import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { MODES } from '../../src/config.js';
+// Proxy mode answers nothing itself: proxy.test.ts covers it.
+import { ANSWERING_MODES as MODES } from '../../src/config.js';
 import { startTestSandbox, type CallInit, type TestSandbox } from '../support/harness.js';
 import { SPEC_PATH } from '../support/spec-check.js';
 

@@ -38,6 +38,7 @@ describe('proxy mode before a deployment that keeps the spec', () => {
     ['listPets by status', '/pets?status=available', {}],
     ['getPet (deprecated: Deprecation, Sunset, Link)', '/pets/2', {}],
     ['getPet 404', '/pets/999999', {}],
+    ['listPets asked with HEAD (the Content-Length of the GET)', '/pets?limit=3', { method: 'HEAD' }],
   ];
   it.each(same)('passes %s through byte for byte, with no violation', async (_name, path, init) => {
     const direct = await upstream.call(path, { ...init, key: UP_KEY });

@@ -48,11 +48,12 @@ export function createProxyMode(options: {
     check: (request) => requestViolations(request.op && validatorOf(request.op), request),
     async forward(request: ForwardRequest, asked: Violation[]): Promise<ForwardReply> {
       const answer = await upstream.send(request.req.method ?? 'GET', request.url, outgoing(request), request.body);
-      const { violations, value } = responseViolations(checkResponse, request.op, answer);
+      const { violations, value } = responseViolations(checkResponse, request.op, answer, request.req.method === 'HEAD');
       const plain = answer.headers['content-encoding'] === undefined || answer.headers['content-encoding'] === 'identity';
       return {
         status: answer.status,
-        headers: endToEnd(answer.rawHeaders, ['content-length']),
+        // A HEAD answer's Content-Length is the GET body's: kept as sent. Any other is the bytes passed on.
+        headers: endToEnd(answer.rawHeaders, request.req.method === 'HEAD' ? [] : ['content-length']),
         body: answer.body,
         value,
         text:

@@ -68,9 +68,12 @@ export function responseViolations(
   check: ResponseIssues,
   op: OperationSpec | undefined,
   answer: { status: number; headers: IncomingHttpHeaders; body: Buffer },
+  /** A HEAD answer: it has no body by definition (RFC 9110 9.3.2), so only its status and headers are checked. */
+  head = false,
 ): { violations: Violation[]; value: unknown } {
   const read = answer.body.length ? readJson(answer.headers, answer.body) : { ok: true as const, value: undefined };
-  const issues: Issue[] = read.ok ? check(op?.operationId ?? null, answer.status, read.value) : [];
+  const found = read.ok ? check(op?.operationId ?? null, answer.status, read.value) : [];
+  const issues: Issue[] = head ? found.filter((i) => i.in !== 'body') : found;
   if (!read.ok) {
     const status = check(op?.operationId ?? null, answer.status, undefined).filter((i) => i.in === 'status');
     issues.push(...status, { in: 'body', name: '', message: read.why });
