@@ -111,6 +111,7 @@ function createListener({ config, logger, spec, validators, backend, prism, star
     workspaces,
     journal,
     faults,
+    ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
     checkPet: validators.schema('/components/schemas/Pet', 'record'),
     version: PACKAGE_VERSION,
     startedAt,
