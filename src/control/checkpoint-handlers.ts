@@ -1,7 +1,7 @@
 import type { CheckpointInput, CheckpointStore, Workspace } from '../backend.js';
 import { ApiError } from '../http/errors.js';
 import { resolveFixture } from './fixtures.js';
-import type { ControlContext, HandlerGroup } from './handlers.js';
+import type { ControlContext, ControlDeps, HandlerGroup } from './handlers.js';
 import type { ControlBody } from './routes.js';
 
 /**
@@ -30,6 +30,14 @@ async function joined(pieces: Iterable<string> | AsyncIterable<string>): Promise
   return text;
 }
 
+/** What the checkpoint operations need: the control plane's context, or the QA commands' working on the files. */
+export interface CheckpointContext extends Omit<ControlContext, 'deps'> {
+  deps: Pick<ControlDeps, 'workspaces' | 'checkpoints' | 'checkPet'>;
+}
+
+/** The checkpoint operations. */
+export type CheckpointOperation = 'listCheckpoints' | 'saveCheckpoint' | 'deleteCheckpoint' | 'restoreCheckpoint' | 'copyWorkspace';
+
 /**
  * Named checkpoints (`/checkpoints`) and copies between workspaces
  * (`/copy`). A restore or a copy loads export text the way `POST /load`
@@ -37,12 +45,7 @@ async function joined(pieces: Iterable<string> | AsyncIterable<string>): Promise
  * nothing. Loading an export gives back the same export, byte for byte
  * (next id included), so a restore gives back exactly what was saved.
  */
-export function checkpointHandlers({
-  deps,
-  keyOf,
-  workspaceOf,
-  summary,
-}: ControlContext): HandlerGroup<'listCheckpoints' | 'saveCheckpoint' | 'deleteCheckpoint' | 'restoreCheckpoint' | 'copyWorkspace'> {
+export function checkpointHandlers({ deps, keyOf, workspaceOf, summary }: CheckpointContext): HandlerGroup<CheckpointOperation> {
   const { workspaces } = deps;
   const store = (): CheckpointStore => {
     if (!deps.checkpoints) throw ApiError.of('not_implemented', "This sandbox's storage keeps no checkpoints.");
