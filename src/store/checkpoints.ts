@@ -45,7 +45,7 @@ export class FileCheckpoints implements CheckpointStore {
     return join(dirname(this.dataFile), `${basename(this.dataFile, ext)}.checkpoints`, workspace);
   }
 
-  save(workspace: string, name: string, input: CheckpointInput, overwrite: boolean): Promise<CheckpointInfo> {
+  async save(workspace: string, name: string, input: CheckpointInput, overwrite: boolean): Promise<CheckpointInfo> {
     const file = this.fileOf(workspace, name);
     return this.serial(workspace, async () => {
       const held = await this.list(workspace);
@@ -95,7 +95,7 @@ export class FileCheckpoints implements CheckpointStore {
     return text.slice(newline + 1);
   }
 
-  delete(workspace: string, name: string): Promise<boolean> {
+  async delete(workspace: string, name: string): Promise<boolean> {
     const file = this.fileOf(workspace, name);
     return this.serial(workspace, async () => {
       try {
