@@ -218,8 +218,8 @@ export function loadConfig(
     maxWorkspaces: integer('max-workspaces', get('max-workspaces'), 1, 1_000_000),
     workspaceIdleMs: integer('workspace-idle', get('workspace-idle'), 1, 7 * 24 * 3600) * 1000,
     checkpointCount: integer('checkpoint-count', get('checkpoint-count'), 0, 10_000),
-    // A checkpoint is read back as one string when restored: V8 caps a string near 512 MiB.
-    checkpointBytes: integer('checkpoint-bytes', get('checkpoint-bytes'), 0, 512 * 1024 * 1024),
+    // A checkpoint is read back as one string when restored: V8 caps a string just under 512 MiB.
+    checkpointBytes: integer('checkpoint-bytes', get('checkpoint-bytes'), 0, 500 * 1024 * 1024),
   });
   const extra = Object.fromEntries(Object.keys(commandOptions).map((k) => [k, values[k]]));
   return { config, positionals: parsed.positionals, help: values.help === true, version: values.version === true, extra };

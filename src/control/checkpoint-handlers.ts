@@ -23,10 +23,17 @@ async function snapshot(workspace: Workspace): Promise<CheckpointInput> {
   return { count, nextId, text: text() };
 }
 
-/** Pieces of text, joined (a copy's source: at most a workspace's quota). */
+/** The longest export a copy takes: it is parsed as one string, and V8 caps a string just under 512 MiB. */
+const MAX_COPY = 500 * 1024 * 1024;
+
+/** A copy's source export, joined. */
 async function joined(pieces: Iterable<string> | AsyncIterable<string>): Promise<string> {
   let text = '';
-  for await (const piece of pieces) text += piece;
+  for await (const piece of pieces) {
+    if (text.length + piece.length > MAX_COPY)
+      throw ApiError.of('quota_exceeded', `The workspace's export is larger than ${MAX_COPY} characters, the most a copy takes. Nothing was changed.`);
+    text += piece;
+  }
   return text;
 }
 

@@ -97,6 +97,24 @@ describe('save and restore', () => {
   });
 });
 
+describe('saves while creates land', () => {
+  it('keeps count and next id of the same moment as the pets: a restore answers what the save answered', async () => {
+    const { sb, ctl } = await start();
+    await ctl('POST', '/reset', { key: 'key-a', json: { empty: true } });
+    for (let round = 0; round < 5; round += 1) {
+      const creates = Array.from({ length: 20 }, (_, i) => create(sb, 'key-a', `Racer ${round}-${i}`));
+      const saved = await ctl('POST', '/checkpoints', { key: 'key-a', json: { name: `race-${round}` } });
+      await Promise.all(creates);
+      expect(saved.status).toBe(201);
+      const restored = await ctl('POST', `/checkpoints/race-${round}/restore`, { key: 'key-a' });
+      expect(restored.body).toMatchObject({ count: saved.body.count, nextId: saved.body.nextId });
+      const pets = JSON.parse(await exportText(ctl)) as { nextId: number; pets: { id: number }[] };
+      expect(pets.pets).toHaveLength(saved.body.count);
+      expect(pets.nextId).toBe(saved.body.nextId);
+    }
+  });
+});
+
 describe('list, delete, unknown names', () => {
   it('lists by name with counts and sizes, per workspace; deletes one; 404 for what is not there', async () => {
     const { ctl } = await start();

@@ -145,7 +145,7 @@ describe('wrong values -> ConfigError naming the option', () => {
     [['--workspace-idle', '0'], {}, '--workspace-idle'],
     [['--workspace-idle', '604801'], {}, '--workspace-idle'],
     [['--checkpoint-count', '-1'], {}, '--checkpoint-count'],
-    [['--checkpoint-bytes', String(512 * 1024 * 1024 + 1)], {}, '--checkpoint-bytes'],
+    [['--checkpoint-bytes', String(500 * 1024 * 1024 + 1)], {}, '--checkpoint-bytes'],
     [[], { PETSTORE_OPEN_KEYS: 'maybe' }, '--open-keys'],
   ])('%j %j', (argv, env, named) => {
     let thrown: unknown;
