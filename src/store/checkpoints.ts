@@ -1,4 +1,4 @@
-import { open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { open, readdir, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore } from '../backend.js';
 import { writeFileAtomic } from './durable-file.js';
@@ -99,7 +99,6 @@ export class FileCheckpoints implements CheckpointStore {
     const file = this.fileOf(workspace, name);
     return this.serial(workspace, async () => {
       try {
-        await stat(file);
         await rm(file);
         await fsyncDir(dirname(file));
         return true;
