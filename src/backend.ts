@@ -75,6 +75,54 @@ export interface ModeStore extends Runtime {
   set(mode: Mode): Promise<void>;
 }
 
+/** A saved checkpoint of a workspace, as listed. */
+export interface CheckpointInfo {
+  /** Its name, unique in its workspace: `CHECKPOINT_NAME` (letters, digits, `.`, `_`, `-`; at most 64). */
+  name: string;
+  /** When it was saved, ISO 8601. */
+  savedAt: string;
+  /** Pets it holds. */
+  count: number;
+  /** The next id it holds. */
+  nextId: number;
+  /** Bytes it takes in storage (what the checkpoint byte limit counts). */
+  bytes: number;
+}
+
+/** What a checkpoint keeps: a workspace's export text and its summary, taken at the same moment. */
+export interface CheckpointInput extends Summary {
+  /** The export, `{"nextId","pets"}`, exactly as `Workspace.exportPieces` gives it: kept byte for byte. */
+  text: Iterable<string> | AsyncIterable<string>;
+}
+
+/** How many checkpoints, and how many bytes of them, one workspace may keep. */
+export interface CheckpointLimits {
+  count: number;
+  bytes: number;
+}
+
+/**
+ * Named checkpoints of each workspace: a workspace's export text saved
+ * under a name, durable (it survives a restart) and bounded per workspace.
+ * Restoring is the caller's: it reads the text back and replaces the
+ * workspace's pets with it, all or nothing.
+ */
+export interface CheckpointStore {
+  readonly limits: CheckpointLimits;
+  /**
+   * Saves `input` as `name` in `workspace`, whole or not at all. Rejects with
+   * a StoreFailure: `conflict` when the name is taken and `overwrite` is
+   * false, `quota_exceeded` past `limits`, or a storage failure.
+   */
+  save(workspace: string, name: string, input: CheckpointInput, overwrite: boolean): Promise<CheckpointInfo>;
+  /** The workspace's checkpoints, by name. */
+  list(workspace: string): Promise<CheckpointInfo[]>;
+  /** The export text saved as `name`, byte for byte; undefined when there is none. */
+  read(workspace: string, name: string): Promise<string | undefined>;
+  /** Removes a checkpoint; false when there was none. */
+  delete(workspace: string, name: string): Promise<boolean>;
+}
+
 /** Everything the sandbox keeps. */
 export interface Backend {
   /** `file` (lowdb files beside `--data`) or `postgres`. */
@@ -83,6 +131,8 @@ export interface Backend {
   readonly journal: JournalStore;
   readonly faults: FaultStore;
   readonly mode: ModeStore;
+  /** Named checkpoints; absent while a backend has none (the control plane then answers 501). */
+  readonly checkpoints?: CheckpointStore;
   /**
    * Brings what this instance caches of shared state (mode, faults) up to
    * date before a /v1 request is answered; absent when nothing is shared.

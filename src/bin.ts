@@ -10,8 +10,8 @@ import { StoreError } from './store/types.js';
 const usage = `Usage: petstore-sandbox [options]             serve the Pet Store interface under /v1
        petstore-sandbox <command> [options]   QA commands on a sandbox or its data
 
-Commands (against the sandbox serving --data, or --url; seed/reset/load/export
-work directly on the data file when no sandbox runs):
+Commands (against the sandbox serving --data, or --url; all but journal and
+pact work directly on the data file when no sandbox runs):
   seed                      fill the workspace with --count pets from --seed
   reset [--empty]           back to a fresh sandbox's data, or empty
   load <name|file.json>     load a fixture set from fixtures/ or a file [--append]
@@ -21,6 +21,12 @@ work directly on the data file when no sandbox runs):
   pact --consumer <name> [file]
                             the consumer's pact (Pact V4) recorded from the journal
                             (--unauthenticated: with the 401s of requests without a key)
+  checkpoint list | save <name> [--overwrite] | restore <name> | delete <name>
+                            named checkpoints of the workspace; restore gives back
+                            exactly what was saved
+  copy --to <API key> [--checkpoint <name>]
+                            the workspace's data (or one of its checkpoints) into
+                            the workspace of another key
 Command options: --url <origin> (e.g. http://127.0.0.1:4010), --key <API key> (workspace; default the first key)
 
 Options (each also from an environment variable):

@@ -60,6 +60,10 @@ export interface Config {
   readonly maxWorkspaces: number;
   /** Milliseconds after which an unused workspace is closed (it reopens on demand). Default 60 s. */
   readonly workspaceIdleMs: number;
+  /** Most named checkpoints one workspace may keep. Default 20. */
+  readonly checkpointCount: number;
+  /** Most bytes the checkpoints of one workspace may take together. Default 256 MiB. */
+  readonly checkpointBytes: number;
 }
 
 export const DEFAULT_API_KEY = 'sandbox-key';
@@ -92,6 +96,8 @@ export const OPTIONS = {
   'quota-bytes': { env: 'PETSTORE_QUOTA_BYTES', default: String(128 * 1024 * 1024), help: 'most bytes of pet data per workspace' },
   'max-workspaces': { env: 'PETSTORE_MAX_WORKSPACES', default: '1000', help: 'workspaces open at once' },
   'workspace-idle': { env: 'PETSTORE_WORKSPACE_IDLE', default: '60', help: 'seconds before an unused workspace is closed' },
+  'checkpoint-count': { env: 'PETSTORE_CHECKPOINT_COUNT', default: '20', help: 'named checkpoints per workspace' },
+  'checkpoint-bytes': { env: 'PETSTORE_CHECKPOINT_BYTES', default: String(256 * 1024 * 1024), help: 'bytes of checkpoints per workspace' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -225,6 +231,9 @@ export function loadConfig(
     quotaBytes: integer('quota-bytes', get('quota-bytes'), 0, 64 * 1024 * 1024 * 1024),
     maxWorkspaces: integer('max-workspaces', get('max-workspaces'), 1, 1_000_000),
     workspaceIdleMs: integer('workspace-idle', get('workspace-idle'), 1, 7 * 24 * 3600) * 1000,
+    checkpointCount: integer('checkpoint-count', get('checkpoint-count'), 0, 10_000),
+    // A checkpoint is read back as one string when restored: V8 caps a string just under 512 MiB.
+    checkpointBytes: integer('checkpoint-bytes', get('checkpoint-bytes'), 0, 500 * 1024 * 1024),
   });
   const extra = Object.fromEntries(Object.keys(commandOptions).map((k) => [k, values[k]]));
   return { config, positionals: parsed.positionals, help: values.help === true, version: values.version === true, extra };

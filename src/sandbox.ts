@@ -116,6 +116,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
     workspaces,
     journal,
     faults,
+    ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
     checkPet: validators.schema('/components/schemas/Pet', 'record'),
     version: PACKAGE_VERSION,
     startedAt,

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { readFixture, resolveFixture, type FixtureSet } from '../control/fixtures.js';
 import { checkResetOptions, loadWorkspace, resetWorkspace } from '../control/operations.js';
 import { ControlError, createControlClient, type ControlClient } from '../control/client.js';
+import { checkpointsOnFiles, checkpointUsageProblem, runCheckpointCommand } from './checkpoint-commands.js';
 import type { ControlBody } from '../control/routes.js';
 import { ApiError } from '../http/errors.js';
 import { acquireLock, LockError, LockedError, runningServer } from '../lock.js';
@@ -13,7 +14,7 @@ import type { Workspace } from '../backend.js';
 import { StoreError } from '../store/types.js';
 
 /** The QA sub-commands and their own options. */
-export const COMMANDS = ['seed', 'reset', 'load', 'export', 'journal', 'pact'] as const;
+export const COMMANDS = ['seed', 'reset', 'load', 'export', 'journal', 'pact', 'checkpoint', 'copy'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export const COMMAND_OPTIONS = {
@@ -24,6 +25,9 @@ export const COMMAND_OPTIONS = {
   limit: { type: 'string' },
   unauthenticated: { type: 'boolean' },
   consumer: { type: 'string' },
+  overwrite: { type: 'boolean' },
+  to: { type: 'string' },
+  checkpoint: { type: 'string' },
 } as const;
 
 export interface CommandIo {
@@ -40,6 +44,9 @@ export class CommandError extends Error {
     super(message);
   }
 }
+
+/** `ControlClient.call` for an operation chosen at run time. */
+type CallAny = (operationId: string, input: unknown, options: { targetKey?: string }) => Promise<never>;
 
 /** A control-plane failure as the commands report it. */
 async function remote<T>(origin: string, call: () => Promise<T>): Promise<T> {
@@ -72,7 +79,13 @@ async function runRemote(
   client: ControlClient,
 ): Promise<void> {
   const at = <T>(call: () => Promise<T>) => remote(client.origin, call);
-  if (command === 'pact') {
+  if (command === 'checkpoint' || command === 'copy') {
+    io.out(
+      await runCheckpointCommand(command, operands, extra, (operationId, input, targetKey) =>
+        at(() => (client.call as CallAny)(operationId, input, targetKey === undefined ? {} : { targetKey })),
+      ),
+    );
+  } else if (command === 'pact') {
     // The pact is small (one interaction per distinct request): written as the sandbox sent it, or printed.
     const query = { consumer: extra.consumer as string, unauthenticated: extra.unauthenticated === true };
     const text = await at(() => client.text('exportPact', { query }));
@@ -111,8 +124,8 @@ async function fixtureArgument(arg: string): Promise<FixtureSet | { fixture: str
 
 /**
  * Runs a QA sub-command against the sandbox that serves the data file (found
- * through its lock file, or `--url`), or, for seed/reset/load/export when
- * none runs, directly on the data directory.
+ * through its lock file, or `--url`), or, for all but journal and pact
+ * when none runs, directly on the data directory.
  */
 export async function runCommand(
   command: Command,
@@ -124,7 +137,10 @@ export async function runCommand(
   const key = typeof extra.key === 'string' ? extra.key : undefined;
   const url = typeof extra.url === 'string' ? extra.url : runningServer(config.dataFile)?.origin;
   const maxOperands = command === 'load' || command === 'export' || command === 'pact' ? 1 : 0;
-  if (operands.length > maxOperands || (command === 'load' && operands.length === 0)) {
+  if (command === 'checkpoint' || command === 'copy') {
+    const problem = checkpointUsageProblem(command, operands, extra);
+    if (problem) throw new CommandError(problem, 2);
+  } else if (operands.length > maxOperands || (command === 'load' && operands.length === 0)) {
     throw new CommandError(
       command === 'load' ? 'Usage: load <fixture name | file.json> [--append]' : `'${command}' takes ${maxOperands ? 'at most one argument' : 'no arguments'}.`,
       2,
@@ -146,7 +162,9 @@ export async function runCommand(
     throw error;
   }
   try {
-    await onDataFile(command, operands, config, extra, io);
+    if (command === 'checkpoint' || command === 'copy')
+      io.out(await checkpointsOnFiles(command, operands, { config, extra, err: io.err, fail: (message) => new CommandError(message) }));
+    else await onDataFile(command, operands, config, extra, io);
   } finally {
     lock.release();
   }

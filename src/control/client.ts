@@ -33,6 +33,8 @@ export interface ControlClientOptions {
 /** Per call: another workspace than the client's. */
 export interface CallOptions {
   key?: string;
+  /** The API key of the workspace a copy goes to (`X-Sandbox-Target-Key`). */
+  targetKey?: string;
 }
 
 /** Any answer, whatever its status. */
@@ -130,6 +132,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     if (route.admin && options.adminToken !== undefined) headers.set('authorization', `Bearer ${options.adminToken}`);
     const key = callOptions.key ?? options.key;
     if (route.workspace && key !== undefined) headers.set('x-sandbox-key', key);
+    if (callOptions.targetKey !== undefined) headers.set('x-sandbox-target-key', callOptions.targetKey);
     const query = Object.entries(input.query ?? {}).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]));
     const path = routePath(route, input.path) + (query.length > 0 ? `?${new URLSearchParams(query).toString()}` : '');
     if (input.body !== undefined) headers.set('content-type', 'application/json');

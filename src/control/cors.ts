@@ -11,7 +11,7 @@ export function controlCors(origins: readonly string[]): RequestHandler {
   const handler = cors({
     origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin) ? origin : false),
     methods: ['GET', 'PUT', 'POST', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Sandbox-Key'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Sandbox-Key', 'X-Sandbox-Target-Key'],
     maxAge: 600,
   });
   return (req, res, next) => {

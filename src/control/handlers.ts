@@ -1,4 +1,4 @@
-import type { FaultStore, JournalStore, ModeStore, WorkspaceStore } from '../backend.js';
+import type { CheckpointStore, FaultStore, JournalStore, ModeStore, WorkspaceStore } from '../backend.js';
 import { MODES, type Config, type Mode } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { createKeyMatcher } from '../http/auth.js';
@@ -7,6 +7,7 @@ import type { FaultInput } from '../interceptors/faults.js';
 import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
 import { UNAUTHENTICATED } from './journal.js';
 import { recordPact } from './pact-record.js';
+import { checkpointHandlers } from './checkpoint-handlers.js';
 import { providerStateHandlers } from './provider-state-handlers.js';
 import { checkResetOptions, loadWorkspace, resetWorkspace } from './operations.js';
 import type { ControlBody, ControlOperationId, ControlPathParams, ControlQuery, ControlResult } from './routes.js';
@@ -18,6 +19,8 @@ export interface ControlDeps {
   workspaces: WorkspaceStore;
   journal: JournalStore;
   faults: FaultStore;
+  /** Named checkpoints; absent when the backend keeps none. */
+  checkpoints?: CheckpointStore;
   checkPet: SchemaCheck;
   version: string;
   startedAt: number;
@@ -29,6 +32,8 @@ export interface ControlDeps {
 export interface ControlCall<K extends ControlOperationId> {
   /** `X-Sandbox-Key` as sent (well-formed), if it was. */
   key: string | undefined;
+  /** `X-Sandbox-Target-Key` as sent (well-formed), if it was: where a copy goes. */
+  target: string | undefined;
   query: Partial<ControlQuery<K>>;
   path: ControlPathParams<K>;
   body: ControlBody<K> | undefined;
@@ -189,5 +194,6 @@ export function createControlHandlers(deps: ControlDeps): ControlHandlers {
     ...journalHandlers(context),
     ...faultHandlers(context),
     ...providerStateHandlers(context),
+    ...checkpointHandlers(context),
   };
 }

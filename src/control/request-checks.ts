@@ -17,12 +17,15 @@ export interface ControlRequestParts {
 /** A control request that matches its operation in spec/sandbox-control.yaml: query coerced to its types. */
 export interface CheckedControlRequest {
   key: string | undefined;
+  /** `X-Sandbox-Target-Key`: the workspace a copy goes to. */
+  target: string | undefined;
   query: Record<string, unknown>;
   path: Record<string, unknown>;
   body: unknown;
 }
 
 const SANDBOX_KEY = 'X-Sandbox-Key';
+const TARGET_KEY = 'X-Sandbox-Target-Key';
 const RECORD = /^pets\/(\d+)(?:\/(.*))?$/;
 
 /**
@@ -118,6 +121,13 @@ export function createControlChecks(
     const issues = [header, query, body].flatMap((c) => (c.ok ? [] : c.issues));
     if (issues.length > 0) throw ApiError.of('invalid_request', formatControlIssues(issues));
     const key = header.ok ? header.value[SANDBOX_KEY] : undefined;
-    return { key: typeof key === 'string' ? key : undefined, query: query.ok ? query.value : {}, path: path.value, body: req.body };
+    const target = header.ok ? header.value[TARGET_KEY] : undefined;
+    return {
+      key: typeof key === 'string' ? key : undefined,
+      target: typeof target === 'string' ? target : undefined,
+      query: query.ok ? query.value : {},
+      path: path.value,
+      body: req.body,
+    };
   };
 }

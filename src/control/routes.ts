@@ -50,6 +50,11 @@ export const CONTROL_ROUTES = {
   deleteFault: { method: 'DELETE', path: '/faults/{faultId}', status: 200, admin: true, workspace: true },
   changeProviderState: { method: 'POST', path: '/provider-states', status: 200, admin: true, workspace: true, apiKey: true },
   exportPact: { method: 'GET', path: '/pact', status: 200, admin: true, workspace: true },
+  listCheckpoints: { method: 'GET', path: '/checkpoints', status: 200, admin: true, workspace: true },
+  saveCheckpoint: { method: 'POST', path: '/checkpoints', status: 201, admin: true, workspace: true },
+  deleteCheckpoint: { method: 'DELETE', path: '/checkpoints/{name}', status: 200, admin: true, workspace: true },
+  restoreCheckpoint: { method: 'POST', path: '/checkpoints/{name}/restore', status: 200, admin: true, workspace: true },
+  copyWorkspace: { method: 'POST', path: '/copy', status: 200, admin: true, workspace: true },
 } as const satisfies { [K in ControlOperationId]: ControlRoute & { status: keyof operations[K]['responses'] } };
 
 type Parameters<K extends ControlOperationId> = operations[K]['parameters'];

@@ -284,10 +284,174 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List checkpoints
+         * @description The workspace's named checkpoints, by name, and the limits on them (`--checkpoint-count`, `--checkpoint-bytes`).
+         */
+        get: operations["listCheckpoints"];
+        put?: never;
+        /**
+         * Save a checkpoint
+         * @description Saves the workspace's data (its export: every pet and the next id) under `name`, durably: it survives a restart. A name already taken is refused (409) unless `overwrite` is true. A workspace keeps at most `--checkpoint-count` checkpoints taking at most `--checkpoint-bytes` bytes together; past either, 507 `quota_exceeded`. A refused or failed save leaves the checkpoints as they were.
+         */
+        post: operations["saveCheckpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkpoints/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a checkpoint
+         * @description Removes one checkpoint of the workspace.
+         */
+        delete: operations["deleteCheckpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkpoints/{name}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a checkpoint
+         * @description Replaces the workspace's data with the checkpoint's, all or nothing: afterwards `GET /export` answers exactly the text it answered when the checkpoint was saved, byte for byte, next id included. A restore that fails (past the workspace's quota, storage that cannot be written) changes nothing. The checkpoint stays, for restoring again.
+         */
+        post: operations["restoreCheckpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a workspace's data into another workspace
+         * @description Replaces the data of the workspace of `X-Sandbox-Target-Key` with the data of the workspace of `X-Sandbox-Key` (default the first API key), or with one of that workspace's checkpoints when `checkpoint` names one: all or nothing, and the target's export then equals the source's byte for byte. Keys go in headers, as for every workspace operation; the answer names workspaces by id, never by key. The body may be omitted.
+         */
+        post: operations["copyWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description A checkpoint's name, unique in its workspace.
+         * @example before-checkout
+         */
+        CheckpointName: string;
+        /** @description A saved checkpoint. */
+        Checkpoint: {
+            name: components["schemas"]["CheckpointName"];
+            /**
+             * Format: date-time
+             * @description When it was saved.
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            savedAt: string;
+            /**
+             * @description Pets it holds.
+             * @example 50
+             */
+            count: number;
+            /**
+             * Format: int64
+             * @description The next id it holds.
+             * @example 51
+             */
+            nextId: number;
+            /**
+             * @description Bytes it takes in storage, counted toward `--checkpoint-bytes`.
+             * @example 3321
+             */
+            bytes: number;
+        };
+        /** @description A workspace's checkpoints and their limits. */
+        CheckpointList: {
+            workspace: components["schemas"]["WorkspaceId"];
+            /** @description By name. */
+            checkpoints: components["schemas"]["Checkpoint"][];
+            /** @description What one workspace may keep. */
+            limits: {
+                /**
+                 * @description Checkpoints at most (`--checkpoint-count`).
+                 * @example 20
+                 */
+                count: number;
+                /**
+                 * @description Bytes of checkpoints at most (`--checkpoint-bytes`).
+                 * @example 268435456
+                 */
+                bytes: number;
+            };
+        };
+        /** @description What to save the workspace's data as. */
+        CheckpointSave: {
+            name: components["schemas"]["CheckpointName"];
+            /**
+             * @description Replace a checkpoint of that name (default false, a 409).
+             * @default false
+             * @example false
+             */
+            overwrite?: boolean;
+        };
+        /** @description What to copy; empty for the source's current data. */
+        CopyRequest: {
+            checkpoint?: components["schemas"]["CheckpointName"];
+        };
+        /** @description The target workspace after a copy. */
+        CopyResult: {
+            from: components["schemas"]["WorkspaceId"];
+            to: components["schemas"]["WorkspaceId"];
+            /**
+             * @description Pets the target holds now.
+             * @example 50
+             */
+            count: number;
+            /**
+             * Format: int64
+             * @description The id the target's next created pet gets.
+             * @example 51
+             */
+            nextId: number;
+        };
         /** @description A state change as a Pact verifier sends it: `state` (Rust core, pact-js, pact-jvm), or the legacy `states` list (Ruby, used when `state` is absent or null). Other properties (`consumer`) are ignored. */
         ProviderStateChange: {
             /**
@@ -805,6 +969,24 @@ export interface components {
         };
     };
     responses: {
+        /** @description The workspace has no checkpoint of that name (a name that is not one names none), or `X-Sandbox-Key` is not a configured API key. */
+        UnknownCheckpoint: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The sandbox's storage backend keeps no checkpoints. */
+        NoCheckpoints: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The current mode. */
         ModeState: {
             headers: {
@@ -916,6 +1098,11 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The checkpoint's name.
+         * @example before-checkout
+         */
+        CheckpointName: string;
         /**
          * @description The API key whose workspace the operation acts on; default the first configured API key. With `--open-keys` any well-formed token names a workspace (created and seeded on first use).
          * @example sandbox-key
@@ -1506,6 +1693,215 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["UnknownKey"];
+        };
+    };
+    listCheckpoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The API key whose workspace the operation acts on; default the first configured API key. With `--open-keys` any well-formed token names a workspace (created and seeded on first use).
+                 * @example sandbox-key
+                 */
+                "X-Sandbox-Key"?: components["parameters"]["SandboxKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckpointList"];
+                };
+            };
+            400: components["responses"]["BadKey"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["UnknownKey"];
+            501: components["responses"]["NoCheckpoints"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    saveCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The API key whose workspace the operation acts on; default the first configured API key. With `--open-keys` any well-formed token names a workspace (created and seeded on first use).
+                 * @example sandbox-key
+                 */
+                "X-Sandbox-Key"?: components["parameters"]["SandboxKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckpointSave"];
+            };
+        };
+        responses: {
+            /** @description The checkpoint was saved. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkpoint"];
+                };
+            };
+            /** @description `name` is missing or not a checkpoint name, or `X-Sandbox-Key` is malformed. Nothing was saved. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["UnknownKey"];
+            /** @description A checkpoint of that name exists and `overwrite` is not true. Nothing was saved. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NoCheckpoints"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    deleteCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The API key whose workspace the operation acts on; default the first configured API key. With `--open-keys` any well-formed token names a workspace (created and seeded on first use).
+                 * @example sandbox-key
+                 */
+                "X-Sandbox-Key"?: components["parameters"]["SandboxKey"];
+            };
+            path: {
+                /**
+                 * @description The checkpoint's name.
+                 * @example before-checkout
+                 */
+                name: components["parameters"]["CheckpointName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Cleared"];
+            400: components["responses"]["BadKey"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["UnknownCheckpoint"];
+            501: components["responses"]["NoCheckpoints"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    restoreCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The API key whose workspace the operation acts on; default the first configured API key. With `--open-keys` any well-formed token names a workspace (created and seeded on first use).
+                 * @example sandbox-key
+                 */
+                "X-Sandbox-Key"?: components["parameters"]["SandboxKey"];
+            };
+            path: {
+                /**
+                 * @description The checkpoint's name.
+                 * @example before-checkout
+                 */
+                name: components["parameters"]["CheckpointName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WorkspaceSummary"];
+            400: components["responses"]["BadKey"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["UnknownCheckpoint"];
+            501: components["responses"]["NoCheckpoints"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    copyWorkspace: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The API key whose workspace the operation acts on; default the first configured API key. With `--open-keys` any well-formed token names a workspace (created and seeded on first use).
+                 * @example sandbox-key
+                 */
+                "X-Sandbox-Key"?: components["parameters"]["SandboxKey"];
+                /**
+                 * @description The API key whose workspace receives the data.
+                 * @example key-b
+                 */
+                "X-Sandbox-Target-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CopyRequest"];
+            };
+        };
+        responses: {
+            /** @description The target workspace after the copy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CopyResult"];
+                };
+            };
+            /** @description `X-Sandbox-Target-Key` is missing, or a key or `checkpoint` is malformed. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A key is not a configured API key, or the source has no checkpoint of that name. Nothing was changed. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NoCheckpoints"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
 }

@@ -14,7 +14,7 @@ const MAX_WHOLE_PARSE = 256 * 1024 * 1024;
  * file whole: a temp file, fsync, rename, fsync of the folder. A failed
  * write removes the temp file and leaves `file` as it was.
  */
-export async function writeFileAtomic(file: string, pieces: Iterable<string>): Promise<void> {
+export async function writeFileAtomic(file: string, pieces: Iterable<string> | AsyncIterable<string>): Promise<void> {
   const dir = dirname(file);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(file)}.tmp`);
@@ -22,7 +22,7 @@ export async function writeFileAtomic(file: string, pieces: Iterable<string>): P
     const handle = await open(temp, 'w');
     try {
       let position = 0;
-      for (const piece of pieces) {
+      for await (const piece of pieces) {
         const data = Buffer.from(piece);
         await writeAll(handle, data, position);
         position += data.length;

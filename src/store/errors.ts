@@ -13,7 +13,7 @@ export class StoreError extends Error {
 }
 
 /** Codes of the error catalogue that a store failure answers with. */
-export type StoreFailureCode = 'invalid_request' | 'quota_exceeded' | 'insufficient_storage' | 'service_unavailable';
+export type StoreFailureCode = 'invalid_request' | 'conflict' | 'quota_exceeded' | 'insufficient_storage' | 'service_unavailable';
 
 /**
  * A write the store refused or could not make. Nothing of it is kept, in

@@ -5,6 +5,7 @@ import { Journal, type ResponseCheck } from '../control/journal.js';
 import { Faults } from '../interceptors/faults.js';
 import type { Logger } from '../logger.js';
 import type { OperationSpec } from '../openapi/spec.js';
+import { FileCheckpoints } from './checkpoints.js';
 import { storageFailure } from './errors.js';
 import { Workspaces } from './workspaces.js';
 
@@ -71,6 +72,7 @@ export async function openFileBackend({ config, logger, checkPet, checkResponse,
     journal: new Journal(config.journalSize, config.journalMemory, checkResponse),
     faults: new Faults(operations, (key) => workspaces.idOf(key)),
     mode: memoryMode(config.mode),
+    checkpoints: new FileCheckpoints(config.dataFile, { count: config.checkpointCount, bytes: config.checkpointBytes }),
     health: async () => {
       await stat(config.dataFile).catch((error: unknown) => {
         throw storageFailure(error, 'The data file cannot be reached');

@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ControlError, createControlClient, type ControlClient } from '../../src/control/client.js';
+import { ControlError, createControlClient, type CallOptions, type ControlClient } from '../../src/control/client.js';
 import { CONTROL_BASE, CONTROL_ROUTES, routePath, type ControlInput, type ControlOperationId } from '../../src/control/routes.js';
 import { clientOf } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
@@ -43,12 +43,24 @@ const CALLS: { [K in ControlOperationId]: ControlInput<K> } = {
   clearFaults: {},
   changeProviderState: { body: { state: 'a pet with id 7 exists', params: { name: 'Rex' }, action: 'setup' } },
   exportPact: { query: { consumer: 'pet-store-web' } },
+  saveCheckpoint: { body: { name: 'before' } },
+  listCheckpoints: {},
+  restoreCheckpoint: { path: { name: 'before' } },
+  copyWorkspace: { body: { checkpoint: 'before' } },
+  deleteCheckpoint: { path: { name: 'before' } },
 };
+
+/** Options a call needs besides its input: a copy names its target. */
+const OPTIONS: Partial<Record<ControlOperationId, CallOptions>> = { copyWorkspace: { targetKey: 'key-a' } };
 
 describe('the control client', () => {
   it.each(Object.keys(CALLS) as ControlOperationId[])('reaches %s where the server serves it, and gets its documented success', async (operationId) => {
     const input = CALLS[operationId] as ControlInput<typeof operationId>;
-    const text = await (control.text as (id: ControlOperationId, input: unknown) => Promise<string>)(operationId, input);
+    const text = await (control.text as (id: ControlOperationId, input: unknown, options?: CallOptions) => Promise<string>)(
+      operationId,
+      input,
+      OPTIONS[operationId],
+    );
     const route = CONTROL_ROUTES[operationId];
     const path = `${CONTROL_BASE}${routePath(route, (input as { path?: Record<string, unknown> }).path)}`;
     expect(await controlProblems(route.method, path, { status: route.status, headers: new Headers({ 'content-type': 'application/json' }), text })).toEqual([]);

@@ -108,11 +108,13 @@ describe('CORS on the control plane with --control-cors-origins', () => {
   });
   afterAll(() => sb.stop());
 
-  it.each(['https://qa.example', 'http://localhost:3000'])('a listed origin (%s) may send the admin token and X-Sandbox-Key', async (origin) => {
+  it.each(['https://qa.example', 'http://localhost:3000'])('a listed origin (%s) may send the admin token and the workspace keys', async (origin) => {
     const res = await controlPreflight(sb, '/reset', origin);
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
-    expect(list(res.headers.get('access-control-allow-headers'))).toEqual(expect.arrayContaining(['authorization', 'content-type', 'x-sandbox-key']));
+    expect(list(res.headers.get('access-control-allow-headers'))).toEqual(
+      expect.arrayContaining(['authorization', 'content-type', 'x-sandbox-key', 'x-sandbox-target-key']),
+    );
     expect(list(res.headers.get('access-control-allow-methods'))).toContain('post');
     const actual = await controlGet(sb, '/mode', origin);
     expect(actual.status).toBe(200);

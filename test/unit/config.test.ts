@@ -69,6 +69,8 @@ const FROM_FLAG_OR_ENV: [string, string, string, Record<string, unknown>][] = [
   ['workspace-idle', 'PETSTORE_WORKSPACE_IDLE', '5', { workspaceIdleMs: 5000 }],
   ['upstream', 'PETSTORE_UPSTREAM', 'http://127.0.0.1:9/v1', { upstream: 'http://127.0.0.1:9/v1' }],
   ['upstream-timeout', 'PETSTORE_UPSTREAM_TIMEOUT', '7', { upstreamTimeoutMs: 7000 }],
+  ['checkpoint-count', 'PETSTORE_CHECKPOINT_COUNT', '3', { checkpointCount: 3 }],
+  ['checkpoint-bytes', 'PETSTORE_CHECKPOINT_BYTES', '65536', { checkpointBytes: 65536 }],
 ];
 
 describe('each option from its flag and from its environment variable', () => {
@@ -144,6 +146,8 @@ describe('wrong values -> ConfigError naming the option', () => {
     [['--max-workspaces', '0'], {}, '--max-workspaces'],
     [['--workspace-idle', '0'], {}, '--workspace-idle'],
     [['--workspace-idle', '604801'], {}, '--workspace-idle'],
+    [['--checkpoint-count', '-1'], {}, '--checkpoint-count'],
+    [['--checkpoint-bytes', String(500 * 1024 * 1024 + 1)], {}, '--checkpoint-bytes'],
     [[], { PETSTORE_OPEN_KEYS: 'maybe' }, '--open-keys'],
   ])('%j %j', (argv, env, named) => {
     let thrown: unknown;

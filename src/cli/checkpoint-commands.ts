@@ -1,0 +1,97 @@
+import type { Config } from '../config.js';
+import { checkpointHandlers, type CheckpointOperation } from '../control/checkpoint-handlers.js';
+import type { ControlCall } from '../control/handlers.js';
+import type { ControlInput, ControlResult } from '../control/routes.js';
+import { createKeyMatcher } from '../http/auth.js';
+import { ApiError } from '../http/errors.js';
+import { loadSpec } from '../openapi/spec.js';
+import { createValidators } from '../openapi/validate.js';
+import { FileCheckpoints } from '../store/checkpoints.js';
+import { openWorkspaces } from '../store/file-backend.js';
+import { StoreError } from '../store/errors.js';
+
+/** What `checkpoint` does with its name. */
+const ACTIONS = ['list', 'save', 'restore', 'delete'] as const;
+
+export const CHECKPOINT_USAGE = 'Usage: checkpoint list | checkpoint save <name> [--overwrite] | checkpoint restore <name> | checkpoint delete <name>';
+export const COPY_USAGE = 'Usage: copy --to <API key> [--checkpoint <name>]   (from the workspace of --key)';
+
+type Extra = Record<string, string | boolean | undefined>;
+
+/** One checkpoint operation, through the control plane or on the files; `targetKey` is where a copy goes. */
+export type InvokeCheckpoint = <K extends CheckpointOperation>(operationId: K, input: ControlInput<K>, targetKey?: string) => Promise<ControlResult<K>>;
+
+/** Why a `checkpoint` or `copy` command line is not one, or undefined when it is. */
+export function checkpointUsageProblem(command: 'checkpoint' | 'copy', operands: readonly string[], extra: Extra): string | undefined {
+  if (command === 'copy') return operands.length === 0 && typeof extra.to === 'string' ? undefined : COPY_USAGE;
+  const [action, name, ...rest] = operands;
+  if (!(ACTIONS as readonly (string | undefined)[]).includes(action) || rest.length > 0) return CHECKPOINT_USAGE;
+  return (action === 'list') === (name === undefined) ? undefined : CHECKPOINT_USAGE;
+}
+
+/**
+ * `checkpoint list|save|restore|delete` and `copy`, to the text to print:
+ * the control plane's answer, which names workspaces by id, never by key.
+ */
+export async function runCheckpointCommand(
+  command: 'checkpoint' | 'copy',
+  operands: readonly string[],
+  extra: Extra,
+  invoke: InvokeCheckpoint,
+): Promise<string> {
+  if (command === 'copy') {
+    const body = typeof extra.checkpoint === 'string' ? { checkpoint: extra.checkpoint } : {};
+    return JSON.stringify(await invoke('copyWorkspace', { body }, extra.to as string));
+  }
+  const [action, name = ''] = operands;
+  const answer =
+    action === 'save' ? await invoke('saveCheckpoint', { body: { name, overwrite: extra.overwrite === true } })
+    : action === 'restore' ? await invoke('restoreCheckpoint', { path: { name } })
+    : action === 'delete' ? await invoke('deleteCheckpoint', { path: { name } })
+    : await invoke('listCheckpoints', {});
+  return JSON.stringify(answer, null, action === 'list' ? 2 : undefined);
+}
+
+/**
+ * The same commands on the data directory, when no sandbox serves it (its
+ * lock held by the caller): the control plane's own handlers, over the
+ * file backend's workspaces and checkpoints. Failures are thrown as
+ * `fail(message)` makes them.
+ */
+export async function checkpointsOnFiles(
+  command: 'checkpoint' | 'copy',
+  operands: readonly string[],
+  context: { config: Config; extra: Extra; err: (text: string) => void; fail: (message: string) => Error },
+): Promise<string> {
+  const { config, extra, fail } = context;
+  const workspaces = await openWorkspaces(config, { info: context.err, error: context.err });
+  const isKey = createKeyMatcher(config.apiKeys);
+  const keyOf = (raw: string | undefined): string => {
+    if (raw === undefined) return config.apiKeys[0] as string;
+    if (!config.openKeys && !isKey(raw)) throw fail('A key given is not one of the configured API keys, so it has no workspace.');
+    return raw;
+  };
+  const handlers = checkpointHandlers({
+    deps: {
+      workspaces,
+      checkpoints: new FileCheckpoints(config.dataFile, { count: config.checkpointCount, bytes: config.checkpointBytes }),
+      checkPet: createValidators(loadSpec()).schema('/components/schemas/Pet', 'record'),
+    },
+    keyOf,
+    workspaceOf: (raw) => workspaces.idOf(keyOf(raw)),
+    summary: (key) => workspaces.use(key, async (store) => ({ workspace: workspaces.idOf(key), ...(await store.summary()) })),
+  });
+  const key = typeof extra.key === 'string' ? extra.key : undefined;
+  const invoke: InvokeCheckpoint = async (operationId, input, targetKey) => {
+    const call = { key, target: targetKey, query: {}, path: input.path, body: input.body } as ControlCall<typeof operationId>;
+    return (await (handlers[operationId] as (c: typeof call) => unknown)(call)) as ControlResult<typeof operationId>;
+  };
+  try {
+    return await runCheckpointCommand(command, operands, extra, invoke);
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof StoreError) throw fail(error.message);
+    throw error;
+  } finally {
+    await workspaces.close();
+  }
+}
