@@ -78,8 +78,11 @@ async function serve(config: Config): Promise<number> {
   for (const notice of sandbox.notices) console.log(`  note:      ${notice}`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
-      console.log(`${signal}: flushing and shutting down`);
-      resolve();
+      // Readiness fails first, so a load balancer stops sending before the listener closes (the rolling-update pattern).
+      sandbox.drain();
+      const delay = config.shutdownDelayMs > 0 ? `; closing in ${config.shutdownDelayMs / 1000} s` : '';
+      console.log(`${signal}: /readyz answers 503${delay}, then requests in flight finish, the data is flushed and the sandbox stops`);
+      setTimeout(resolve, config.shutdownDelayMs);
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config-error.js';
+import { opsConfigOf, OPS_OPTIONS, type OpsConfig } from './config-ops.js';
 import { adminTokenOf, apiKeysOf, fileIo, readSecret, type ConfigIo } from './config-secrets.js';
 
 export { ConfigError } from './config-error.js';
@@ -9,8 +10,8 @@ export type { ConfigIo } from './config-secrets.js';
 export const MODES = ['stateful', 'example', 'dynamic'] as const;
 export type Mode = (typeof MODES)[number];
 
-/** Everything the sandbox can be told, after defaults. Frozen. */
-export interface Config {
+/** Everything the sandbox can be told, after defaults (the operator's logs, metrics and shutdown in OpsConfig). Frozen. */
+export interface Config extends OpsConfig {
   /** TCP port; 0 picks a free one. Default 4010. */
   readonly port: number;
   /** Interface to listen on. Default 127.0.0.1 (use 0.0.0.0 to share the sandbox). */
@@ -80,6 +81,7 @@ export const OPTIONS = {
   'quota-bytes': { env: 'PETSTORE_QUOTA_BYTES', default: String(128 * 1024 * 1024), help: 'most bytes of pet data per workspace' },
   'max-workspaces': { env: 'PETSTORE_MAX_WORKSPACES', default: '1000', help: 'workspaces open at once' },
   'workspace-idle': { env: 'PETSTORE_WORKSPACE_IDLE', default: '60', help: 'seconds before an unused workspace is closed' },
+  ...OPS_OPTIONS,
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -211,6 +213,7 @@ export function loadConfig(
     quotaBytes: integer('quota-bytes', get('quota-bytes'), 0, 64 * 1024 * 1024 * 1024),
     maxWorkspaces: integer('max-workspaces', get('max-workspaces'), 1, 1_000_000),
     workspaceIdleMs: integer('workspace-idle', get('workspace-idle'), 1, 7 * 24 * 3600) * 1000,
+    ...opsConfigOf(get, integer, values, env, io),
   });
   const extra = Object.fromEntries(Object.keys(commandOptions).map((k) => [k, values[k]]));
   return { config, positionals: parsed.positionals, help: values.help === true, version: values.version === true, extra };

@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import type { Backend, ModeStore, WorkspaceStore } from './backend.js';
 import { UNAUTHENTICATED } from './control/journal.js';
 import { createJournalCapture, responseChecker } from './control/journal-capture.js';
-import { createControlRouter } from './control/router.js';
+import { createControlRouters } from './control/router.js';
 import { checkExposure } from './exposure.js';
 import { closeServer, listen } from './http/server.js';
 import { acquireLock } from './lock.js';
@@ -37,6 +37,8 @@ export interface Sandbox {
   maxConnections: number;
   /** What the operator should know at start-up (e.g. a lowered connection cap). */
   notices: string[];
+  /** Starts shutting down: `/readyz` answers 503 from now on, everything else is still served until `close`. */
+  drain(): void;
   /** Stops the listener, flushes and closes every store, releases the data file's lock. */
   close(): Promise<void>;
 }
@@ -99,13 +101,14 @@ interface Parts {
   backend: Backend;
   prism: PrismEngine;
   startedAt: number;
+  draining: () => boolean;
 }
 
 /** The control plane, the journal, faults and modes around the workspaces, as one request listener. */
-function createListener({ config, logger, spec, validators, backend, prism, startedAt }: Parts, options: SandboxOptions): RequestListener {
+function createListener({ config, logger, spec, validators, backend, prism, startedAt, draining }: Parts, options: SandboxOptions): RequestListener {
   const { workspaces, journal, faults, mode: runtime } = backend;
   const capture = createJournalCapture(responseChecker(spec, validators));
-  const control = createControlRouter({
+  const { control, root } = createControlRouters({
     config,
     runtime,
     workspaces,
@@ -115,6 +118,7 @@ function createListener({ config, logger, spec, validators, backend, prism, star
     version: PACKAGE_VERSION,
     startedAt,
     prepareMode: (mode) => (mode === 'stateful' ? Promise.resolve() : prism.ready()),
+    probes: { draining, backend },
   });
   const modes = {
     stateful: createStatefulMode(workspaces),
@@ -130,7 +134,10 @@ function createListener({ config, logger, spec, validators, backend, prism, star
       ...(backend.sync ? { sync: backend.sync.bind(backend) } : {}),
       modes,
       interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
-      extensions: [{ path: '/__sandbox', router: control }],
+      extensions: [
+        { path: '/__sandbox', router: control },
+        { path: '/', router: root },
+      ],
       // A request without a valid key belongs to no workspace: it never displaces a workspace's entries.
       onResponse: (e) => {
         if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
@@ -144,6 +151,7 @@ function createListener({ config, logger, spec, validators, backend, prism, star
 /** Everything but the lock: stores, control plane, app, listener. */
 async function wire(config: Config, logger: Logger, options: SandboxOptions): Promise<Sandbox> {
   const startedAt = Date.now();
+  let draining = false;
   const spec = loadSpec();
   const validators = createValidators(spec);
   const caps = descriptorCaps({ connections: config.maxConnections, workspaces: config.maxWorkspaces }, openFileLimit());
@@ -154,7 +162,7 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
   let origin: string;
   try {
     if (config.mode !== 'stateful') await prism.ready();
-    const listener = createListener({ config, logger, spec, validators, backend, prism, startedAt }, options);
+    const listener = createListener({ config, logger, spec, validators, backend, prism, startedAt, draining: () => draining }, options);
     ({ server, origin } = await listen(listener, config.port, config.host, caps.connections));
   } catch (error) {
     await backend.close();
@@ -169,6 +177,9 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
     workspaces: backend.workspaces,
     maxConnections: caps.connections,
     notices: caps.notes,
+    drain: () => {
+      draining = true;
+    },
     close: async () => {
       await closeServer(server);
       await backend.close();

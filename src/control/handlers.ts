@@ -7,6 +7,7 @@ import type { FaultInput } from '../interceptors/faults.js';
 import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
 import { UNAUTHENTICATED } from './journal.js';
 import { recordPact } from './pact-record.js';
+import { probeHandlers, type Probes } from './probe-handlers.js';
 import { providerStateHandlers } from './provider-state-handlers.js';
 import { checkResetOptions, loadWorkspace, resetWorkspace } from './operations.js';
 import type { ControlBody, ControlOperationId, ControlPathParams, ControlQuery, ControlResult } from './routes.js';
@@ -23,6 +24,8 @@ export interface ControlDeps {
   startedAt: number;
   /** Makes a mode ready to answer (Prism loads on first use); awaited before a switch takes effect. */
   prepareMode?: (mode: Mode) => Promise<void>;
+  /** What `/readyz` asks. */
+  probes: Probes;
 }
 
 /** One call of an operation, its request already checked against spec/sandbox-control.yaml. */
@@ -185,5 +188,6 @@ export function createControlHandlers(deps: ControlDeps): ControlHandlers {
     ...journalHandlers(context),
     ...faultHandlers(context),
     ...providerStateHandlers(context),
+    ...probeHandlers(context),
   };
 }

@@ -24,6 +24,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description The process answers. Cheap: touches no storage. Needs no credential. A Kubernetes `livenessProbe` or a load balancer's health check.
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Whether the sandbox should be sent traffic: its storage answers (the data folder, or the PostgreSQL server) and it is not shutting down. After SIGTERM it answers 503 at once while requests in flight (and new ones, for `--shutdown-delay` seconds) are still served, then the listener closes. Needs no credential. A Kubernetes `readinessProbe`, the container's `HEALTHCHECK`.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mode": {
         parameters: {
             query?: never;
@@ -360,6 +400,27 @@ export interface components {
          * @example 3ad2b6c8a8e61f4e
          */
         WorkspaceId: string;
+        /** @description The process answers. */
+        Liveness: {
+            /**
+             * @description Always `ok`.
+             * @enum {string}
+             */
+            status: "ok";
+        };
+        /** @description The sandbox is ready for traffic. */
+        Readiness: {
+            /**
+             * @description Always `ready`.
+             * @enum {string}
+             */
+            status: "ready";
+            /**
+             * @description The backend that answered (`file` or `postgres`).
+             * @enum {string}
+             */
+            store: "file" | "postgres";
+        };
         /** @description Liveness and identity of the sandbox. */
         Health: {
             /**
@@ -920,6 +981,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready; `message` says why (shutting down, or the storage does not answer). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlError, createControlClient, type ControlClient } from '../../src/control/client.js';
-import { CONTROL_BASE, CONTROL_ROUTES, routePath, type ControlInput, type ControlOperationId } from '../../src/control/routes.js';
+import { CONTROL_ROUTES, routeBase, routePath, type ControlInput, type ControlOperationId } from '../../src/control/routes.js';
 import { clientOf } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 import { controlProblems } from '../support/spec-check.js';
@@ -26,6 +26,8 @@ afterAll(() => sb.stop());
  */
 const CALLS: { [K in ControlOperationId]: ControlInput<K> } = {
   getHealth: {},
+  getLiveness: {},
+  getReadiness: {},
   getMode: {},
   setMode: { body: { mode: 'stateful' } },
   listWorkspaces: {},
@@ -50,7 +52,7 @@ describe('the control client', () => {
     const input = CALLS[operationId] as ControlInput<typeof operationId>;
     const text = await (control.text as (id: ControlOperationId, input: unknown) => Promise<string>)(operationId, input);
     const route = CONTROL_ROUTES[operationId];
-    const path = `${CONTROL_BASE}${routePath(route, (input as { path?: Record<string, unknown> }).path)}`;
+    const path = `${routeBase(route)}${routePath(route, (input as { path?: Record<string, unknown> }).path)}`;
     expect(await controlProblems(route.method, path, { status: route.status, headers: new Headers({ 'content-type': 'application/json' }), text })).toEqual([]);
   });
 

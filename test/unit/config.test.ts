@@ -30,6 +30,10 @@ describe('loadConfig defaults', () => {
       quotaBytes: 128 * 1024 * 1024,
       maxWorkspaces: 1000,
       workspaceIdleMs: 60_000,
+      logLevel: 'info',
+      logFormat: 'auto',
+      metricsToken: undefined,
+      shutdownDelayMs: 0,
     });
     expect([positionals, help, version]).toEqual([[], false, false]);
   });
@@ -67,11 +71,15 @@ const FROM_FLAG_OR_ENV: [string, string, string, Record<string, unknown>][] = [
   ['quota-bytes', 'PETSTORE_QUOTA_BYTES', '4096', { quotaBytes: 4096 }],
   ['max-workspaces', 'PETSTORE_MAX_WORKSPACES', '3', { maxWorkspaces: 3 }],
   ['workspace-idle', 'PETSTORE_WORKSPACE_IDLE', '5', { workspaceIdleMs: 5000 }],
+  ['log-level', 'PETSTORE_LOG_LEVEL', 'WARN', { logLevel: 'warn' }],
+  ['log-format', 'PETSTORE_LOG_FORMAT', 'json', { logFormat: 'json' }],
+  ['metrics-token', 'PETSTORE_METRICS_TOKEN', 'scrape-me', { metricsToken: 'scrape-me' }],
+  ['shutdown-delay', 'PETSTORE_SHUTDOWN_DELAY', '5', { shutdownDelayMs: 5000 }],
 ];
 
 describe('each option from its flag and from its environment variable', () => {
   it('covers every option (the switch and the secret files have tests of their own)', () => {
-    const covered = [...FROM_FLAG_OR_ENV.map(([flag]) => flag), 'open-keys', 'api-keys-file', 'admin-token-file'];
+    const covered = [...FROM_FLAG_OR_ENV.map(([flag]) => flag), 'open-keys', 'api-keys-file', 'admin-token-file', 'metrics-token-file'];
     expect(covered.sort()).toEqual(Object.keys(OPTIONS).sort());
     for (const [flag, env] of FROM_FLAG_OR_ENV) expect(OPTIONS[flag as keyof typeof OPTIONS].env).toBe(env);
   });
@@ -118,6 +126,10 @@ describe('wrong values -> ConfigError naming the option', () => {
     [['--api-keys', 'has space'], {}, '--api-keys'],
     [['--api-keys', 'good,bad"quote'], {}, '--api-keys'],
     [['--admin-token', 'has space'], {}, '--admin-token'],
+    [['--metrics-token', 'has space'], {}, '--metrics-token'],
+    [['--log-level', 'loud'], {}, '--log-level'],
+    [['--log-format', 'xml'], {}, '--log-format'],
+    [['--shutdown-delay', '-1'], {}, '--shutdown-delay'],
     [['--cors-origins', ' , '], {}, '--cors-origins'],
     [['--control-cors-origins', '*'], {}, '--control-cors-origins'],
     [['--control-cors-origins', 'qa.example'], {}, '--control-cors-origins'],
