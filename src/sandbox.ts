@@ -19,6 +19,7 @@ import type { Logger } from './logger.js';
 import { openFileBackend } from './store/file-backend.js';
 
 import { silentLogger } from './logger.js';
+import { createRequestLog } from './ops/request-log.js';
 export { silentLogger, type Logger } from './logger.js';
 export { openWorkspaces } from './store/file-backend.js';
 
@@ -108,6 +109,7 @@ interface Parts {
 function createListener({ config, logger, spec, validators, backend, prism, startedAt, draining }: Parts, options: SandboxOptions): RequestListener {
   const { workspaces, journal, faults, mode: runtime } = backend;
   const capture = createJournalCapture(responseChecker(spec, validators));
+  const log = createRequestLog(logger, (key) => workspaces.idOf(key), runtime);
   const { control, root } = createControlRouters({
     config,
     runtime,
@@ -141,7 +143,9 @@ function createListener({ config, logger, spec, validators, backend, prism, star
       // A request without a valid key belongs to no workspace: it never displaces a workspace's entries.
       onResponse: (e) => {
         if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
+        if (logger.logsRequests) log.v1(e);
       },
+      ...(logger.logsRequests ? { onAnswered: log.other } : {}),
       onUnexpected: (error, req) => logger.error(`Unexpected error on ${req.method} ${req.url}`, error),
     },
     options,
