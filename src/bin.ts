@@ -85,7 +85,7 @@ async function serve(config: Config): Promise<number> {
   const key = shownKey(config);
   logger.info(`  API key:   ${key ? `Authorization: Bearer ${key}` : 'the first configured key (not shown)'}`);
   logger.info(`  try:       curl -H 'Authorization: Bearer ${key ?? '<API key>'}' ${baseUrl}/pets`);
-  logger.info(`  health:    ${origin}/readyz`);
+  logger.info(`  health:    ${origin}/readyz   metrics: ${origin}/metrics`);
   for (const notice of sandbox.notices) logger.info(`  note:      ${notice}`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {

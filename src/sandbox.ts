@@ -19,7 +19,9 @@ import type { Logger } from './logger.js';
 import { openFileBackend } from './store/file-backend.js';
 
 import { silentLogger } from './logger.js';
-import { createRequestLog } from './ops/request-log.js';
+import { instrumentWorkspaces } from './ops/instrument-store.js';
+import { createMetrics } from './ops/metrics.js';
+import { createReporting } from './ops/reporting.js';
 export { silentLogger, type Logger } from './logger.js';
 export { openWorkspaces } from './store/file-backend.js';
 
@@ -107,9 +109,22 @@ interface Parts {
 
 /** The control plane, the journal, faults and modes around the workspaces, as one request listener. */
 function createListener({ config, logger, spec, validators, backend, prism, startedAt, draining }: Parts, options: SandboxOptions): RequestListener {
-  const { workspaces, journal, faults, mode: runtime } = backend;
-  const capture = createJournalCapture(responseChecker(spec, validators));
-  const log = createRequestLog(logger, (key) => workspaces.idOf(key), runtime);
+  const { journal, faults, mode: runtime } = backend;
+  const check = responseChecker(spec, validators);
+  const capture = createJournalCapture(check);
+  const metrics = createMetrics({ openWorkspaces: () => backend.workspaces.openIds().length, journalMemory: () => journal.memory() });
+  const workspaces = instrumentWorkspaces(backend.workspaces, metrics);
+  const reporting = createReporting({
+    logger,
+    metrics,
+    runtime,
+    workspaceOf: (key) => workspaces.idOf(key),
+    check,
+    // A request without a valid key belongs to no journal of a workspace: it never displaces a workspace's entries.
+    also: (e) => {
+      if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
+    },
+  });
   const { control, root } = createControlRouters({
     config,
     runtime,
@@ -121,6 +136,7 @@ function createListener({ config, logger, spec, validators, backend, prism, star
     startedAt,
     prepareMode: (mode) => (mode === 'stateful' ? Promise.resolve() : prism.ready()),
     probes: { draining, backend },
+    metrics,
   });
   const modes = {
     stateful: createStatefulMode(workspaces),
@@ -140,12 +156,8 @@ function createListener({ config, logger, spec, validators, backend, prism, star
         { path: '/__sandbox', router: control },
         { path: '/', router: root },
       ],
-      // A request without a valid key belongs to no workspace: it never displaces a workspace's entries.
-      onResponse: (e) => {
-        if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
-        if (logger.logsRequests) log.v1(e);
-      },
-      ...(logger.logsRequests ? { onAnswered: log.other } : {}),
+      onResponse: reporting.onResponse,
+      onAnswered: reporting.onAnswered,
       onUnexpected: (error, req) => logger.error(`Unexpected error on ${req.method} ${req.url}`, error),
     },
     options,

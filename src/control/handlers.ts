@@ -26,6 +26,8 @@ export interface ControlDeps {
   prepareMode?: (mode: Mode) => Promise<void>;
   /** What `/readyz` asks. */
   probes: Probes;
+  /** The metrics' text exposition and its Content-Type, for `/metrics`. */
+  metrics: { text(): Promise<string>; readonly contentType: string };
 }
 
 /** One call of an operation, its request already checked against spec/sandbox-control.yaml. */
@@ -44,7 +46,15 @@ export class JsonPieces<T> {
   constructor(readonly pieces: Iterable<string> | AsyncIterable<string>) {}
 }
 
-type Answer<T> = T | JsonPieces<T>;
+/** An answer that is not JSON, e.g. the metrics' text exposition. */
+export class TextAnswer {
+  constructor(
+    readonly contentType: string,
+    readonly text: string,
+  ) {}
+}
+
+type Answer<T> = T | JsonPieces<T> | TextAnswer;
 
 /** What each operation of the control plane does, without HTTP. */
 export type ControlHandlers = { [K in ControlOperationId]: (call: ControlCall<K>) => Answer<ControlResult<K>> | Promise<Answer<ControlResult<K>>> };

@@ -1,5 +1,5 @@
 import { ApiError } from '../http/errors.js';
-import type { ControlContext, HandlerGroup } from './handlers.js';
+import { TextAnswer, type ControlContext, type HandlerGroup } from './handlers.js';
 import type { ControlResult } from './routes.js';
 
 /** What the probes ask of the sandbox. */
@@ -10,9 +10,10 @@ export interface Probes {
   backend: { readonly kind: 'file' | 'postgres'; health(): Promise<void> };
 }
 
-/** `/livez` and `/readyz`: the probes an orchestrator or a load balancer polls, outside `/__sandbox`. */
-export function probeHandlers({ deps }: ControlContext): HandlerGroup<'getLiveness' | 'getReadiness'> {
+/** `/livez` and `/readyz`, the probes an orchestrator or a load balancer polls, and `/metrics`: outside `/__sandbox`. */
+export function probeHandlers({ deps }: ControlContext): HandlerGroup<'getLiveness' | 'getReadiness' | 'getMetrics'> {
   return {
+    getMetrics: async () => new TextAnswer(deps.metrics.contentType, await deps.metrics.text()),
     getLiveness: () => ({ status: 'ok' }),
     getReadiness: async (): Promise<ControlResult<'getReadiness'>> => {
       const { probes } = deps;

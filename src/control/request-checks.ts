@@ -65,13 +65,15 @@ export function checkRoutes(spec: Spec): void {
       method: op.method.toUpperCase(),
       path: op.path,
       status: success.length === 1 ? success[0] : success.join('|'),
-      admin: !(Array.isArray(raw?.security) && raw.security.length === 0),
+      // An operation without its own `security` has the document's: the admin token.
+      admin: raw?.security === undefined || raw.security.some((s) => 'adminToken' in s),
       workspace: op.parameters.some((p) => p.in === 'header' && p.name === SANDBOX_KEY),
       apiKey: (raw?.security ?? []).some((s) => 'apiKey' in s),
       root: (item?.servers ?? []).some((s) => !s.url.endsWith(CONTROL_BASE)),
+      metricsToken: (raw?.security ?? []).some((s) => 'metricsToken' in s),
     };
     for (const [field, value] of Object.entries(expected)) {
-      const actual = field === 'apiKey' || field === 'root' ? (route[field] ?? false) : route[field as keyof ControlRoute];
+      const actual = field === 'apiKey' || field === 'root' || field === 'metricsToken' ? (route[field] ?? false) : route[field as keyof ControlRoute];
       if (actual !== value) problems.push(`${id}: the table has ${field} ${String(actual)}, the spec ${String(value)}`);
     }
   }

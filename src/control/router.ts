@@ -6,7 +6,7 @@ import { verifyJsonBody } from '../http/json-body.js';
 import { sendJson, sendJsonStream } from '../http/send.js';
 import { loadSpec, type Spec } from '../openapi/spec.js';
 import { controlCors } from './cors.js';
-import { createControlHandlers, JsonPieces, type ControlCall, type ControlDeps } from './handlers.js';
+import { createControlHandlers, JsonPieces, TextAnswer, type ControlCall, type ControlDeps } from './handlers.js';
 import { createControlChecks, loadControlSpec } from './request-checks.js';
 import { CONTROL_ROUTES, expressPath, type ControlOperationId, type ControlRoute } from './routes.js';
 
@@ -63,6 +63,23 @@ function adminOrApiKey(config: ControlDeps['config']): RequestHandler {
   };
 }
 
+/** With `--metrics-token`, only that token opens `/metrics`: none is 401, any other 403. Without one, nothing is asked. */
+function metricsTokenOnly(token: string | undefined): RequestHandler[] {
+  if (token === undefined) return [];
+  const isToken = createKeyMatcher([token]);
+  return [
+    (req, _res, next) => {
+      const given = bearerToken(req.headers);
+      if (given === undefined)
+        throw ApiError.of('unauthorized', '/metrics needs the metrics token: Authorization: Bearer <metrics token>.', {
+          'WWW-Authenticate': 'Bearer realm="sandbox-metrics"',
+        });
+      if (!isToken(given)) throw ApiError.of('forbidden', 'Wrong metrics token.');
+      next();
+    },
+  ];
+}
+
 /** JSON bodies of POST and PUT, with the checks of /v1 bodies (UTF-8, no byte order mark, nesting); GET and DELETE ignore any body. */
 function jsonBodies(): RequestHandler {
   const parseJson = express.json({ limit: CONTROL_BODY_LIMIT, verify: verifyJsonBody() });
@@ -97,6 +114,7 @@ function createRoute(options: ControlRouterOptions): Route {
     const answer: unknown = await handlers[operationId](checked as unknown as ControlCall<typeof operationId>);
     const { status } = CONTROL_ROUTES[operationId];
     if (answer instanceof JsonPieces) await sendJsonStream(res, status, answer.pieces);
+    else if (answer instanceof TextAnswer) res.status(status).type(answer.contentType).send(answer.text);
     else sendJson(res, status, answer);
   };
 }
@@ -149,6 +167,7 @@ export function createControlRouter(options: ControlRouterOptions, route: Route 
 export function createControlRouters(options: ControlRouterOptions): { control: express.Router; root: express.Router } {
   const route = createRoute(options);
   const root = express.Router();
-  for (const id of ids) if (isRoot(id)) addRoute(root, route, id);
+  const guard = metricsTokenOnly(options.config.metricsToken);
+  for (const id of ids) if (isRoot(id)) addRoute(root, route, id, ...((CONTROL_ROUTES[id] as ControlRoute).metricsToken ? guard : []));
   return { control: createControlRouter(options, route), root };
 }

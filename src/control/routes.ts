@@ -30,6 +30,8 @@ export interface ControlRoute {
   apiKey?: true;
   /** Served at the root, not under `/__sandbox` (the probes and metrics; the spec gives the path its own `servers`). */
   root?: true;
+  /** Opened by the metrics token when the sandbox has one, else by no credential (the spec lists `metricsToken` beside `{}`). */
+  metricsToken?: true;
 }
 
 /** Where a route is served: under `/__sandbox`, or at the root. */
@@ -40,6 +42,7 @@ export const CONTROL_ROUTES = {
   getHealth: { method: 'GET', path: '/health', status: 200, admin: false, workspace: false },
   getLiveness: { method: 'GET', path: '/livez', status: 200, admin: false, workspace: false, root: true },
   getReadiness: { method: 'GET', path: '/readyz', status: 200, admin: false, workspace: false, root: true },
+  getMetrics: { method: 'GET', path: '/metrics', status: 200, admin: false, workspace: false, root: true, metricsToken: true },
   getMode: { method: 'GET', path: '/mode', status: 200, admin: true, workspace: false },
   setMode: { method: 'PUT', path: '/mode', status: 200, admin: true, workspace: false },
   listWorkspaces: { method: 'GET', path: '/workspaces', status: 200, admin: true, workspace: false },

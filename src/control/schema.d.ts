@@ -64,6 +64,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The sandbox's metrics in the Prometheus text format (version 0.0.4): requests by operation, status and mode; their latency; `/v1` answers that did not match the interface's spec; store write latency and failures; open workspaces; journal memory; the process's own metrics (CPU, memory, event loop, garbage collection). No series is labelled with an API key, a token or a workspace. Open unless the sandbox was started with `--metrics-token`; then that token, as `Authorization: Bearer <metrics token>`, is needed (401 without it, 403 with another).
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mode": {
         parameters: {
             query?: never;
@@ -1025,6 +1045,51 @@ export interface operations {
             };
             /** @description Not ready; `message` says why (shutting down, or the storage does not answer). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP petstore_http_requests_total Requests answered, by operation, status and mode.
+                     *     # TYPE petstore_http_requests_total counter
+                     *     petstore_http_requests_total{operation="listPets",status="200",mode="stateful"} 42
+                     */
+                    "text/plain": string;
+                };
+            };
+            /** @description A metrics token is set and none was sent. */
+            401: {
+                headers: {
+                    /** @description The scheme and realm of the metrics. */
+                    "WWW-Authenticate": "Bearer realm=\"sandbox-metrics\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A token other than the metrics token was sent. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
