@@ -5,7 +5,7 @@ import { isLoopbackHost } from './exposure.js';
 import { LockError, LockedError } from './lock.js';
 import { PACKAGE_VERSION as version } from './paths.js';
 import { prettyDestination } from './log-pretty.js';
-import { createLogger, jsonDestination, type Logger } from './logger.js';
+import { bufferedDestination, createLogger, type Logger } from './logger.js';
 import { startSandbox } from './sandbox.js';
 import { StoreError } from './store/types.js';
 
@@ -36,7 +36,8 @@ ${Object.entries(OPTIONS)
 /** The server's logger: JSON lines, or pretty ones for a person at a terminal (`--log-format auto`). */
 function createServerLogger(config: Config): Logger {
   const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY);
-  if (!pretty) return createLogger({ level: config.logLevel, out: jsonDestination(1), err: jsonDestination(2) });
+  // Warnings and errors are rare and must not wait: written at once.
+  if (!pretty) return createLogger({ level: config.logLevel, out: bufferedDestination(process.stdout), err: process.stderr });
   return createLogger({
     level: config.logLevel,
     out: prettyDestination((text) => process.stdout.write(text), process.stdout.isTTY),
