@@ -3,7 +3,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Config, Mode } from './config.js';
 import { createErrorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
-import type { Interceptor, ModeHandler, PassThroughMode, Runtime, V1Exchange } from './operation.js';
+import { assignRequestId } from './http/request-id.js';
+import type { AnsweredRequest, Interceptor, ModeHandler, PassThroughMode, Runtime, V1Exchange } from './operation.js';
 import type { Spec } from './openapi/spec.js';
 import type { Validators } from './openapi/validate.js';
 import { createCors } from './v1/cors.js';
@@ -26,12 +27,36 @@ export interface AppDeps {
   passThrough?: PassThroughMode;
   /** Brings shared state up to date before each /v1 request is answered (a shared database); absent when nothing is shared. */
   sync?: () => void | Promise<void>;
-  /** Extra routers mounted outside /v1, e.g. the control plane at /__sandbox; each answers every request under its path, with its own CORS. */
+  /**
+   * Extra routers mounted outside /v1, in order: the control plane at /__sandbox answers every request under its path, with
+   * its own CORS; the root router (probes, metrics) only its own paths, passing every other request on.
+   */
   extensions?: { path: string; router: express.Router }[];
   /** Called for unexpected (500) failures, with the error; the client sees none of it. */
   onUnexpected?: (error: unknown, req: IncomingMessage) => void;
-  /** Called when each /v1 response has been sent (journal, metrics). */
+  /** Called when each /v1 response has been sent (journal, metrics, request log). */
   onResponse?: (event: V1Exchange) => void;
+  /** Called when any other response has been sent (control plane, probes, unknown paths): request log, metrics. */
+  onAnswered?: (event: AnsweredRequest) => void;
+}
+
+/**
+ * Express's first step: the request's id, and a report of its answer once
+ * sent, unless the /v1 pipeline tracked it (that one reports its own, once).
+ */
+function watchAnswers(onAnswered: AppDeps['onAnswered']): express.RequestHandler {
+  return (req, res, next) => {
+    const start = performance.now();
+    const requestId = assignRequestId(req, res);
+    res.locals.requestId = requestId;
+    if (onAnswered)
+      res.once('finish', () => {
+        const locals = res.locals as { start?: number; operation?: string };
+        if (locals.start !== undefined) return;
+        onAnswered({ req, url: req.originalUrl, status: res.statusCode, durationMs: performance.now() - start, requestId, operation: locals.operation });
+      });
+    next();
+  };
 }
 
 /** The sandbox's request handling: the Express app, and the fast path's one branch into the same pipeline. */
@@ -62,6 +87,7 @@ export function createHandlers(deps: AppDeps): Handlers {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(watchAnswers(deps.onAnswered));
   // Extensions come first and answer everything under their path, CORS included: the control plane
   // allows only its own origins, never /v1's (by default any).
   for (const extension of deps.extensions ?? []) app.use(extension.path, extension.router);

@@ -4,7 +4,9 @@ import { ConfigError, DEFAULT_API_KEY, loadConfig, OPTIONS, type Config } from '
 import { isLoopbackHost } from './exposure.js';
 import { LockError, LockedError } from './lock.js';
 import { PACKAGE_VERSION as version } from './paths.js';
-import { startSandbox, type Logger } from './sandbox.js';
+import { prettyDestination } from './log-pretty.js';
+import { bufferedDestination, createLogger, type Logger } from './logger.js';
+import { startSandbox } from './sandbox.js';
 import { StoreError } from './store/types.js';
 
 const usage = `Usage: petstore-sandbox [options]             serve the Pet Store interface under /v1
@@ -37,10 +39,17 @@ ${Object.entries(OPTIONS)
   --version                the sandbox's version
 `;
 
-const logger: Logger = {
-  info: (message) => console.log(message),
-  error: (message, error) => console.error(message, error instanceof Error ? error.stack : (error ?? '')),
-};
+/** The server's logger: JSON lines, or pretty ones for a person at a terminal (`--log-format auto`). */
+function createServerLogger(config: Config): Logger {
+  const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY);
+  // Warnings and errors are rare and must not wait: written at once.
+  if (!pretty) return createLogger({ level: config.logLevel, out: bufferedDestination(process.stdout), err: process.stderr });
+  return createLogger({
+    level: config.logLevel,
+    out: prettyDestination((text) => process.stdout.write(text), process.stdout.isTTY),
+    err: prettyDestination((text) => process.stderr.write(text), process.stderr.isTTY),
+  });
+}
 
 /** The banner shows only the documented development key, and only on a loopback host: secrets stay off screens and logs. */
 function shownKey(config: Config): string | undefined {
@@ -70,31 +79,39 @@ function startFailure(error: unknown, config: Config): number {
 
 /** Serves until SIGINT or SIGTERM, then flushes and stops. */
 async function serve(config: Config): Promise<number> {
+  const logger = createServerLogger(config);
   let sandbox;
   try {
     sandbox = await startSandbox(config, logger);
   } catch (error) {
     return startFailure(error, config);
   }
-  console.log(`Pet Store sandbox ${version} (${config.mode} mode) listening on ${sandbox.baseUrl}`);
-  console.log(`  data file: ${config.dataFile}`);
+  const { origin, baseUrl } = sandbox;
+  logger.info(`Pet Store sandbox ${version} (${config.mode} mode) listening on ${baseUrl}`, { version, mode: config.mode, origin });
+  logger.info(`  data file: ${config.dataFile}`);
   if (config.upstream) {
     const key = config.upstreamKey ? 'its own --upstream-key' : "each caller's key";
-    console.log(`  upstream:  ${config.upstream} (proxy mode forwards there, with ${key})`);
+    logger.info(`  upstream:  ${config.upstream} (proxy mode forwards there, with ${key})`);
   }
   const key = shownKey(config);
-  console.log(`  API key:   ${key ? `Authorization: Bearer ${key}` : 'the first configured key (not shown)'}`);
-  console.log(`  try:       curl -H 'Authorization: Bearer ${key ?? '<API key>'}' ${sandbox.baseUrl}/pets`);
-  for (const notice of sandbox.notices) console.log(`  note:      ${notice}`);
+  logger.info(`  API key:   ${key ? `Authorization: Bearer ${key}` : 'the first configured key (not shown)'}`);
+  logger.info(`  try:       curl -H 'Authorization: Bearer ${key ?? '<API key>'}' ${baseUrl}/pets`);
+  logger.info(`  health:    ${origin}/readyz   metrics: ${origin}/metrics`);
+  for (const notice of sandbox.notices) logger.info(`  note:      ${notice}`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
-      console.log(`${signal}: flushing and shutting down`);
-      resolve();
+      // Readiness fails first, so a load balancer stops sending before the listener closes (the rolling-update pattern).
+      sandbox.drain();
+      const delay = config.shutdownDelayMs > 0 ? `; closing in ${config.shutdownDelayMs / 1000} s` : '';
+      logger.info(`${signal}: /readyz answers 503${delay}, then requests in flight finish, the data is flushed and the sandbox stops`, { signal });
+      setTimeout(resolve, config.shutdownDelayMs);
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   await sandbox.close();
+  logger.info('stopped');
+  logger.flush();
   return 0;
 }
 

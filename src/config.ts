@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config-error.js';
 import { upstreamOptions } from './config-upstream.js';
+import { opsConfigOf, OPS_OPTIONS, type OpsConfig } from './config-ops.js';
 import { adminTokenOf, apiKeysOf, fileIo, readSecret, type ConfigIo } from './config-secrets.js';
 
 export { ConfigError } from './config-error.js';
@@ -12,8 +13,8 @@ export const ANSWERING_MODES = ['stateful', 'example', 'dynamic'] as const;
 export const MODES = [...ANSWERING_MODES, 'proxy'] as const;
 export type Mode = (typeof MODES)[number];
 
-/** Everything the sandbox can be told, after defaults. Frozen. */
-export interface Config {
+/** Everything the sandbox can be told, after defaults (the operator's logs, metrics and shutdown in OpsConfig). Frozen. */
+export interface Config extends OpsConfig {
   /** TCP port; 0 picks a free one. Default 4010. */
   readonly port: number;
   /** Interface to listen on. Default 127.0.0.1 (use 0.0.0.0 to share the sandbox). */
@@ -98,6 +99,7 @@ export const OPTIONS = {
   'workspace-idle': { env: 'PETSTORE_WORKSPACE_IDLE', default: '60', help: 'seconds before an unused workspace is closed' },
   'checkpoint-count': { env: 'PETSTORE_CHECKPOINT_COUNT', default: '20', help: 'named checkpoints per workspace' },
   'checkpoint-bytes': { env: 'PETSTORE_CHECKPOINT_BYTES', default: String(256 * 1024 * 1024), help: 'bytes of checkpoints per workspace' },
+  ...OPS_OPTIONS,
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -234,6 +236,7 @@ export function loadConfig(
     checkpointCount: integer('checkpoint-count', get('checkpoint-count'), 0, 10_000),
     // A checkpoint is read back as one string when restored: V8 caps a string just under 512 MiB.
     checkpointBytes: integer('checkpoint-bytes', get('checkpoint-bytes'), 0, 500 * 1024 * 1024),
+    ...opsConfigOf(get, integer, values, env, io),
   });
   const extra = Object.fromEntries(Object.keys(commandOptions).map((k) => [k, values[k]]));
   return { config, positionals: parsed.positionals, help: values.help === true, version: values.version === true, extra };

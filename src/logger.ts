@@ -1,7 +1,103 @@
-/** Where the sandbox reports what it does not answer to a client: start-up, repairs, unexpected failures. */
-export interface Logger {
-  info(message: string): void;
-  error(message: string, error?: unknown): void;
+import { pino, type DestinationStream } from 'pino';
+import type { LogLevel } from './config-ops.js';
+
+/** One answered request, as its log line has it: never a key or a token. */
+export interface RequestLine {
+  requestId: string;
+  method: string;
+  /** The path without its query string (a query may carry what a log should not keep). */
+  path: string;
+  status: number;
+  durationMs: number;
+  /** The spec operation (`listPets`) or control operation (`getReadiness`) answered, if one was. */
+  operation: string | undefined;
+  /** The workspace id of the accepted API key (a keyed hash, never the key). */
+  workspace: string | undefined;
+  mode: string;
 }
 
-export const silentLogger: Logger = { info: () => undefined, error: () => undefined };
+/** Where the sandbox says what it does not answer to a client: start-up, each request, repairs, unexpected failures. */
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, error?: unknown): void;
+  /** One line per answered request (level info). */
+  request(line: RequestLine): void;
+  /** Whether request lines are written: when not, callers need not build them. */
+  readonly logsRequests: boolean;
+  /** Writes what is buffered, before the process exits. */
+  flush(): void;
+}
+
+export const silentLogger: Logger = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  request: () => undefined,
+  logsRequests: false,
+  flush: () => undefined,
+};
+
+export interface LoggerOptions {
+  level: LogLevel;
+  /** Where lines below `warn` go (stdout). */
+  out: DestinationStream;
+  /** Where warnings and errors go (stderr). */
+  err: DestinationStream;
+}
+
+/**
+ * A pino logger: one JSON object a line, `level` as a name, `time` in ISO
+ * 8601. Warnings and errors go to `err` only, the rest to `out`.
+ */
+export function createLogger({ level, out, err }: LoggerOptions): Logger {
+  const options = { level, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label: string) => ({ level: label }) } };
+  // Two loggers rather than one over pino.multistream: a request line is written without a per-line choice of stream.
+  const log = pino(options, out);
+  const alarm = pino(options, err);
+  return {
+    info: (message, fields) => (fields ? log.info(fields, message) : log.info(message)),
+    warn: (message, fields) => (fields ? alarm.warn(fields, message) : alarm.warn(message)),
+    error: (message, error) => (error === undefined ? alarm.error(message) : alarm.error({ err: error }, message)),
+    request: (line) => log.info(line, 'request'),
+    logsRequests: log.isLevelEnabled('info'),
+    flush: () => {
+      log.flush();
+      alarm.flush();
+    },
+  };
+}
+
+/** How long a line may wait in the buffer of a quiet sandbox. */
+const FLUSH_EVERY_MS = 200;
+/** Lines are written in chunks of about this many characters. */
+const CHUNK = 16 * 1024;
+/** Characters a stream may hold unwritten before lines are dropped rather than memory grown. */
+const MAX_PENDING = 16 * 1024 * 1024;
+
+/**
+ * Lines gathered and written to `out` (stdout) 16 KiB at a time, or 200 ms
+ * after the first one waiting: a write per line cost a busy sandbox more
+ * than half its throughput through a pipe (README, "Performance"). A crash
+ * loses at most the last 200 ms of lines; the shutdown flushes.
+ */
+export function bufferedDestination(out: NodeJS.WritableStream & { writableLength?: number }): DestinationStream & { flush(): void } {
+  let buffer = '';
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (buffer === '') return;
+    const chunk = buffer;
+    buffer = '';
+    if ((out.writableLength ?? 0) < MAX_PENDING) out.write(chunk);
+  };
+  return {
+    write(line: string) {
+      buffer += line;
+      if (buffer.length >= CHUNK) flush();
+      else timer ??= setTimeout(flush, FLUSH_EVERY_MS).unref();
+    },
+    flush,
+  };
+}

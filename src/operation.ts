@@ -93,9 +93,23 @@ export interface PassThroughMode {
   forward(request: ForwardRequest, asked: Violation[]): Promise<ForwardReply>;
 }
 
+/** A finished request outside the /v1 pipeline (control plane, probes, metrics, unknown paths). */
+export interface AnsweredRequest {
+  req: IncomingMessage;
+  /** The request target as sent: the path and the query string. */
+  url: string;
+  status: number;
+  durationMs: number;
+  requestId: string;
+  /** The control operation answered, if one was. */
+  operation: string | undefined;
+}
+
 /** A finished /v1 request and what it was answered. */
 export interface V1Exchange {
   req: IncomingMessage;
+  /** `X-Request-Id`, as the response carries it. */
+  requestId: string;
   /** The request target as sent (with `/v1`): the path and the query string. */
   url: string;
   /** The request body's bytes, if the body was read (with a Content-Encoding undone). */

@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import type { Backend, ModeStore, WorkspaceStore } from './backend.js';
 import { UNAUTHENTICATED } from './control/journal.js';
 import { createJournalCapture, responseChecker } from './control/journal-capture.js';
-import { createControlRouter } from './control/router.js';
+import { createControlRouters } from './control/router.js';
 import { checkExposure } from './exposure.js';
 import { closeServer, listen } from './http/server.js';
 import { acquireLock } from './lock.js';
@@ -20,6 +20,9 @@ import type { Logger } from './logger.js';
 import { openFileBackend } from './store/file-backend.js';
 
 import { silentLogger } from './logger.js';
+import { instrumentWorkspaces } from './ops/instrument-store.js';
+import { createMetrics } from './ops/metrics.js';
+import { createReporting } from './ops/reporting.js';
 export { silentLogger, type Logger } from './logger.js';
 export { openWorkspaces } from './store/file-backend.js';
 
@@ -38,6 +41,8 @@ export interface Sandbox {
   maxConnections: number;
   /** What the operator should know at start-up (e.g. a lowered connection cap). */
   notices: string[];
+  /** Starts shutting down: `/readyz` answers 503 from now on, everything else is still served until `close`. */
+  drain(): void;
   /** Stops the listener, flushes and closes every store, releases the data file's lock. */
   close(): Promise<void>;
 }
@@ -101,16 +106,31 @@ interface Parts {
   prism: PrismEngine;
   proxy: ProxyMode | undefined;
   startedAt: number;
+  draining: () => boolean;
 }
 
 /** Whether a mode answers through Prism (loaded on first use). */
 const usesPrism = (mode: string) => mode === 'example' || mode === 'dynamic';
 
 /** The control plane, the journal, faults and modes around the workspaces, as one request listener. */
-function createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt }: Parts, options: SandboxOptions): RequestListener {
-  const { workspaces, journal, faults, mode: runtime } = backend;
-  const capture = createJournalCapture(responseChecker(spec, validators));
-  const control = createControlRouter({
+function createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining }: Parts, options: SandboxOptions): RequestListener {
+  const { journal, faults, mode: runtime } = backend;
+  const check = responseChecker(spec, validators);
+  const capture = createJournalCapture(check);
+  const metrics = createMetrics({ openWorkspaces: () => backend.workspaces.openIds().length, journalMemory: () => journal.memory() });
+  const workspaces = instrumentWorkspaces(backend.workspaces, metrics);
+  const reporting = createReporting({
+    logger,
+    metrics,
+    runtime,
+    workspaceOf: (key) => workspaces.idOf(key),
+    check,
+    // A request without a valid key belongs to no journal of a workspace: it never displaces a workspace's entries.
+    also: (e) => {
+      if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
+    },
+  });
+  const { control, root } = createControlRouters({
     config,
     runtime,
     workspaces,
@@ -121,6 +141,8 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
     version: PACKAGE_VERSION,
     startedAt,
     prepareMode: (mode) => (usesPrism(mode) ? prism.ready() : Promise.resolve()),
+    probes: { draining, backend },
+    metrics,
   });
   const modes = {
     stateful: createStatefulMode(workspaces),
@@ -137,11 +159,12 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
       modes,
       ...(proxy ? { passThrough: proxy } : {}),
       interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
-      extensions: [{ path: '/__sandbox', router: control }],
-      // A request without a valid key belongs to no workspace: it never displaces a workspace's entries.
-      onResponse: (e) => {
-        if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
-      },
+      extensions: [
+        { path: '/__sandbox', router: control },
+        { path: '/', router: root },
+      ],
+      onResponse: reporting.onResponse,
+      onAnswered: reporting.onAnswered,
       onUnexpected: (error, req) => logger.error(`Unexpected error on ${req.method} ${req.url}`, error),
     },
     options,
@@ -151,6 +174,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
 /** Everything but the lock: stores, control plane, app, listener. */
 async function wire(config: Config, logger: Logger, options: SandboxOptions): Promise<Sandbox> {
   const startedAt = Date.now();
+  let draining = false;
   const spec = loadSpec();
   const validators = createValidators(spec);
   const caps = descriptorCaps({ connections: config.maxConnections, workspaces: config.maxWorkspaces }, openFileLimit());
@@ -162,7 +186,7 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
   let origin: string;
   try {
     if (usesPrism(config.mode)) await prism.ready();
-    const listener = createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt }, options);
+    const listener = createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining: () => draining }, options);
     ({ server, origin } = await listen(listener, config.port, config.host, caps.connections));
   } catch (error) {
     proxy?.close();
@@ -178,6 +202,9 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
     workspaces: backend.workspaces,
     maxConnections: caps.connections,
     notices: caps.notes,
+    drain: () => {
+      draining = true;
+    },
     close: async () => {
       await closeServer(server);
       proxy?.close();

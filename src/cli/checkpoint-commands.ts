@@ -4,6 +4,7 @@ import type { ControlCall } from '../control/handlers.js';
 import type { ControlInput, ControlResult } from '../control/routes.js';
 import { createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
+import { silentLogger } from '../logger.js';
 import { loadSpec } from '../openapi/spec.js';
 import { createValidators } from '../openapi/validate.js';
 import { FileCheckpoints } from '../store/checkpoints.js';
@@ -64,7 +65,7 @@ export async function checkpointsOnFiles(
   context: { config: Config; extra: Extra; err: (text: string) => void; fail: (message: string) => Error },
 ): Promise<string> {
   const { config, extra, fail } = context;
-  const workspaces = await openWorkspaces(config, { info: context.err, error: context.err });
+  const workspaces = await openWorkspaces(config, { ...silentLogger, info: context.err, warn: context.err, error: context.err });
   const isKey = createKeyMatcher(config.apiKeys);
   const keyOf = (raw: string | undefined): string => {
     if (raw === undefined) return config.apiKeys[0] as string;

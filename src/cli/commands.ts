@@ -10,6 +10,7 @@ import { acquireLock, LockError, LockedError, runningServer } from '../lock.js';
 import { loadSpec } from '../openapi/spec.js';
 import { createValidators } from '../openapi/validate.js';
 import { openWorkspaces } from '../store/file-backend.js';
+import { silentLogger } from '../logger.js';
 import type { Workspace } from '../backend.js';
 import { StoreError } from '../store/types.js';
 
@@ -180,7 +181,8 @@ async function onDataFile(
 ): Promise<void> {
   const key = typeof extra.key === 'string' ? extra.key : undefined;
   const validators = createValidators(loadSpec());
-  const workspaces = await openWorkspaces(config, { info: (t) => io.err(t), error: (t) => io.err(t) });
+  const say = (t: string) => io.err(t);
+  const workspaces = await openWorkspaces(config, { ...silentLogger, info: say, warn: say, error: say });
   try {
     const k = key ?? (config.apiKeys[0] as string);
     await workspaces.use(k, (store) => runOnFile(command, operands, { config, extra, io, validators, file: workspaces.fileFor(k) }, store));

@@ -11,6 +11,7 @@
 import {
   CONTROL_BASE,
   CONTROL_ROUTES,
+  routeBase,
   routePath,
   type ControlErrorBody,
   type ControlInput,
@@ -102,11 +103,11 @@ const isErrorBody = (v: unknown): v is ControlErrorBody =>
 async function exchange(
   origin: string,
   timeoutMs: number | undefined,
-  request: { method: string; path: string; headers: Headers; body: SendInit['body'] },
+  request: { method: string; path: string; headers: Headers; body: SendInit['body']; base?: string },
   operationId?: string,
 ): Promise<ControlResponse> {
-  const { method, path, headers, body } = request;
-  const url = `${origin}${CONTROL_BASE}${path}`;
+  const { method, path, headers, body, base = CONTROL_BASE } = request;
+  const url = `${origin}${base}${path}`;
   let res: Response;
   try {
     const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
@@ -137,11 +138,12 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     const path = routePath(route, input.path) + (query.length > 0 ? `?${new URLSearchParams(query).toString()}` : '');
     if (input.body !== undefined) headers.set('content-type', 'application/json');
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
-    const res = await exchange(origin, options.timeoutMs, { method: route.method, path, headers, body }, operationId);
+    const base = routeBase(route);
+    const res = await exchange(origin, options.timeoutMs, { method: route.method, path, headers, body, base }, operationId);
     if (res.status !== route.status) {
       const error = isErrorBody(res.body) ? res.body : undefined;
       const why = error?.message ?? res.text.slice(0, 300);
-      throw new ControlError(`${operationId} (${route.method} ${CONTROL_BASE}${path}) answered ${res.status}: ${why}`, operationId, res.status, error);
+      throw new ControlError(`${operationId} (${route.method} ${base}${path}) answered ${res.status}: ${why}`, operationId, res.status, error);
     }
     return res;
   }

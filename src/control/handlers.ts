@@ -8,6 +8,7 @@ import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
 import { UNAUTHENTICATED } from './journal.js';
 import { recordPact } from './pact-record.js';
 import { checkpointHandlers } from './checkpoint-handlers.js';
+import { probeHandlers, type Probes } from './probe-handlers.js';
 import { providerStateHandlers } from './provider-state-handlers.js';
 import { checkResetOptions, loadWorkspace, resetWorkspace } from './operations.js';
 import type { ControlBody, ControlOperationId, ControlPathParams, ControlQuery, ControlResult } from './routes.js';
@@ -26,6 +27,10 @@ export interface ControlDeps {
   startedAt: number;
   /** Makes a mode ready to answer (Prism loads on first use); awaited before a switch takes effect. */
   prepareMode?: (mode: Mode) => Promise<void>;
+  /** What `/readyz` asks. */
+  probes: Probes;
+  /** The metrics' text exposition and its Content-Type, for `/metrics`. */
+  metrics: { text(): Promise<string>; readonly contentType: string };
 }
 
 /** One call of an operation, its request already checked against spec/sandbox-control.yaml. */
@@ -46,7 +51,15 @@ export class JsonPieces<T> {
   constructor(readonly pieces: Iterable<string> | AsyncIterable<string>) {}
 }
 
-type Answer<T> = T | JsonPieces<T>;
+/** An answer that is not JSON, e.g. the metrics' text exposition. */
+export class TextAnswer {
+  constructor(
+    readonly contentType: string,
+    readonly text: string,
+  ) {}
+}
+
+type Answer<T> = T | JsonPieces<T> | TextAnswer;
 
 /** What each operation of the control plane does, without HTTP. */
 export type ControlHandlers = { [K in ControlOperationId]: (call: ControlCall<K>) => Answer<ControlResult<K>> | Promise<Answer<ControlResult<K>>> };
@@ -195,5 +208,6 @@ export function createControlHandlers(deps: ControlDeps): ControlHandlers {
     ...faultHandlers(context),
     ...providerStateHandlers(context),
     ...checkpointHandlers(context),
+    ...probeHandlers(context),
   };
 }

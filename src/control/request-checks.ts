@@ -3,7 +3,7 @@ import { ApiError } from '../http/errors.js';
 import { CONTROL_SPEC_FILE } from '../paths.js';
 import { loadSpec, type Spec } from '../openapi/spec.js';
 import { createValidators, type Issue, type RequestValidator } from '../openapi/validate.js';
-import { CONTROL_ROUTES, type ControlOperationId, type ControlRoute } from './routes.js';
+import { CONTROL_BASE, CONTROL_ROUTES, type ControlOperationId, type ControlRoute } from './routes.js';
 
 /** A control request as Express parsed it. */
 export interface ControlRequestParts {
@@ -61,18 +61,22 @@ export function checkRoutes(spec: Spec): void {
       problems.push(`${id} is not an operation of the spec`);
       continue;
     }
-    const raw = ((spec.document.paths as Record<string, Record<string, { security?: Record<string, unknown>[] }>>)[op.path] ?? {})[op.method];
+    const item = (spec.document.paths as Record<string, Record<string, { security?: Record<string, unknown>[] }> & { servers?: { url: string }[] }>)[op.path];
+    const raw = (item ?? {})[op.method];
     const success = [...op.responses.keys()].filter((s) => s >= 200 && s < 300);
     const expected = {
       method: op.method.toUpperCase(),
       path: op.path,
       status: success.length === 1 ? success[0] : success.join('|'),
-      admin: !(Array.isArray(raw?.security) && raw.security.length === 0),
+      // An operation without its own `security` has the document's: the admin token.
+      admin: raw?.security === undefined || raw.security.some((s) => 'adminToken' in s),
       workspace: op.parameters.some((p) => p.in === 'header' && p.name === SANDBOX_KEY),
       apiKey: (raw?.security ?? []).some((s) => 'apiKey' in s),
+      root: (item?.servers ?? []).some((s) => !s.url.endsWith(CONTROL_BASE)),
+      metricsToken: (raw?.security ?? []).some((s) => 'metricsToken' in s),
     };
     for (const [field, value] of Object.entries(expected)) {
-      const actual = field === 'apiKey' ? (route.apiKey ?? false) : route[field as keyof ControlRoute];
+      const actual = field === 'apiKey' || field === 'root' || field === 'metricsToken' ? (route[field] ?? false) : route[field as keyof ControlRoute];
       if (actual !== value) problems.push(`${id}: the table has ${field} ${String(actual)}, the spec ${String(value)}`);
     }
   }

@@ -6,7 +6,7 @@ import { verifyJsonBody } from '../http/json-body.js';
 import { sendJson, sendJsonStream } from '../http/send.js';
 import { loadSpec, type Spec } from '../openapi/spec.js';
 import { controlCors } from './cors.js';
-import { createControlHandlers, JsonPieces, type ControlCall, type ControlDeps } from './handlers.js';
+import { createControlHandlers, JsonPieces, TextAnswer, type ControlCall, type ControlDeps } from './handlers.js';
 import { createControlChecks, loadControlSpec } from './request-checks.js';
 import { CONTROL_ROUTES, expressPath, type ControlOperationId, type ControlRoute } from './routes.js';
 
@@ -63,6 +63,23 @@ function adminOrApiKey(config: ControlDeps['config']): RequestHandler {
   };
 }
 
+/** With `--metrics-token`, only that token opens `/metrics`: none is 401, any other 403. Without one, nothing is asked. */
+function metricsTokenOnly(token: string | undefined): RequestHandler[] {
+  if (token === undefined) return [];
+  const isToken = createKeyMatcher([token]);
+  return [
+    (req, _res, next) => {
+      const given = bearerToken(req.headers);
+      if (given === undefined)
+        throw ApiError.of('unauthorized', '/metrics needs the metrics token: Authorization: Bearer <metrics token>.', {
+          'WWW-Authenticate': 'Bearer realm="sandbox-metrics"',
+        });
+      if (!isToken(given)) throw ApiError.of('forbidden', 'Wrong metrics token.');
+      next();
+    },
+  ];
+}
+
 /** JSON bodies of POST and PUT, with the checks of /v1 bodies (UTF-8, no byte order mark, nesting); GET and DELETE ignore any body. */
 function jsonBodies(): RequestHandler {
   const parseJson = express.json({ limit: CONTROL_BODY_LIMIT, verify: verifyJsonBody() });
@@ -74,58 +91,83 @@ function jsonBodies(): RequestHandler {
   };
 }
 
+type Route = <K extends ControlOperationId>(operationId: K) => RequestHandler;
+
+/** Each operation's handler for Express: the request checked against the spec, the operation run, its answer sent. */
+function createRoute(options: ControlRouterOptions): Route {
+  const spec = options.controlSpec ?? loadControlSpec();
+  const check = createControlChecks(spec, [options.interfaceSpec ?? loadSpec()]);
+  const handlers = createControlHandlers(options);
+  return (operationId) => async (req, res) => {
+    // Read by the request log and the metrics.
+    res.locals.operation = operationId;
+    // Express 5 leaves req.body undefined when no body was parsed.
+    const checked = check(operationId, {
+      headers: req.headers,
+      query: req.query as Record<string, unknown>,
+      params: req.params as Record<string, string>,
+      body: req.body as unknown,
+    });
+    // An API key that opened the operation names the workspace itself.
+    if (typeof res.locals.apiKey === 'string') checked.key = res.locals.apiKey;
+    // Checked against the operation in the spec, so it has the types generated from it.
+    const answer: unknown = await handlers[operationId](checked as unknown as ControlCall<typeof operationId>);
+    const { status } = CONTROL_ROUTES[operationId];
+    if (answer instanceof JsonPieces) await sendJsonStream(res, status, answer.pieces);
+    else if (answer instanceof TextAnswer) res.status(status).type(answer.contentType).send(answer.text);
+    else sendJson(res, status, answer);
+  };
+}
+
+/** Adds an operation's route to `router`, after `before`. */
+function addRoute(router: express.Router, route: Route, operationId: ControlOperationId, ...before: RequestHandler[]): void {
+  const r: ControlRoute = CONTROL_ROUTES[operationId];
+  const method =
+    r.method === 'GET' ? 'get'
+    : r.method === 'PUT' ? 'put'
+    : r.method === 'POST' ? 'post'
+    : 'delete';
+  router[method](expressPath(r), ...before, route(operationId));
+}
+
+const ids = Object.keys(CONTROL_ROUTES) as ControlOperationId[];
+const isRoot = (id: ControlOperationId) => (CONTROL_ROUTES[id] as ControlRoute).root === true;
+
 /**
  * The control plane under /__sandbox (described in spec/sandbox-control.yaml),
  * its routes built from the route table: each request is checked against its
  * operation in the spec, then handed to that operation's handler, which acts
  * on the sandbox's state. It is protected by the admin token, never by an API
  * key, and acts on the workspace of the API key in `X-Sandbox-Key` (default:
- * the first configured key).
+ * the first configured API key). The operations served at the root are the
+ * root router's.
  */
-export function createControlRouter(options: ControlRouterOptions): express.Router {
-  const spec = options.controlSpec ?? loadControlSpec();
-  const check = createControlChecks(spec, [options.interfaceSpec ?? loadSpec()]);
-  const handlers = createControlHandlers(options);
+export function createControlRouter(options: ControlRouterOptions, route: Route = createRoute(options)): express.Router {
   const router = express.Router();
   router.use(controlCors(options.config.controlCorsOrigins));
-
-  const route =
-    <K extends ControlOperationId>(operationId: K): RequestHandler =>
-    async (req, res) => {
-      // Express 5 leaves req.body undefined when no body was parsed.
-      const checked = check(operationId, {
-        headers: req.headers,
-        query: req.query as Record<string, unknown>,
-        params: req.params as Record<string, string>,
-        body: req.body as unknown,
-      });
-      // An API key that opened the operation names the workspace itself.
-      if (typeof res.locals.apiKey === 'string') checked.key = res.locals.apiKey;
-      // Checked against the operation in the spec, so it has the types generated from it.
-      const answer: unknown = await handlers[operationId](checked as unknown as ControlCall<K>);
-      const { status } = CONTROL_ROUTES[operationId];
-      if (answer instanceof JsonPieces) await sendJsonStream(res, status, answer.pieces);
-      else sendJson(res, status, answer);
-    };
-  const ids = Object.keys(CONTROL_ROUTES) as ControlOperationId[];
-  const add = (operationId: ControlOperationId, ...before: RequestHandler[]) => {
-    const r: ControlRoute = CONTROL_ROUTES[operationId];
-    router[
-      r.method === 'GET' ? 'get'
-      : r.method === 'PUT' ? 'put'
-      : r.method === 'POST' ? 'post'
-      : 'delete'
-    ](expressPath(r), ...before, route(operationId));
-  };
+  const under = ids.filter((id) => !isRoot(id));
   const opensWithKey = (id: ControlOperationId) => (CONTROL_ROUTES[id] as ControlRoute).apiKey === true;
   // Operations without a credential first, then those an API key opens too; the admin check guards the rest.
-  for (const id of ids) if (!CONTROL_ROUTES[id].admin) add(id);
-  for (const id of ids) if (opensWithKey(id)) add(id, adminOrApiKey(options.config), jsonBodies());
+  for (const id of under) if (!CONTROL_ROUTES[id].admin) addRoute(router, route, id);
+  for (const id of under) if (opensWithKey(id)) addRoute(router, route, id, adminOrApiKey(options.config), jsonBodies());
   router.use(adminOnly(options.config.adminToken, options.config.apiKeys));
   router.use(jsonBodies());
-  for (const id of ids) if (CONTROL_ROUTES[id].admin && !opensWithKey(id)) add(id);
+  for (const id of under) if (CONTROL_ROUTES[id].admin && !opensWithKey(id)) addRoute(router, route, id);
   router.use((req) => {
     throw ApiError.of('not_found', `No control operation ${req.method} /__sandbox${req.path}.`);
   });
   return router;
+}
+
+/**
+ * The operations served at the root, beside `/v1` (the probes, the
+ * metrics): only their own paths, so every other request goes on to the
+ * rest of the app. Built with the control plane, from the same table.
+ */
+export function createControlRouters(options: ControlRouterOptions): { control: express.Router; root: express.Router } {
+  const route = createRoute(options);
+  const root = express.Router();
+  const guard = metricsTokenOnly(options.config.metricsToken);
+  for (const id of ids) if (isRoot(id)) addRoute(root, route, id, ...((CONTROL_ROUTES[id] as ControlRoute).metricsToken ? guard : []));
+  return { control: createControlRouter(options, route), root };
 }

@@ -28,11 +28,21 @@ export interface ControlRoute {
   workspace: boolean;
   /** Whether an API key opens it too, acting on that key's workspace only (the spec lists the `apiKey` scheme). */
   apiKey?: true;
+  /** Served at the root, not under `/__sandbox` (the probes and metrics; the spec gives the path its own `servers`). */
+  root?: true;
+  /** Opened by the metrics token when the sandbox has one, else by no credential (the spec lists `metricsToken` beside `{}`). */
+  metricsToken?: true;
 }
+
+/** Where a route is served: under `/__sandbox`, or at the root. */
+export const routeBase = (route: ControlRoute): string => (route.root ? '' : CONTROL_BASE);
 
 /** Every operation of spec/sandbox-control.yaml (the `satisfies` fails to compile when one is missing or unknown). */
 export const CONTROL_ROUTES = {
   getHealth: { method: 'GET', path: '/health', status: 200, admin: false, workspace: false },
+  getLiveness: { method: 'GET', path: '/livez', status: 200, admin: false, workspace: false, root: true },
+  getReadiness: { method: 'GET', path: '/readyz', status: 200, admin: false, workspace: false, root: true },
+  getMetrics: { method: 'GET', path: '/metrics', status: 200, admin: false, workspace: false, root: true, metricsToken: true },
   getMode: { method: 'GET', path: '/mode', status: 200, admin: true, workspace: false },
   setMode: { method: 'PUT', path: '/mode', status: 200, admin: true, workspace: false },
   listWorkspaces: { method: 'GET', path: '/workspaces', status: 200, admin: true, workspace: false },

@@ -24,6 +24,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description The process answers. Cheap: touches no storage. Needs no credential. A Kubernetes `livenessProbe` or a load balancer's health check.
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Whether the sandbox should be sent traffic: its storage answers (the data folder, or the PostgreSQL server) and it is not shutting down. After SIGTERM it answers 503 at once while requests in flight (and new ones, for `--shutdown-delay` seconds) are still served, then the listener closes. Needs no credential. A Kubernetes `readinessProbe`, the container's `HEALTHCHECK`.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The sandbox's metrics in the Prometheus text format (version 0.0.4): requests by operation, status and mode; their latency; `/v1` answers that did not match the interface's spec; store write latency and failures; open workspaces; journal memory; the process's own metrics (CPU, memory, event loop, garbage collection). No series is labelled with an API key, a token or a workspace. Open unless the sandbox was started with `--metrics-token`; then that token, as `Authorization: Bearer <metrics token>`, is needed (401 without it, 403 with another).
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mode": {
         parameters: {
             query?: never;
@@ -524,6 +584,27 @@ export interface components {
          * @example 3ad2b6c8a8e61f4e
          */
         WorkspaceId: string;
+        /** @description The process answers. */
+        Liveness: {
+            /**
+             * @description Always `ok`.
+             * @enum {string}
+             */
+            status: "ok";
+        };
+        /** @description The sandbox is ready for traffic. */
+        Readiness: {
+            /**
+             * @description Always `ready`.
+             * @enum {string}
+             */
+            status: "ready";
+            /**
+             * @description The backend that answered (`file` or `postgres`).
+             * @enum {string}
+             */
+            store: "file" | "postgres";
+        };
         /** @description Liveness and identity of the sandbox. */
         Health: {
             /**
@@ -1134,6 +1215,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready; `message` says why (shutting down, or the storage does not answer). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP petstore_http_requests_total Requests answered, by operation, status and mode.
+                     *     # TYPE petstore_http_requests_total counter
+                     *     petstore_http_requests_total{operation="listPets",status="200",mode="stateful"} 42
+                     */
+                    "text/plain": string;
+                };
+            };
+            /** @description A metrics token is set and none was sent. */
+            401: {
+                headers: {
+                    /** @description The scheme and realm of the metrics. */
+                    "WWW-Authenticate": "Bearer realm=\"sandbox-metrics\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A token other than the metrics token was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -20,7 +20,7 @@ export function openWorkspaces(config: Config, logger: Logger, checkPet?: (pet: 
       seed: { seed: config.seed, count: config.count },
       compactAfter: config.compactAfter,
       quota: { pets: config.quotaPets, bytes: config.quotaBytes },
-      warn: (message) => logger.error(message),
+      warn: (message) => logger.warn(message),
       ...(checkPet ? { checkPet } : {}),
     },
   });

@@ -6,6 +6,8 @@ import type { OperationSpec } from '../openapi/spec.js';
 export interface Exchange {
   /** When tracking started; absent on a response that is not tracked (Express's own `locals`). */
   start: number;
+  /** `X-Request-Id`: the client's, or one made for the request. */
+  requestId: string;
   op?: OperationSpec;
   key?: string;
   /** The response body as sent, and its JSON text. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError, toApiError } from '../http/error-handler.js';
 import { ApiError } from '../http/errors.js';
+import { assignRequestId } from '../http/request-id.js';
 import { sendJson } from '../http/send.js';
 import { VIOLATIONS_HEADER, violationsHeader } from '../modes/proxy/header.js';
 import type { ForwardReply, Reply, V1Exchange, Violation } from '../operation.js';
@@ -49,6 +50,7 @@ function reporter(onResponse: ResponderHooks['onResponse']) {
       req,
       // Express rewrites req.url under a mount point; originalUrl is the target as sent.
       url: req.originalUrl ?? req.url ?? '',
+      requestId: exchange.requestId,
       requestBytes: exchange.bytes,
       op: exchange.op,
       key: exchange.key,
@@ -97,7 +99,9 @@ export function createResponder({ onUnexpected, onResponse }: ResponderHooks): R
   };
   return {
     track(res) {
-      const exchange: Exchange = { start: performance.now() };
+      // Express's first step has given the request its id already; the fast path has not.
+      const given = (res as Partial<{ locals: { requestId?: string } }>).locals?.requestId;
+      const exchange: Exchange = { start: performance.now(), requestId: given ?? assignRequestId(res.req, res) };
       (res as Tracked).locals = exchange;
       return exchange;
     },

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { awaitStartLine, collectOutput } from '../support/spawn.js';
+import { awaitStartLine, collectOutput, type Output } from '../support/spawn.js';
 
 export const AUTH = 'Bearer sandbox-key';
 const SANDBOX_BIN = join(PACKAGE_ROOT, 'dist', 'src', 'bin.js');
@@ -102,14 +102,23 @@ interface SpawnSpec {
   env?: Record<string, string>;
 }
 
+/** Stdout read and dropped, stderr kept. */
+function drainOutput(child: ChildProcess): Output {
+  let errors = '';
+  child.stdout?.resume();
+  child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  return { all: () => errors, stdout: () => '', stderr: () => errors };
+}
+
 async function start(spec: SpawnSpec): Promise<ServerProcess> {
   const t0 = performance.now();
   const child = spawn(process.execPath, spec.args, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...spec.env } });
   running.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   void exited.then(() => running.delete(child));
-  // Collected from the start, which also keeps the pipes flowing.
-  const output = collectOutput(child);
+  // Collected from the start, which also keeps the pipes flowing. A server whose origin is known may log every
+  // request: its stdout is drained (as a container runtime would) but not kept.
+  const output = spec.origin === undefined ? collectOutput(child) : drainOutput(child);
   const deadline = t0 + spec.timeoutMs;
   try {
     const origin = spec.origin ?? (await awaitStartLine(child, output, spec.timeoutMs));
@@ -139,13 +148,20 @@ async function start(spec: SpawnSpec): Promise<ServerProcess> {
   }
 }
 
-/** The sandbox in stateful mode on `dataFile`; a missing file is seeded with `count` pets. `bin` may be another build, to compare. */
-export function startSandbox(dataFile: string, count = 50, name = 'sandbox', bin = SANDBOX_BIN): Promise<ServerProcess> {
+/**
+ * The sandbox in stateful mode on `dataFile`; a missing file is seeded with `count` pets. `bin` may be another build, to compare.
+ * Its request log is off (`PETSTORE_LOG_LEVEL=warn`, as Prism runs silent) unless `requestLog`: then one JSON line per request
+ * goes to a pipe this process drains. Set by variables, which a build without them ignores.
+ */
+export async function startSandbox(dataFile: string, count = 50, name = 'sandbox', bin = SANDBOX_BIN, requestLog = false): Promise<ServerProcess> {
+  const port = await freePort();
   return start({
     name,
-    args: [bin, '--port', '0', '--data', dataFile, '--count', String(count), '--mode', 'stateful'],
+    args: [bin, '--port', String(port), '--data', dataFile, '--count', String(count), '--mode', 'stateful'],
+    origin: `http://127.0.0.1:${port}`,
     prefix: '/v1',
     timeoutMs: 120_000,
+    env: { PETSTORE_LOG_LEVEL: requestLog ? 'info' : 'warn', PETSTORE_LOG_FORMAT: 'json' },
   });
 }
 

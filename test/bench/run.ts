@@ -100,10 +100,24 @@ async function main(): Promise<void> {
     ];
     addRows('GET /v1/pets, c50', await compare(opts, c50, { path: '/pets', connections: 50 }));
     await Promise.all([express.stop(), bare.stop(), prebuilt.stop(), before?.stop()]);
+    console.log('GET /v1/pets, request log off and on');
+    const logged = await startSandbox(join(work, 'logged', 'db.json'), 50, 'sandbox, request log on', undefined, true);
+    const logging = [
+      { label: 'request log off', server: sb50 },
+      { label: 'request log on (JSON)', server: logged },
+    ];
+    addRows('GET /v1/pets, c50, request log', await compare(opts, logging, { path: '/pets', connections: 50 }));
+    await logged.stop();
     targets.push(
       ratioTarget('stateful GET /v1/pets vs minimal Express', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'express'), 0.8),
       ratioTarget('stateful GET /v1/pets vs Prism', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'prism'), 4),
       ratioTarget('GET /v1/pets c50 vs bare node:http', rps('GET /v1/pets, c50', 'sandbox'), rps('GET /v1/pets, c50', 'node:http'), 0.85),
+      ratioTarget(
+        'GET /v1/pets c50, request log on vs off',
+        rps('GET /v1/pets, c50, request log', 'request log on (JSON)'),
+        rps('GET /v1/pets, c50, request log', 'request log off'),
+        0.5,
+      ),
       ratioTarget(
         'GET /v1/pets c50 vs node:http sending a prebuilt text',
         rps('GET /v1/pets, c50', 'sandbox'),

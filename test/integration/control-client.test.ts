@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlError, createControlClient, type CallOptions, type ControlClient } from '../../src/control/client.js';
-import { CONTROL_BASE, CONTROL_ROUTES, routePath, type ControlInput, type ControlOperationId } from '../../src/control/routes.js';
+import { CONTROL_ROUTES, routeBase, routePath, type ControlInput, type ControlOperationId } from '../../src/control/routes.js';
 import { clientOf } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 import { controlProblems } from '../support/spec-check.js';
@@ -26,6 +26,9 @@ afterAll(() => sb.stop());
  */
 const CALLS: { [K in ControlOperationId]: ControlInput<K> } = {
   getHealth: {},
+  getLiveness: {},
+  getReadiness: {},
+  getMetrics: {},
   getMode: {},
   setMode: { body: { mode: 'stateful' } },
   listWorkspaces: {},
@@ -62,8 +65,10 @@ describe('the control client', () => {
       OPTIONS[operationId],
     );
     const route = CONTROL_ROUTES[operationId];
-    const path = `${CONTROL_BASE}${routePath(route, (input as { path?: Record<string, unknown> }).path)}`;
-    expect(await controlProblems(route.method, path, { status: route.status, headers: new Headers({ 'content-type': 'application/json' }), text })).toEqual([]);
+    const path = `${routeBase(route)}${routePath(route, (input as { path?: Record<string, unknown> }).path)}`;
+    // The client hands over the text only; the metrics are the one answer that is not JSON (their own test reads the header).
+    const contentType = operationId === 'getMetrics' ? 'text/plain' : 'application/json';
+    expect(await controlProblems(route.method, path, { status: route.status, headers: new Headers({ 'content-type': contentType }), text })).toEqual([]);
   });
 
   it("acts on its key's workspace, or on the one a call names", async () => {

@@ -21,6 +21,8 @@ interface Raw {
   body: string;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 /** One request with its path, headers and body bytes exactly as given (fetch would normalize them). */
 function send(origin: string, method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<Raw> {
   const { hostname, port } = new URL(origin);
@@ -32,7 +34,10 @@ function send(origin: string, method: string, path: string, headers: Record<stri
       res.on('end', () => {
         const pairs: string[] = [];
         for (let i = 0; i < res.rawHeaders.length; i += 2) {
-          if (res.rawHeaders[i]?.toLowerCase() !== 'date') pairs.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
+          const name = res.rawHeaders[i]?.toLowerCase();
+          // A request id made for the request differs on each; where it stands in the order does not.
+          const value = name === 'x-request-id' && UUID.test(res.rawHeaders[i + 1] ?? '') ? '<made>' : res.rawHeaders[i + 1];
+          if (name !== 'date') pairs.push(`${res.rawHeaders[i]}: ${value}`);
         }
         resolve({ status: res.statusCode ?? 0, headers: pairs, body: text });
       });

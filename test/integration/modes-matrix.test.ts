@@ -110,6 +110,8 @@ describe('the same in every mode', { timeout: 60_000 }, () => {
             'access-control-allow-origin',
             'access-control-expose-headers',
             'vary',
+            // The sandbox's own, in every mode (the request log's id).
+            'x-request-id',
           ].includes(n),
       );
       expect(names.sort()).toEqual(['deprecation', 'link', 'sunset']);

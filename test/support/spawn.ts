@@ -34,22 +34,27 @@ export class SandboxExit extends Error {
   }
 }
 
-/** What a child printed so far: stdout and stderr interleaved, and stderr alone. */
+/** What a child printed so far: stdout and stderr interleaved, and each alone. */
 export interface Output {
   all(): string;
+  stdout(): string;
   stderr(): string;
 }
 
 /** Starts collecting what `child` prints (before anything else listens, so no chunk is missed). */
 export function collectOutput(child: ChildProcess): Output {
   let all = '';
+  let out = '';
   let errors = '';
-  child.stdout?.on('data', (chunk: Buffer) => (all += chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => {
+    all += chunk.toString();
+    out += chunk.toString();
+  });
   child.stderr?.on('data', (chunk: Buffer) => {
     all += chunk.toString();
     errors += chunk.toString();
   });
-  return { all: () => all, stderr: () => errors };
+  return { all: () => all, stdout: () => out, stderr: () => errors };
 }
 
 /**
@@ -114,6 +119,8 @@ export interface ChildSandbox {
   ended: Promise<Ended>;
   /** Everything it printed, stdout and stderr interleaved. */
   output(): string;
+  /** What it printed on stdout only (the log lines below warn). */
+  stdout(): string;
   /** What it printed on stderr only. */
   stderr(): string;
 }
@@ -145,7 +152,16 @@ export async function spawnSandbox(dataFile: string, args: string[] = [], option
   const output = collectOutput(child);
   const ended = new Promise<Ended>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const origin = await awaitStartLine(child, output, 60_000);
-  return { child, origin, baseUrl: `${origin}/v1`, exited: ended.then((e) => e.signal), ended, output: output.all, stderr: output.stderr };
+  return {
+    child,
+    origin,
+    baseUrl: `${origin}/v1`,
+    exited: ended.then((e) => e.signal),
+    ended,
+    output: output.all,
+    stdout: output.stdout,
+    stderr: output.stderr,
+  };
 }
 
 /** Stops it gracefully (SIGTERM: flush, release the lock), SIGKILL after 10 s; resolves with how it ended. */

@@ -4,7 +4,9 @@
  * spec/openapi.yaml by operation id, control-plane responses against
  * spec/sandbox-control.yaml by method and path.
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import { createSpecChecker, type ResponseToCheck, type SpecOperation } from '../../contracts/spec-check.js';
 
 export const SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
@@ -45,8 +47,16 @@ export function documentedStatuses(): Promise<Map<string, number[]>> {
   return interfaceChecker.documentedStatuses();
 }
 
-/** The control operation a request reached, from its method and URL path (`/__sandbox/...`), if the spec describes it. */
+/** Paths the control spec serves at the root, not under `/__sandbox` (their path item has its own `servers`): probes and metrics. */
+const ROOT_PATHS = new Set(
+  Object.entries((parse(readFileSync(CONTROL_SPEC_PATH, 'utf8')) as { paths: Record<string, { servers?: unknown }> }).paths)
+    .filter(([, item]) => item.servers !== undefined)
+    .map(([path]) => path),
+);
+
+/** The control operation a request reached, from its method and URL path (`/__sandbox/...`, or a root path), if the spec describes it. */
 export async function findControlOperation(method: string, urlPath: string): Promise<SpecOperation | undefined> {
+  if (ROOT_PATHS.has(urlPath.split('?')[0] ?? '')) return controlChecker.find(method, urlPath);
   if (!urlPath.startsWith(`${CONTROL_BASE}/`)) return undefined;
   return controlChecker.find(method, urlPath.slice(CONTROL_BASE.length));
 }

@@ -30,6 +30,13 @@ describe('secrets from files', () => {
   });
 
   it.each([
+    [['--metrics-token-file', '/run/secrets/admin'], {}],
+    [[], { PETSTORE_METRICS_TOKEN_FILE: '/run/secrets/admin' }],
+  ])('the metrics token from %j %j, without its trailing newline', (argv, env) => {
+    expect(load(argv, env).metricsToken).toBe('file-admin-token');
+  });
+
+  it.each([
     [['--api-keys-file', '/run/secrets/keys'], {}],
     [[], { PETSTORE_API_KEYS_FILE: '/run/secrets/keys' }],
   ])('API keys from %j %j: one per line or comma-separated, blank lines and # comments ignored', (argv, env) => {

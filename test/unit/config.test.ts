@@ -30,6 +30,10 @@ describe('loadConfig defaults', () => {
       quotaBytes: 128 * 1024 * 1024,
       maxWorkspaces: 1000,
       workspaceIdleMs: 60_000,
+      logLevel: 'info',
+      logFormat: 'auto',
+      metricsToken: undefined,
+      shutdownDelayMs: 0,
     });
     expect([positionals, help, version]).toEqual([[], false, false]);
   });
@@ -71,11 +75,15 @@ const FROM_FLAG_OR_ENV: [string, string, string, Record<string, unknown>][] = [
   ['upstream-timeout', 'PETSTORE_UPSTREAM_TIMEOUT', '7', { upstreamTimeoutMs: 7000 }],
   ['checkpoint-count', 'PETSTORE_CHECKPOINT_COUNT', '3', { checkpointCount: 3 }],
   ['checkpoint-bytes', 'PETSTORE_CHECKPOINT_BYTES', '65536', { checkpointBytes: 65536 }],
+  ['log-level', 'PETSTORE_LOG_LEVEL', 'WARN', { logLevel: 'warn' }],
+  ['log-format', 'PETSTORE_LOG_FORMAT', 'json', { logFormat: 'json' }],
+  ['metrics-token', 'PETSTORE_METRICS_TOKEN', 'scrape-me', { metricsToken: 'scrape-me' }],
+  ['shutdown-delay', 'PETSTORE_SHUTDOWN_DELAY', '5', { shutdownDelayMs: 5000 }],
 ];
 
 describe('each option from its flag and from its environment variable', () => {
   it('covers every option (the switch, the secret files and the upstream key have tests of their own)', () => {
-    const covered = [...FROM_FLAG_OR_ENV.map(([flag]) => flag), 'open-keys', 'api-keys-file', 'admin-token-file', 'upstream-key'];
+    const covered = [...FROM_FLAG_OR_ENV.map(([flag]) => flag), 'open-keys', 'api-keys-file', 'admin-token-file', 'metrics-token-file', 'upstream-key'];
     expect(covered.sort()).toEqual(Object.keys(OPTIONS).sort());
     for (const [flag, env] of FROM_FLAG_OR_ENV) expect(OPTIONS[flag as keyof typeof OPTIONS].env).toBe(env);
   });
@@ -122,6 +130,10 @@ describe('wrong values -> ConfigError naming the option', () => {
     [['--api-keys', 'has space'], {}, '--api-keys'],
     [['--api-keys', 'good,bad"quote'], {}, '--api-keys'],
     [['--admin-token', 'has space'], {}, '--admin-token'],
+    [['--metrics-token', 'has space'], {}, '--metrics-token'],
+    [['--log-level', 'loud'], {}, '--log-level'],
+    [['--log-format', 'xml'], {}, '--log-format'],
+    [['--shutdown-delay', '-1'], {}, '--shutdown-delay'],
     [['--cors-origins', ' , '], {}, '--cors-origins'],
     [['--control-cors-origins', '*'], {}, '--control-cors-origins'],
     [['--control-cors-origins', 'qa.example'], {}, '--control-cors-origins'],

@@ -1,0 +1,52 @@
+import { ConfigError } from './config-error.js';
+import { adminTokenOf, readSecret, type ConfigIo } from './config-secrets.js';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+/** `auto`: pretty on a terminal, JSON otherwise (decided by bin.ts, which knows whether stdout is one). */
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** What an operator running the sandbox as a service sets: logs, metrics, shutdown. */
+export interface OpsConfig {
+  /** Lowest level logged; `info` logs one line per request, `warn` none. Default info. */
+  readonly logLevel: LogLevel;
+  /** How log lines are written. Default auto. */
+  readonly logFormat: LogFormat;
+  /** Bearer token `/metrics` asks for; undefined: `/metrics` is open (it carries counts, never a key). */
+  readonly metricsToken: string | undefined;
+  /** After SIGTERM, how long `/readyz` answers 503 while requests are still served, before the listener closes. Default 0. */
+  readonly shutdownDelayMs: number;
+}
+
+/** The options of OpsConfig: flag, environment variable, default, help. */
+export const OPS_OPTIONS = {
+  'log-level': { env: 'PETSTORE_LOG_LEVEL', default: 'info', help: `${LOG_LEVELS.join(' | ')} (info logs each request)` },
+  'log-format': { env: 'PETSTORE_LOG_FORMAT', default: 'auto', help: 'json | pretty | auto (pretty on a terminal, else json)' },
+  'metrics-token': { env: 'PETSTORE_METRICS_TOKEN', default: '', help: 'bearer token /metrics asks for (none: /metrics is open)' },
+  'metrics-token-file': { env: 'PETSTORE_METRICS_TOKEN_FILE', default: '', help: 'file holding the metrics token' },
+  'shutdown-delay': { env: 'PETSTORE_SHUTDOWN_DELAY', default: '0', help: 'seconds /readyz answers 503 after SIGTERM before the listener closes' },
+} as const;
+
+function oneOf<T extends string>(name: string, raw: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`--${name} must be one of ${allowed.join(', ')}, got '${raw}'`);
+  return raw as T;
+}
+
+/** The ops part of the configuration; `get` reads an option as loadConfig does (flag, variable, default). */
+export function opsConfigOf(
+  get: (name: keyof typeof OPS_OPTIONS) => string,
+  integer: (name: string, raw: string, min: number, max: number) => number,
+  flags: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+  io: ConfigIo,
+): OpsConfig {
+  const option = (name: 'metrics-token' | 'metrics-token-file') => ({ flag: name, env: OPS_OPTIONS[name].env });
+  const token = readSecret({ value: option('metrics-token'), file: option('metrics-token-file'), default: '' }, flags, env, io);
+  return {
+    logLevel: oneOf('log-level', get('log-level').trim().toLowerCase(), LOG_LEVELS),
+    logFormat: oneOf('log-format', get('log-format').trim().toLowerCase(), LOG_FORMATS),
+    metricsToken: token.text === '' ? undefined : adminTokenOf(token),
+    shutdownDelayMs: integer('shutdown-delay', get('shutdown-delay'), 0, 3600) * 1000,
+  };
+}

@@ -1,0 +1,55 @@
+import type { Workspace, WorkspaceStore } from '../backend.js';
+import type { Metrics, StoreWrite } from './metrics.js';
+
+/** The catalogue code of a failed write (a StoreFailure's), or `error` for anything else. */
+const codeOf = (error: unknown): string => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[a-z_]+$/.test(code) ? code : 'error';
+};
+
+/**
+ * The workspaces of any backend with their writes timed for the metrics:
+ * how long each create, replace and append takes to be durable, and which
+ * fail. Reads pass straight through. One wrapper per workspace object,
+ * made on its first use.
+ */
+export function instrumentWorkspaces(store: WorkspaceStore, metrics: Pick<Metrics, 'storeWrite'>): WorkspaceStore {
+  const wrapped = new WeakMap<Workspace, Workspace>();
+  const timed = async <T>(kind: StoreWrite, write: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      const result = await write();
+      metrics.storeWrite(kind, (performance.now() - start) / 1000);
+      return result;
+    } catch (error) {
+      metrics.storeWrite(kind, (performance.now() - start) / 1000, codeOf(error));
+      throw error;
+    }
+  };
+  const wrap = (ws: Workspace): Workspace => {
+    let w = wrapped.get(ws);
+    if (!w) {
+      w = {
+        page: (limit, status) => ws.page(limit, status),
+        get: (id) => ws.get(id),
+        summary: () => ws.summary(),
+        exportPieces: () => ws.exportPieces(),
+        create: (input) => timed('create', () => ws.create(input)),
+        replace: (pets, nextId) => timed('replace', () => ws.replace(pets, nextId)),
+        append: (pets, nextId) => timed('append', () => ws.append(pets, nextId)),
+      };
+      wrapped.set(ws, w);
+    }
+    return w;
+  };
+  return {
+    idOf: (key) => store.idOf(key),
+    use: (key, work) => store.use(key, (ws) => work(wrap(ws))),
+    peek: (key) => {
+      const ws = store.peek(key);
+      return ws && wrap(ws);
+    },
+    openIds: () => store.openIds(),
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,125 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { MaybePromise } from '../backend.js';
+import type { JournalMemory } from '../control/journal.js';
+
+/** What the gauges read when Prometheus scrapes. */
+export interface MetricSources {
+  openWorkspaces(): number;
+  journalMemory(): MaybePromise<JournalMemory>;
+}
+
+/** Kinds of store writes: a create, a whole replacement (reset, fixture load), an append. */
+export type StoreWrite = 'create' | 'replace' | 'append';
+
+/** The sandbox's metrics: what the pipeline and the store report, and the exposition Prometheus scrapes. */
+export interface Metrics {
+  /** An answered request (any operation; `operation` is `unknown` for a path none serves). */
+  request(operation: string, status: number, mode: string, seconds: number): void;
+  /** A /v1 answer that did not match the interface's spec. */
+  mismatch(operation: string): void;
+  /** A store write, and its failure code if it failed. */
+  storeWrite(kind: StoreWrite, seconds: number, failure?: string): void;
+  /** The Prometheus text exposition: the sandbox's series, then the process's. */
+  text(): Promise<string>;
+  readonly contentType: string;
+}
+
+/** Seconds: from a fast read (well under a millisecond) to a write behind an injected 10 s fault. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The process's own metrics, registered once per process: several sandboxes in one (tests) share them. */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/** The gauges read at scrape time. */
+function registerGauges(registers: Registry[], sources: MetricSources): void {
+  new Gauge({
+    name: 'petstore_workspaces_open',
+    help: 'Workspaces open now (each an API key with its data in memory).',
+    registers,
+    collect() {
+      this.set(sources.openWorkspaces());
+    },
+  });
+  const journal = (name: string, help: string, field: keyof JournalMemory) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        this.set((await sources.journalMemory())[field]);
+      },
+    });
+  journal('petstore_journal_memory_bytes', 'Bytes the journals hold together.', 'bytes');
+  journal('petstore_journal_memory_budget_bytes', 'Bytes the journals may hold together (--journal-memory).', 'budget');
+  journal('petstore_journal_entries', 'Entries the journals hold together.', 'kept');
+}
+
+/**
+ * The metrics of one sandbox, in a registry of its own. Labels are the
+ * operation, status, mode, store write kind and failure code: all bounded,
+ * none an API key, a token or a workspace.
+ */
+export function createMetrics(sources: MetricSources): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const requests = new Counter({
+    name: 'petstore_http_requests_total',
+    help: 'Requests answered, by operation, status and mode.',
+    labelNames: ['operation', 'status', 'mode'],
+    registers,
+  });
+  const latency = new Histogram({
+    name: 'petstore_http_request_duration_seconds',
+    help: 'Time from a request to its answer, by operation.',
+    labelNames: ['operation'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const mismatches = new Counter({
+    name: 'petstore_spec_mismatches_total',
+    help: '/v1 answers that did not match spec/openapi.yaml, by operation.',
+    labelNames: ['operation'],
+    registers,
+  });
+  const writes = new Histogram({
+    name: 'petstore_store_write_duration_seconds',
+    help: 'Store writes until durable (or failed), by kind.',
+    labelNames: ['kind'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const failures = new Counter({
+    name: 'petstore_store_write_failures_total',
+    help: 'Store writes that failed, by kind and error code.',
+    labelNames: ['kind', 'code'],
+    registers,
+  });
+  registerGauges(registers, sources);
+  // The hot path looks its series up by one string instead of hashing a label object per request.
+  const series = new Map<string, { count: ReturnType<typeof requests.labels>; time: ReturnType<typeof latency.labels> }>();
+  return {
+    request(operation, status, mode, seconds) {
+      const key = `${operation} ${status} ${mode}`;
+      let s = series.get(key);
+      if (!s) series.set(key, (s = { count: requests.labels(operation, String(status), mode), time: latency.labels(operation) }));
+      s.count.inc();
+      s.time.observe(seconds);
+    },
+    mismatch: (operation) => mismatches.inc({ operation }),
+    storeWrite(kind, seconds, failure) {
+      writes.observe({ kind }, seconds);
+      if (failure !== undefined) failures.inc({ kind, code: failure });
+    },
+    async text() {
+      return `${await registry.metrics()}\n${await processMetrics().metrics()}`;
+    },
+    contentType: registry.contentType,
+  };
+}

@@ -1,0 +1,47 @@
+import type { Runtime } from '../operation.js';
+import type { AnsweredRequest, V1Exchange } from '../operation.js';
+import type { Logger, RequestLine } from '../logger.js';
+
+/** The path of a request target, without its query string. */
+export function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
+/** Milliseconds to two decimals: enough for a person, short in a line. */
+const rounded = (ms: number) => Math.round(ms * 100) / 100;
+
+/**
+ * The request log's lines: one per answered request, /v1 or not. A line
+ * names the workspace by its id (a keyed hash), never by its key, and has
+ * no header, no query string and no body: nothing a client sent as a secret.
+ */
+export function createRequestLog(logger: Logger, workspaceOf: (key: string) => string, runtime: Runtime) {
+  return {
+    v1(e: V1Exchange): void {
+      const line: RequestLine = {
+        requestId: e.requestId,
+        method: e.req.method ?? '',
+        path: pathOf(e.url),
+        status: e.status,
+        durationMs: rounded(e.durationMs),
+        operation: e.op?.operationId,
+        workspace: e.key === undefined ? undefined : workspaceOf(e.key),
+        mode: runtime.mode,
+      };
+      logger.request(line);
+    },
+    other(e: AnsweredRequest): void {
+      logger.request({
+        requestId: e.requestId,
+        method: e.req.method ?? '',
+        path: pathOf(e.url),
+        status: e.status,
+        durationMs: rounded(e.durationMs),
+        operation: e.operation,
+        workspace: undefined,
+        mode: runtime.mode,
+      });
+    },
+  };
+}

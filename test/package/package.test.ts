@@ -1,0 +1,102 @@
+/**
+ * The installable package, as a user gets it: `npm pack` (which builds
+ * through `prepack`), `npm install --omit=dev <tarball>` in an empty folder,
+ * then `npx petstore-sandbox`. Nothing of this repository is reachable from
+ * there: the tarball holds everything the running server needs, and its
+ * dependencies everything it imports. Slow (a build and an install): a
+ * generous timeout.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runningServer } from '../../src/lock.js';
+import { tempDir } from '../support/harness.js';
+import { jsonLines } from '../support/log-lines.js';
+import { awaitStartLine, collectOutput, ROOT } from '../support/spawn.js';
+
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+
+let app: string;
+let tarball: string;
+beforeAll(() => {
+  const packed = tempDir('petstore-pack-');
+  // The same npm scripts the Dockerfile runs: prepack builds, pack makes the tarball.
+  const name = npm(['pack', '--silent', '--pack-destination', packed], ROOT).trim().split('\n').at(-1) as string;
+  tarball = join(packed, name);
+  app = tempDir('petstore-install-');
+  npm(['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], app);
+}, 600_000);
+
+describe('the npm package', { timeout: 180_000 }, () => {
+  it('holds the bundle, the specs, the fixture sets and the README, and no source, test or dev tool', () => {
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
+    expect(files).toEqual(
+      [
+        'package/README.md',
+        'package/dist/src/bin.js',
+        ...readdirSync(join(ROOT, 'fixtures'))
+          .filter((f) => f.endsWith('.json'))
+          .map((f) => `package/fixtures/${f}`),
+        'package/package.json',
+        'package/spec/openapi.yaml',
+        'package/spec/sandbox-control.yaml',
+      ].sort(),
+    );
+    expect(existsSync(join(app, 'node_modules', 'vitest'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules', 'esbuild'))).toBe(false);
+  });
+
+  it('npx petstore-sandbox --version answers from the installed package', () => {
+    const version = execFileSync('npx', ['--no-install', 'petstore-sandbox', '--version'], { cwd: app, encoding: 'utf8' }).trim();
+    expect(version).toBe((JSON.parse(npm(['pkg', 'get', 'version', '--json'], ROOT)) as string).toString());
+  });
+
+  describe('npx petstore-sandbox, installed in an empty folder', () => {
+    const data = () => join(app, 'data');
+    let child: ReturnType<typeof spawn>;
+    let origin: string;
+    let output: ReturnType<typeof collectOutput>;
+    beforeAll(async () => {
+      mkdirSync(data(), { recursive: true });
+      child = spawn('npx', ['--no-install', 'petstore-sandbox', '--port', '0', '--data', join(data(), 'db.json'), '--log-format', 'json'], {
+        cwd: app,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      output = collectOutput(child);
+      origin = await awaitStartLine(child, output, 60_000);
+    }, 120_000);
+    afterAll(() => {
+      const sandbox = runningServer(join(data(), 'db.json'));
+      if (sandbox) process.kill(sandbox.pid, 'SIGKILL');
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+
+    it('serves /v1 from the packaged spec and data, the probes, the metrics and a fixture set', async () => {
+      const auth = { authorization: 'Bearer sandbox-key' };
+      const pets = await fetch(`${origin}/v1/pets?limit=2`, { headers: auth });
+      expect(pets.status).toBe(200);
+      expect(((await pets.json()) as unknown[]).length).toBe(2);
+      expect((await fetch(`${origin}/readyz`)).status).toBe(200);
+      expect(await (await fetch(`${origin}/metrics`)).text()).toContain('petstore_http_requests_total{operation="listPets",status="200",mode="stateful"} 1');
+      const admin = { authorization: 'Bearer sandbox-admin', 'content-type': 'application/json' };
+      const load = await fetch(`${origin}/__sandbox/load`, { method: 'POST', headers: admin, body: JSON.stringify({ fixture: 'empty' }) });
+      expect(load.status, await load.clone().text()).toBe(200);
+      // Prism, an external import of the bundle, loads from the installed dependencies.
+      const example = await fetch(`${origin}/v1/pets/1`, { headers: { ...auth, prefer: 'code=404' } });
+      expect(example.status).toBe(404);
+    });
+
+    it('logs JSON lines and stops on SIGTERM with exit code 0', async () => {
+      const ended = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+      // npx runs the sandbox as its child: the signal goes to the sandbox (its pid is in the lock file), as an
+      // orchestrator's would to a container running it directly; npx then exits with its code.
+      const sandbox = runningServer(join(data(), 'db.json'));
+      expect(sandbox?.origin).toBe(origin);
+      process.kill(sandbox?.pid as number, 'SIGTERM');
+      expect(await ended).toBe(0);
+      expect(jsonLines(output.stdout()).some((l) => l.msg === 'request' && l.operation === 'listPets')).toBe(true);
+    });
+  });
+});
