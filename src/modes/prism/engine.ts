@@ -43,6 +43,20 @@ function configFor(mock: PrismMock): PrismConfig {
   };
 }
 
+/**
+ * The body as Prism's own validation reads it. Its Ajv's `integer` refuses
+ * a bigint (an int64 past 2^53, held exactly), so such a value goes to Prism
+ * as the nearest double, still an integer in range. The sandbox validated
+ * the exact value already, and Prism never echoes a request body, so
+ * nothing it answers is rounded. Other bodies go as they are.
+ */
+function forPrism(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(forPrism);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, forPrism(v)]));
+}
+
 function toInput(request: OperationRequest): PrismInput {
   // Prism ignores `servers`: it routes the path after /v1, which is what `url` holds.
   const url = new URL(request.url, 'http://sandbox.invalid');
@@ -53,7 +67,7 @@ function toInput(request: OperationRequest): PrismInput {
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  return { method: request.op.method, url: { path: url.pathname, query }, headers, body: request.body };
+  return { method: request.op.method, url: { path: url.pathname, query }, headers, body: forPrism(request.body) };
 }
 
 async function load(specFile: string, operationIds: readonly string[]): Promise<Loaded> {
