@@ -44,14 +44,16 @@ function configFor(mock: PrismMock): PrismConfig {
 }
 
 /**
- * The body as Prism's own validation reads it. Its Ajv's `integer` refuses
- * a bigint (an int64 past 2^53, held exactly), so such a value goes to Prism
- * as the nearest double, still an integer in range. The sandbox validated
- * the exact value already, and Prism never echoes a request body, so
- * nothing it answers is rounded. Other bodies go as they are.
+ * The body as Prism's own validation reads it. Prism turns `format: int64`
+ * into bounds of ±(2^53-1), so it would refuse an int64 past them (held
+ * exactly as a bigint, already validated by the sandbox): such a value goes
+ * to Prism as the bound of its sign, valid wherever the exact value is.
+ * Prism never echoes a request body, so nothing it answers carries the
+ * stand-in; the dynamic seed is made from the exact body. Other bodies go
+ * as they are.
  */
 function forPrism(value: unknown): unknown {
-  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'bigint') return value > 0n ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
   if (Array.isArray(value)) return value.map(forPrism);
   if (!value || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, forPrism(v)]));
