@@ -9,6 +9,7 @@
  * finding it, because the Dredd hooks run it from a bundle elsewhere.
  */
 import $RefParser from '@apidevtools/json-schema-ref-parser';
+import { parse as parseLossless } from 'lossless-json';
 import ResponseValidatorModule from 'openapi-response-validator';
 
 type Json = Record<string, unknown>;
@@ -63,7 +64,13 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'tr
 const FORMATS = {
   'date-time': (s: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)),
 };
-/** Integer formats as bounds (the validator registers string formats only): an int64 JSON can carry exactly. */
+/**
+ * Integer formats as bounds (the validator registers string formats only).
+ * An int64 past ±(2^53-1) is judged from its digits before it gets here
+ * (see `judgedNumber`), so the bounds of int64 are those a double holds
+ * exactly: a number beyond them that is no plain integer literal (`1e19`)
+ * may have lost digits.
+ */
 const INTEGER_BOUNDS: Record<string, [number, number]> = { int64: [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER], int32: [-(2 ** 31), 2 ** 31 - 1] };
 
 /** OpenAPI 3.0 schema details in the JSON Schema form the validator's Ajv reads: boolean exclusive bounds, integer formats. */
@@ -96,11 +103,28 @@ function headerOf(headers: ResponseToCheck['headers'], name: string): string | u
   return value === undefined ? undefined : String(value);
 }
 
-/** The body as JSON, or why it is not. */
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * A number literal as the validator can judge it. An integer literal past
+ * ±(2^53-1), which a double would round, is judged from its digits: within
+ * int64 it stands as the largest safe integer of its sign (valid wherever an
+ * int64 is, bounds kept), outside int64 as a fraction (valid as no integer).
+ * Any other literal is the number it reads as.
+ */
+function judgedNumber(literal: string): number {
+  const n = Number(literal);
+  if (Number.isSafeInteger(n) || !/^-?\d+$/.test(literal)) return n;
+  const exact = BigInt(literal);
+  if (exact > INT64_MAX || exact < -INT64_MAX - 1n) return 0.5;
+  return exact > 0n ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
+}
+
+/** The body as JSON, or why it is not. A text with 16 digits in a row may hold an integer a double rounds: it is parsed by its digits. */
 function parsedBody(res: ResponseToCheck): { ok: true; body: unknown } | { ok: false } {
   if (res.text === undefined) return { ok: true, body: res.body };
   try {
-    return { ok: true, body: JSON.parse(res.text) as unknown };
+    return { ok: true, body: /\d{16}/.test(res.text) ? parseLossless(res.text, null, judgedNumber) : (JSON.parse(res.text) as unknown) };
   } catch {
     return { ok: false };
   }

@@ -35,7 +35,7 @@ export interface Workspace {
   /** Adds pets to those stored; none may have an id already stored. All or nothing. */
   append(pets: readonly Pet[], nextId?: number): Promise<void>;
   summary(): MaybePromise<Summary>;
-  /** The workspace as a fixture set, `{"nextId","pets"}`, JSON text in pieces: exactly `JSON.stringify`. */
+  /** The workspace as a fixture set, `{"nextId","pets"}`, JSON text in pieces: exactly `stringifyJson` (`src/exact-json.ts`). */
   exportPieces(): Iterable<string> | AsyncIterable<string>;
 }
 

@@ -26,7 +26,7 @@ export interface OperationRequest {
 export interface Reply {
   status: number;
   body: unknown;
-  /** The body already serialized, when the mode has it (exactly `JSON.stringify(body)`). */
+  /** The body already serialized, when the mode has it (exactly `stringifyJson(body)`). */
   json?: string;
   /** The byte length of `json`, when known. */
   byteLength?: number;

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Config } from '../config.js';
+import { parseJson, stringifyJson } from '../exact-json.js';
 import { readFixture, resolveFixture, type FixtureSet } from '../control/fixtures.js';
 import { checkResetOptions, loadWorkspace, resetWorkspace } from '../control/operations.js';
 import { ControlError, createControlClient, type ControlClient } from '../control/client.js';
@@ -96,7 +97,7 @@ async function runRemote(
     const query = { limit: limitOption(extra.limit) };
     const journal =
       extra.unauthenticated ? await at(() => client.call('readUnauthenticatedJournal', { query })) : await at(() => client.call('readJournal', { query }));
-    io.out(JSON.stringify(journal, null, 2));
+    io.out(stringifyJson(journal, 2));
   } else if (command === 'seed' || command === 'reset') {
     const body = command === 'reset' && extra.empty ? { empty: true } : { seed: config.seed, count: config.count };
     io.out(JSON.stringify(await at(() => client.call('resetWorkspace', { body }))));
@@ -117,7 +118,7 @@ async function runRemote(
 async function fixtureArgument(arg: string): Promise<FixtureSet | { fixture: string }> {
   if (!arg.includes('/') && !arg.endsWith('.json')) return { fixture: arg };
   try {
-    return JSON.parse(await readFile(arg, 'utf8')) as FixtureSet;
+    return parseJson(await readFile(arg, 'utf8')) as FixtureSet;
   } catch (error) {
     throw new CommandError(`Cannot read fixture file ${arg}: ${(error as Error).message}`);
   }

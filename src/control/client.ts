@@ -6,8 +6,11 @@
  * types are generated from spec/sandbox-control.yaml, so a call the server
  * does not serve does not compile.
  *
- * It depends on nothing but `fetch`, so the Dredd hooks can carry it.
+ * It depends on nothing but `fetch` and `exact-json.ts` (lossless-json), so
+ * the Dredd hooks can carry it. Bodies are read and written with
+ * `parseJson`/`stringifyJson`: an int64 past 2^53 keeps its digits.
  */
+import { parseJson, stringifyJson } from '../exact-json.js';
 import {
   CONTROL_BASE,
   CONTROL_ROUTES,
@@ -90,7 +93,7 @@ export interface ControlClient {
 const parse = (text: string): unknown => {
   if (text === '') return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return parseJson(text);
   } catch {
     return text;
   }
@@ -137,7 +140,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     const query = Object.entries(input.query ?? {}).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]));
     const path = routePath(route, input.path) + (query.length > 0 ? `?${new URLSearchParams(query).toString()}` : '');
     if (input.body !== undefined) headers.set('content-type', 'application/json');
-    const body = input.body === undefined ? undefined : JSON.stringify(input.body);
+    const body = input.body === undefined ? undefined : stringifyJson(input.body);
     const base = routeBase(route);
     const res = await exchange(origin, options.timeoutMs, { method: route.method, path, headers, body, base }, operationId);
     if (res.status !== route.status) {
@@ -173,7 +176,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
       if (key !== undefined) headers.set('x-sandbox-key', key);
       let body = init.body;
       if (init.json !== undefined) {
-        body = JSON.stringify(init.json);
+        body = stringifyJson(init.json);
         if (!headers.has('content-type')) headers.set('content-type', 'application/json');
       }
       return exchange(origin, options.timeoutMs, { method, path, headers, body });

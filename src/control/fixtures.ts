@@ -1,5 +1,6 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseJson } from '../exact-json.js';
 import { ApiError } from '../http/errors.js';
 import type { SchemaCheck } from '../openapi/validate.js';
 import { formatIssues } from '../openapi/validate.js';
@@ -41,7 +42,7 @@ export async function readFixture(name: string, dir = FIXTURES_DIR): Promise<Fix
     throw ApiError.of('not_found', `No fixture set '${name}'. Available: ${(await fixtureNames(dir)).join(', ')}.`);
   }
   try {
-    return JSON.parse(text) as FixtureSet;
+    return parseJson(text) as FixtureSet;
   } catch (error) {
     throw ApiError.of('invalid_request', `Fixture set '${name}' is not valid JSON: ${(error as Error).message}`);
   }

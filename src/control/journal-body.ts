@@ -1,3 +1,5 @@
+import { parseJson } from '../exact-json.js';
+
 /** Bodies longer than this many characters are kept truncated (README, "Limits"). */
 export const JOURNAL_BODY_LIMIT = 4096;
 
@@ -52,7 +54,7 @@ export function showBody(body: BodyText | undefined): unknown {
   if (!body) return null;
   if (!body.truncated && body.utf8) {
     try {
-      return JSON.parse(body.text) as unknown;
+      return parseJson(body.text);
     } catch {
       // not JSON (malformed, incomplete, a byte order mark): shown as its text
     }

@@ -5,6 +5,7 @@
  * has), are matched by type; what the request decides (the id asked for,
  * the status filtered by, a created pet's fields) stays exact.
  */
+import { parseJson } from '../exact-json.js';
 import type { JournalEntry } from './journal.js';
 import { PET_STATUSES } from './provider-states.js';
 
@@ -54,7 +55,7 @@ export function firstElement(text: string): unknown {
     else if (c === '{' || c === '[') depth++;
     else if (c === '}' || c === ']') {
       depth--;
-      if (depth === 0) return JSON.parse(text.slice(start, i + 1)) as unknown;
+      if (depth === 0) return parseJson(text.slice(start, i + 1));
       if (depth < 0) return undefined;
     }
   }

@@ -11,6 +11,7 @@
  * state, with an empty name (Ruby's with `null`): that is a change to
  * nothing, not an unknown state.
  */
+import { parseJson } from '../exact-json.js';
 import { ApiError } from '../http/errors.js';
 import type { StateParams } from './provider-states.js';
 
@@ -55,7 +56,7 @@ function fromBody(body: Record<string, unknown>): StateChange {
 function queryValue(raw: unknown): unknown {
   const text = Array.isArray(raw) ? raw[0] : raw;
   if (typeof text !== 'string') return text;
-  if (/^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)$/.test(text)) return JSON.parse(text) as unknown;
+  if (/^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)$/.test(text)) return parseJson(text);
   return text;
 }
 

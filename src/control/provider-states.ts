@@ -7,7 +7,7 @@
  * inject into the interaction (`fromProviderState`). The control plane
  * carries the plan out; nothing here touches storage.
  */
-import type { Pet, PetStatus } from '../store/types.js';
+import type { Int64, Pet, PetStatus } from '../store/types.js';
 
 export type StateParams = Record<string, unknown>;
 
@@ -50,7 +50,7 @@ function petFrom(id: number, params: StateParams): Pet {
   const pet: Pet = {
     id,
     name: typeof params.name === 'string' ? params.name : 'Rex',
-    categoryId: (params.categoryId ?? 1) as number,
+    categoryId: (params.categoryId ?? 1) as Int64,
   };
   const status = params.status === undefined ? 'available' : params.status;
   if (status !== null) pet.status = status as PetStatus;

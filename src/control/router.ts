@@ -2,7 +2,7 @@ import express, { type RequestHandler } from 'express';
 import { bearerToken, createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
 import { hasBody } from '../http/has-body.js';
-import { verifyJsonBody } from '../http/json-body.js';
+import { readJsonBody } from '../http/read-json-body.js';
 import { sendJson, sendJsonStream } from '../http/send.js';
 import { loadSpec, type Spec } from '../openapi/spec.js';
 import { controlCors } from './cors.js';
@@ -80,14 +80,20 @@ function metricsTokenOnly(token: string | undefined): RequestHandler[] {
   ];
 }
 
-/** JSON bodies of POST and PUT, with the checks of /v1 bodies (UTF-8, no byte order mark, nesting); GET and DELETE ignore any body. */
+/**
+ * JSON bodies of POST and PUT, read as /v1 reads them (UTF-8, no byte order
+ * mark, nesting, an int64 past 2^53 kept exactly: a fixture's categoryId);
+ * GET and DELETE ignore any body.
+ */
 function jsonBodies(): RequestHandler {
-  const parseJson = express.json({ limit: CONTROL_BODY_LIMIT, verify: verifyJsonBody() });
-  return (req, res, next) => {
+  return (req, _res, next) => {
     if (req.method !== 'POST' && req.method !== 'PUT') return next();
     // A chunked body has no Content-Length: without this it would be ignored and the request run as if bodiless.
     if (hasBody(req) && !req.is('application/json')) throw ApiError.of('unsupported_media_type', 'Control requests with a body must be application/json.');
-    parseJson(req, res, next);
+    readJsonBody(req, CONTROL_BODY_LIMIT).then((body) => {
+      req.body = body;
+      next();
+    }, next);
   };
 }
 

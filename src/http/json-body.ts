@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './errors.js';
 import { limitJsonDepth } from './json-depth.js';
 
@@ -26,17 +25,4 @@ export function checkJsonBytes(bytes: Buffer): void {
       'Request body starts with a byte order mark (U+FEFF): JSON sent over a network must not have one (RFC 8259, section 8.1).',
     );
   checkDepth(bytes);
-}
-
-/**
- * A `verify` hook for Express's JSON parser (the control plane): it sees
- * the body's bytes before they are decoded. `capture` gets them first,
- * then `checkJsonBytes` and the charset decide.
- */
-export function verifyJsonBody(capture?: (res: ServerResponse, bytes: Buffer) => void) {
-  return (_req: IncomingMessage, res: ServerResponse, bytes: Buffer, encoding: string): void => {
-    capture?.(res, bytes);
-    if (encoding !== 'utf-8') throw ApiError.of('unsupported_media_type', `Unsupported charset '${encoding}': send UTF-8 JSON.`);
-    checkJsonBytes(bytes);
-  };
 }

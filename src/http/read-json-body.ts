@@ -2,6 +2,7 @@ import { parse as parseContentType } from 'content-type';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { parseJson } from '../exact-json.js';
 import { ApiError } from './errors.js';
 import { hasBody } from './has-body.js';
 import { checkJsonBytes } from './json-body.js';
@@ -77,12 +78,12 @@ function collect(req: IncomingMessage, stream: Readable, limit: number): Promise
   });
 }
 
-/** Valid JSON that is not an object or array is refused like Express's strict parser does. */
+/** Valid JSON that is not an object or array is refused like Express's strict parser does; an int64 past 2^53 is kept exactly. */
 function parseStrict(bytes: Buffer): unknown {
   const text = bytes.toString('utf8');
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (error) {
     throw ApiError.of('invalid_request', `Request body is not valid JSON: ${(error as Error).message}`);
   }

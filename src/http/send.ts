@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { stringifyJson } from '../exact-json.js';
 
 /**
  * Writes a JSON response with `Content-Type: application/json` exactly as the
@@ -9,7 +10,7 @@ import type { ServerResponse } from 'node:http';
  */
 export function sendJson(res: ServerResponse, status: number, body: unknown, json?: string, byteLength?: number): string {
   // Written as a string: a Buffer copy per response costs CPU and, under load, resident memory.
-  const payload = json ?? JSON.stringify(body);
+  const payload = json ?? stringifyJson(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', json !== undefined && byteLength !== undefined ? byteLength : Buffer.byteLength(payload));

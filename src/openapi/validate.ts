@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { IncomingHttpHeaders } from 'node:http';
 import { basename } from 'node:path';
+import { INT64_KEYWORD, withExactInt64 } from './int64.js';
 import { toDraft7 } from './json-schema.js';
 import type { OperationSpec, Spec } from './spec.js';
 
@@ -28,20 +29,15 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
  */
 const idOf = (spec: Spec) => basename(spec.file);
 
-/**
- * JSON numbers outside ±(2^53-1) are rounded by every JavaScript parser, so
- * an int64 there could not be stored and returned digit for digit. The
- * sandbox rejects them instead of rounding them silently.
- */
-const INT64_MESSAGE = 'must be an integer between -9007199254740991 and 9007199254740991 (larger int64 values cannot be kept exactly)';
-
 function createAjv(documents: ReadonlyMap<string, unknown>, coerce: boolean): Ajv {
   // validateSchema off: it compiles JSON Schema's meta-schema at every start and checks little here (the
   // document as a whole is no JSON Schema); the spec itself is checked by `npm run lint:spec`.
   const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: coerce, useDefaults: coerce, validateSchema: false });
   addFormats(ajv);
+  // Parameters are coerced from text with Number(), which rounds past 2^53: there an int64 must be a safe integer.
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addKeyword(INT64_KEYWORD);
   for (const [id, document] of documents) ajv.addSchema(document as object, id);
   return ajv;
 }
@@ -57,7 +53,7 @@ function describe(error: ErrorObject): { name: string; message: string } {
     case 'enum':
       return { name: path, message: `must be one of: ${(p.allowedValues as unknown[]).join(', ')}` };
     case 'format':
-      return { name: path, message: p.format === 'int64' ? INT64_MESSAGE : `must be a valid ${String(p.format)}` };
+      return { name: path, message: `must be a valid ${String(p.format)}` };
     default:
       return { name: path, message: error.message ?? 'is invalid' };
   }
@@ -189,7 +185,8 @@ export function createValidators(spec: Spec, related: readonly Spec[] = []) {
   const documents = new Map([spec, ...related].map((s) => [idOf(s), toDraft7(s.document)]));
   const document = documents.get(id);
   const coercing = createAjv(documents, true);
-  const strict = createAjv(documents, false);
+  // Bodies are parsed by `parseJson`: an int64 there may be a bigint, which only the `x-int64` keyword accepts.
+  const strict = createAjv(new Map([...documents].map(([key, doc]) => [key, withExactInt64(doc)])), false);
   const ref = (pointer: string) => ({ $ref: `${id}#${pointer}` });
 
   const paramsSchema = (op: OperationSpec, where: ParamPlace) => parametersSchema(op, where, (pointer) => inline(id, document, pointer));

@@ -3,6 +3,7 @@ import { stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
+import { parseJson } from '../exact-json.js';
 import { StoreError } from './errors.js';
 import { fsyncDir, openForWrite, readLines, writeAll, type Line } from './file-io.js';
 
@@ -171,7 +172,7 @@ function decode(line: Line): { value: unknown } | undefined {
 
 function parse(json: Buffer): { value: unknown } | undefined {
   try {
-    return { value: JSON.parse(json.toString('utf8')) as unknown };
+    return { value: parseJson(json.toString('utf8')) };
   } catch {
     return undefined;
   }

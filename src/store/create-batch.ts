@@ -1,3 +1,4 @@
+import { stringifyJson } from '../exact-json.js';
 import { encodeRecord } from './commit-log.js';
 import { StoreFailure } from './errors.js';
 import { buildPet, quotaProblem, type Quota } from './pet-index.js';
@@ -25,7 +26,7 @@ export function prepareCreate(input: NewPet, provisionalId: number, held: { pets
     throw new StoreFailure('invalid_request', `No ids left: the last id, ${MAX_ID}, is taken. Reset the workspace or load pets with lower ids.`);
   }
   const pet = buildPet(provisionalId, input);
-  const json = JSON.stringify(pet);
+  const json = stringifyJson(pet);
   const bytes = Buffer.byteLength(json);
   const problem = quotaProblem(quota, held.pets + 1, held.bytes + bytes);
   if (problem) throw new StoreFailure('quota_exceeded', `${problem} Nothing was stored.`);
@@ -44,7 +45,7 @@ export function encodeBatch(items: PendingCreate[], epoch: number, firstId: numb
   for (const item of items) {
     if (item.pet.id !== id) {
       item.pet = buildPet(id, item.input);
-      item.json = JSON.stringify(item.pet);
+      item.json = stringifyJson(item.pet);
     }
     text += encodeRecord(`{"e":${epoch},"pet":${item.json}}`);
     id += 1;

@@ -1,6 +1,7 @@
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
+import { parseJson, stringifyJson } from '../exact-json.js';
 import { fsyncDir, readLines, writeAll } from './file-io.js';
 import { StoreError, type StoreData } from './types.js';
 
@@ -54,7 +55,7 @@ export function* serialize(data: StoreData): Generator<string> {
   }
   let piece = `${head.slice(0, -1)},"pets":[\n`;
   for (let i = 0; i < pets.length; i++) {
-    piece += JSON.stringify(pets[i]) + (i < pets.length - 1 ? ',\n' : '\n');
+    piece += stringifyJson(pets[i]) + (i < pets.length - 1 ? ',\n' : '\n');
     if (piece.length >= PIECE) {
       yield piece;
       piece = '';
@@ -83,7 +84,7 @@ async function readLaidOut(file: string): Promise<StoreData | undefined> {
     } else {
       const json = text.endsWith(',') ? text.slice(0, -1) : text;
       try {
-        pets.push(JSON.parse(json));
+        pets.push(parseJson(json));
       } catch {
         return undefined;
       }
@@ -101,7 +102,7 @@ async function readWhole(file: string, size: number): Promise<unknown> {
     );
   }
   try {
-    return JSON.parse(await readFile(file, 'utf8'));
+    return parseJson(await readFile(file, 'utf8'));
   } catch (error) {
     throw new StoreError(`Data file ${file} is not valid JSON (${(error as Error).message}). Fix or move it away; it was left untouched.`);
   }

@@ -1,3 +1,4 @@
+import { stringifyJson } from '../exact-json.js';
 import type { Pet } from './types.js';
 
 /** Export text is produced in pieces of about this size. */
@@ -6,7 +7,7 @@ const PIECE = 1024 * 1024;
 /**
  * Pets as a fixture set, `{"nextId", "pets"}`, as JSON text in pieces (never
  * one string: a workspace at its quota may hold hundreds of MB). Exactly
- * `JSON.stringify({ nextId, pets })`: loading it back gives the same store,
+ * `stringifyJson({ nextId, pets })`: loading it back gives the same store,
  * and the same export, byte for byte. Only the pets there when it began are
  * written: a store appends to its array, so later creates are not seen.
  */
@@ -14,7 +15,7 @@ export function* exportJson(pets: readonly Pet[], nextId: number): Generator<str
   const count = pets.length;
   let piece = `{"nextId":${nextId},"pets":[`;
   for (let i = 0; i < count; i++) {
-    piece += (i > 0 ? ',' : '') + JSON.stringify(pets[i]);
+    piece += (i > 0 ? ',' : '') + stringifyJson(pets[i]);
     if (piece.length >= PIECE) {
       yield piece;
       piece = '';

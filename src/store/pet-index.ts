@@ -1,3 +1,4 @@
+import { stringifyJson } from '../exact-json.js';
 import type { NewPet, Pet, PetStatus } from './types.js';
 
 /** A page of pets as `page` gives it, its JSON text and that text's length in bytes. None may be changed. */
@@ -11,7 +12,7 @@ export interface Page {
 const MAX_PAGES = 64;
 
 /** Bytes a pet takes in the store's accounting (quotas): its JSON text in UTF-8. */
-export const petBytes = (pet: Pet): number => Buffer.byteLength(JSON.stringify(pet));
+export const petBytes = (pet: Pet): number => Buffer.byteLength(stringifyJson(pet));
 
 /** `{id, name, categoryId, status?}`, in that key order, without a status key when none is given. */
 export function buildPet(id: number, input: NewPet): Pet {
@@ -82,7 +83,7 @@ export class PetIndex {
     let page = this.pages.get(key);
     if (!page) {
       const pets = this.list(limit, status);
-      const json = JSON.stringify(pets);
+      const json = stringifyJson(pets);
       page = { pets, json, byteLength: Buffer.byteLength(json) };
       if (this.pages.size >= MAX_PAGES) this.pages.clear();
       this.pages.set(key, page);

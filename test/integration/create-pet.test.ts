@@ -56,6 +56,23 @@ describe('POST /v1/pets: accepted bodies', () => {
   });
 });
 
+describe('POST /v1/pets: int64 categoryId past 2^53, digit for digit', () => {
+  // JSON.stringify cannot write these: the raw text goes as is, and the answers are compared as text.
+  it.each([
+    ['2^53', '9007199254740992'],
+    ['2^53 + 1', '9007199254740993'],
+    ['-(2^53 + 1)', '-9007199254740993'],
+    ['int64 max', '9223372036854775807'],
+    ['int64 min', '-9223372036854775808'],
+  ])('%s -> 201, created and read back with the same digits', async (_label, digits) => {
+    const res = await sb.op('createPet', '/pets', postRaw(`{"name":"Big","categoryId":${digits}}`));
+    expect(res.status, res.text).toBe(201);
+    const id = Number(/"id":(\d+)/.exec(res.text)?.[1]);
+    expect(res.text).toBe(`{"id":${id},"name":"Big","categoryId":${digits}}`);
+    expect((await sb.op('getPet', `/pets/${id}`)).text).toBe(res.text);
+  });
+});
+
 describe('POST /v1/pets: rejected bodies', () => {
   it.each([
     ['client id', { id: 999, name: 'Rex', categoryId: 1 }, 'id'],
@@ -77,12 +94,12 @@ describe('POST /v1/pets: rejected bodies', () => {
 
   // JSON.stringify cannot write these: the raw text must reach the server digit for digit.
   it.each([
-    ['2^53 + 1', '9007199254740993'],
-    ['2^53', '9007199254740992'],
     ['2^63', '9223372036854775808'],
-    ['-(2^53 + 1)', '-9007199254740993'],
+    ['-(2^63) - 1', '-9223372036854775809'],
+    ['2^64', '18446744073709551616'],
+    ['past 2^53 with an exponent', '9.2e18'],
     ['1e400', '1e400'],
-  ])('categoryId %s -> 400 naming categoryId, never rounded', async (_label, digits) => {
+  ])('categoryId %s (outside int64, or not in plain digits) -> 400 naming categoryId, never rounded', async (_label, digits) => {
     const res = await sb.op('createPet', '/pets', postRaw(`{"name":"Big","categoryId":${digits}}`));
     expectErrorNaming(res, 400, 'invalid_request', 'categoryId');
   });

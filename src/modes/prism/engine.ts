@@ -43,6 +43,22 @@ function configFor(mock: PrismMock): PrismConfig {
   };
 }
 
+/**
+ * The body as Prism's own validation reads it. Prism turns `format: int64`
+ * into bounds of ±(2^53-1), so it would refuse an int64 past them (held
+ * exactly as a bigint, already validated by the sandbox): such a value goes
+ * to Prism as the bound of its sign, valid wherever the exact value is.
+ * Prism never echoes a request body, so nothing it answers carries the
+ * stand-in; the dynamic seed is made from the exact body. Other bodies go
+ * as they are.
+ */
+function forPrism(value: unknown): unknown {
+  if (typeof value === 'bigint') return value > 0n ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
+  if (Array.isArray(value)) return value.map(forPrism);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, forPrism(v)]));
+}
+
 function toInput(request: OperationRequest): PrismInput {
   // Prism ignores `servers`: it routes the path after /v1, which is what `url` holds.
   const url = new URL(request.url, 'http://sandbox.invalid');
@@ -53,7 +69,7 @@ function toInput(request: OperationRequest): PrismInput {
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  return { method: request.op.method, url: { path: url.pathname, query }, headers, body: request.body };
+  return { method: request.op.method, url: { path: url.pathname, query }, headers, body: forPrism(request.body) };
 }
 
 async function load(specFile: string, operationIds: readonly string[]): Promise<Loaded> {

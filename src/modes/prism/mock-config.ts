@@ -1,3 +1,4 @@
+import { stringifyJson } from '../../exact-json.js';
 import type { OperationRequest } from '../../operation.js';
 import type { Preferences } from '../../http/preferences.js';
 
@@ -16,7 +17,7 @@ export interface PrismMock {
  * changes them all. `Prefer: seed=...` replaces it, as in Prism.
  */
 export function requestSeed(seed: number, request: OperationRequest): string {
-  return `${seed} ${request.op.method.toUpperCase()} ${request.url} ${JSON.stringify(request.body ?? null)}`;
+  return `${seed} ${request.op.method.toUpperCase()} ${request.url} ${stringifyJson(request.body ?? null)}`;
 }
 
 /** Prism's mock options for a request: the mode's default, overridden by `Prefer`. */
