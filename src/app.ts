@@ -24,7 +24,10 @@ export interface AppDeps {
   interceptors?: Interceptor[];
   /** Brings shared state up to date before each /v1 request is answered (a shared database); absent when nothing is shared. */
   sync?: () => void | Promise<void>;
-  /** Extra routers mounted outside /v1, e.g. the control plane at /__sandbox; each answers every request under its path, with its own CORS. */
+  /**
+   * Extra routers mounted outside /v1, in order, e.g. the control plane at /__sandbox, which answers every request under its
+   * path with its own CORS; one that passes a request on (the web pages) leaves it to the next.
+   */
   extensions?: { path: string; router: express.Router }[];
   /** Called for unexpected (500) failures, with the error; the client sees none of it. */
   onUnexpected?: (error: unknown, req: IncomingMessage) => void;

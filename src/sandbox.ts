@@ -13,10 +13,11 @@ import { createPrismEngine, createPrismMode, type PrismEngine } from './modes/pr
 import { createStatefulMode } from './modes/stateful/index.js';
 import { loadSpec, type Spec } from './openapi/spec.js';
 import { createValidators, formatIssues, type Validators } from './openapi/validate.js';
-import { PACKAGE_VERSION } from './paths.js';
+import { PACKAGE_VERSION, UI_DIR } from './paths.js';
 import { descriptorCaps, openFileLimit } from './file-limit.js';
 import type { Logger } from './logger.js';
 import { openFileBackend } from './store/file-backend.js';
+import { createUiRouter } from './ui/pages.js';
 
 import { silentLogger } from './logger.js';
 export { silentLogger, type Logger } from './logger.js';
@@ -130,7 +131,11 @@ function createListener({ config, logger, spec, validators, backend, prism, star
       ...(backend.sync ? { sync: backend.sync.bind(backend) } : {}),
       modes,
       interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
-      extensions: [{ path: '/__sandbox', router: control }],
+      // The pages first: the console's page is under /__sandbox but needs no token (its data calls do).
+      extensions: [
+        { path: '/', router: createUiRouter(UI_DIR) },
+        { path: '/__sandbox', router: control },
+      ],
       // A request without a valid key belongs to no workspace: it never displaces a workspace's entries.
       onResponse: (e) => {
         if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
