@@ -35,17 +35,32 @@ function mapRefs(value: unknown, rewrite: (ref: string) => string): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? rewrite(v) : mapRefs(v, rewrite)]));
 }
 
+type Operations = Record<string, Record<string, Json>>;
+
+/**
+ * A deprecated operation's summary names the date its `Sunset` header
+ * announces, so the list of operations shows it without opening one.
+ */
+function withSunset(api: Json): Json {
+  const headers = (api.components as { headers?: Record<string, { schema?: { enum?: unknown[] } }> } | undefined)?.headers;
+  const sunset = headers?.Sunset?.schema?.enum?.[0];
+  if (typeof sunset !== 'string') return api;
+  const mark = (op: Json) => (op.deprecated === true ? { ...op, summary: `${String(op.summary ?? '')} (deprecated; Sunset: ${sunset})` } : op);
+  const paths = Object.entries(api.paths as Operations).map(([path, item]) => [path, Object.fromEntries(Object.entries(item).map(([m, op]) => [m, mark(op)]))]);
+  return { ...api, paths: Object.fromEntries(paths) };
+}
+
 /**
  * The specs as the docs page reads them: "try it" must reach this sandbox,
  * whatever its host and port, so the only server is a path relative to the
- * page's origin; the control spec's references to the interface's schemas
+ * page's origin; a deprecated operation shows its Sunset date; the control spec's references to the interface's schemas
  * point at the JSON served beside it.
  */
 function docsSpecs(): { interface: Json; control: Json } {
   const api = readSpecDocument(SPEC_FILE);
   const control = mapRefs(readSpecDocument(CONTROL_SPEC_FILE), (ref) => ref.replace(/^\.\/openapi\.yaml#/, './openapi.json#')) as Json;
   return {
-    interface: { ...api, servers: [{ url: '/v1', description: 'This sandbox' }] },
+    interface: { ...withSunset(api), servers: [{ url: '/v1', description: 'This sandbox' }] },
     control: { ...control, servers: [{ url: '/__sandbox', description: "This sandbox's control plane" }] },
   };
 }

@@ -78,6 +78,12 @@ describe('the specs the docs page reads', () => {
     expect(Object.keys(spec.paths)).toEqual(['/pets', '/pets/{petId}']);
   });
 
+  it('name the Sunset date of a deprecated operation in its summary, from its Sunset header', async () => {
+    const spec = (await (await get('/docs/openapi.json')).json()) as { paths: Record<string, Record<string, { summary: string }>> };
+    expect(spec.paths['/pets/{petId}']?.get?.summary).toBe('Get an animal (deprecated; Sunset: Thu, 05 Dec 2030 00:00:00 GMT)');
+    expect(spec.paths['/pets']?.get?.summary).toBe('List animals');
+  });
+
   it("name the control plane's path as its server, and point its references at the interface's JSON", async () => {
     const text = await (await get('/docs/sandbox-control.json')).text();
     expect((JSON.parse(text) as { servers: unknown }).servers).toEqual([{ url: '/__sandbox', description: "This sandbox's control plane" }]);

@@ -27,10 +27,17 @@ const ui = SwaggerUIBundle({
   presets: [SwaggerUIBundle.presets.apis],
   // The default would send the spec to validator.swagger.io: nothing leaves the machine.
   validatorUrl: null,
-  deepLinking: true,
+  // Deep links put a link inside each operation's toggle button: nested controls a screen reader cannot reach.
+  deepLinking: false,
   displayOperationId: true,
   persistAuthorization: false,
   tryItOutEnabled: true,
+});
+
+// Swagger UI's server picker has a caption but no label: name it for assistive technology.
+new MutationObserver(() => document.querySelector('select#servers:not([aria-label])')?.setAttribute('aria-label', 'Server')).observe(byId('swagger-ui'), {
+  childList: true,
+  subtree: true,
 });
 
 byId('credential-form').addEventListener('submit', (event) => {
