@@ -31,8 +31,6 @@ export function sendEventStream(res: ServerResponse, stream: EventStream): void 
   res.statusCode = 200;
   res.setHeader('Content-Type', 'text/event-stream');
   res.setHeader('Cache-Control', 'no-store');
-  // A comment first, so the client knows at once that the stream is open, even before any event.
-  res.write(': following\n\n');
   const write = (text: string) => {
     if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
     else if (!res.destroyed) res.write(text);

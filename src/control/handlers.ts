@@ -135,9 +135,8 @@ function journalHandlers({
       const workspace = workspaceOf(key);
       const backlog = query.limit ? await journal.read(workspace, query.limit) : [];
       // Nothing runs between the read above and the follow below but this code (no I/O): no entry falls between them.
-      return new EventStream(
-        backlog.map((data) => ({ event: 'entry', data })),
-        (send) => journal.follow(workspace, (data) => send({ event: 'entry', data })),
+      return new EventStream([{ event: 'open', data: { workspace } }, ...backlog.map((data) => ({ event: 'entry', data }))], (send) =>
+        journal.follow(workspace, (data) => send({ event: 'entry', data })),
       );
     },
     readUnauthenticatedJournal: ({ query }) => read(UNAUTHENTICATED, query.limit),

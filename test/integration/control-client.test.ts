@@ -61,6 +61,8 @@ describe('the control client', () => {
     const stop = new AbortController();
     const events = control.events('streamJournal', { query: { limit: 5 } }, { signal: stop.signal })[Symbol.asyncIterator]();
     try {
+      const open = await events.next();
+      expect(open.value).toEqual({ event: 'open', data: JSON.stringify({ workspace: sb.workspaces.idOf('key-b') }) });
       const first = await events.next();
       expect(first.value).toMatchObject({ event: 'entry' });
       expect(JSON.parse((first.value as { data: string }).data)).toMatchObject({ method: 'GET', path: '/v1/pets', query: { limit: '1' }, status: 200 });

@@ -13,7 +13,7 @@ const parse = (chunks: string[]): ServerSentEvent[] => {
 describe('the event stream reader', () => {
   it('reads what the server writes, back to the same data', () => {
     const data = { name: '<img src=x onerror=alert(1)>', lines: 'a\nb' };
-    const text = ': following\n\n' + formatEvent({ event: 'entry', data }) + formatEvent({ event: 'entry', data: 2 });
+    const text = ': keep-alive\n\n' + formatEvent({ event: 'entry', data }) + formatEvent({ event: 'entry', data: 2 });
     expect(parse([text]).map((e) => [e.event, JSON.parse(e.data)])).toEqual([
       ['entry', data],
       ['entry', 2],
