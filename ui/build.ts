@@ -19,6 +19,8 @@ const copies: [from: string, to: string][] = [
   [join(here, 'docs', 'docs.css'), join(out, 'docs', 'docs.css')],
   [join(swagger, 'swagger-ui-bundle.js'), join(out, 'docs', 'swagger-ui-bundle.js')],
   [join(swagger, 'swagger-ui.css'), join(out, 'docs', 'swagger-ui.css')],
+  [join(here, 'console', 'index.html'), join(out, 'console', 'index.html')],
+  [join(here, 'console', 'console.css'), join(out, 'console', 'console.css')],
 ];
 for (const [from, to] of copies) {
   mkdirSync(dirname(to), { recursive: true });
@@ -26,7 +28,7 @@ for (const [from, to] of copies) {
 }
 
 await build({
-  entryPoints: { 'docs/docs': join(here, 'docs', 'docs.ts') },
+  entryPoints: { 'docs/docs': join(here, 'docs', 'docs.ts'), 'console/console': join(here, 'console', 'main.ts') },
   outdir: out,
   bundle: true,
   minify: true,
@@ -37,4 +39,4 @@ await build({
 });
 
 if (process.argv.includes('--sizes'))
-  for (const file of ['docs/docs.js', 'docs/swagger-ui-bundle.js']) console.log(`${file}: ${statSync(join(out, file)).size} bytes`);
+  for (const file of ['console/console.js', 'docs/docs.js', 'docs/swagger-ui-bundle.js']) console.log(`${file}: ${statSync(join(out, file)).size} bytes`);

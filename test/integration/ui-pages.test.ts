@@ -40,6 +40,9 @@ describe('the pages and their assets', () => {
     ['/docs/assets/docs.js', 'javascript'],
     ['/docs/assets/swagger-ui-bundle.js', 'javascript'],
     ['/docs/assets/swagger-ui.css', 'text/css'],
+    ['/__sandbox/ui', 'text/html'],
+    ['/__sandbox/ui/assets/console.js', 'javascript'],
+    ['/__sandbox/ui/assets/console.css', 'text/css'],
   ])('%s needs no credential and forbids inline scripts and other origins', async (path, type) => {
     const res = await get(path);
     expect(res.status).toBe(200);
@@ -52,7 +55,7 @@ describe('the pages and their assets', () => {
   });
 
   it('loads no script from another origin and runs none inline', async () => {
-    for (const path of ['/docs']) {
+    for (const path of ['/docs', '/__sandbox/ui']) {
       const html = await (await get(path)).text();
       const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
       expect(scripts.length).toBeGreaterThan(0);
@@ -62,6 +65,12 @@ describe('the pages and their assets', () => {
       }
       expect(html).not.toMatch(/https?:\/\//);
     }
+  });
+
+  it("serves the console's page without a token, while its data calls need one", async () => {
+    expect((await get('/__sandbox/ui')).status).toBe(200);
+    expect((await get('/__sandbox/mode')).status).toBe(401);
+    expect((await get('/__sandbox/journal/stream')).status).toBe(401);
   });
 
   it('answers an unknown asset 404 with the Error body', async () => {
