@@ -21,7 +21,7 @@ export function createPetsView(app: Console): { load(): Promise<void> } {
     const status = field(petsForm, 'status');
     const [{ workspace }, exported] = await Promise.all([app.client().call('listFaults'), app.client().call('exportWorkspace')]);
     const matching = status === '' ? exported.pets : exported.pets.filter((p) => p.status === status);
-    say(summary, `Workspace ${workspace}: ${exported.pets.length} pets, next id ${exported.nextId}.`);
+    say(summary, `Workspace ${workspace}: ${exported.pets.length} pet${exported.pets.length === 1 ? '' : 's'}, next id ${exported.nextId}.`);
     const rows = matching
       .slice(0, SHOWN)
       .map((p) => el('tr', {}, el('td', {}, p.id), el('td', {}, p.name), el('td', {}, p.categoryId), el('td', {}, p.status ?? '')));
