@@ -28,8 +28,8 @@ export interface AppDeps {
   /** Brings shared state up to date before each /v1 request is answered (a shared database); absent when nothing is shared. */
   sync?: () => void | Promise<void>;
   /**
-   * Extra routers mounted outside /v1, in order: the control plane at /__sandbox answers every request under its path, with
-   * its own CORS; the root router (probes, metrics) only its own paths, passing every other request on.
+   * Extra routers mounted outside /v1, in order: one that passes a request on (the web pages, the root router with probes and
+   * metrics) leaves it to the next; the control plane at /__sandbox answers every request under its path, with its own CORS.
    */
   extensions?: { path: string; router: express.Router }[];
   /** Called for unexpected (500) failures, with the error; the client sees none of it. */

@@ -9,7 +9,7 @@
  * reads from memory, a database cannot.
  */
 import type { Mode } from './config.js';
-import type { JournalEntry, JournalMemory, JournalRecord } from './control/journal.js';
+import type { JournalEntry, JournalListener, JournalMemory, JournalRecord } from './control/journal.js';
 import type { Fault, FaultInput } from './interceptors/faults.js';
 import type { Interceptor, Runtime } from './operation.js';
 import type { Page } from './store/pet-index.js';
@@ -60,6 +60,8 @@ export interface JournalStore {
   read(workspace: string, limit: number): MaybePromise<JournalEntry[]>;
   clear(workspace: string): MaybePromise<number>;
   memory(): MaybePromise<JournalMemory>;
+  /** Calls `listener` with each entry added to a journal from now on (by this process), until the returned function is called. */
+  follow(workspace: string, listener: JournalListener): () => void;
 }
 
 /** Faults injected per workspace, and the interceptor that applies them. */

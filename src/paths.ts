@@ -22,6 +22,8 @@ export const SPEC_FILE = join(PACKAGE_ROOT, 'spec', 'openapi.yaml');
 /** The control plane's own spec (`/__sandbox`). */
 export const CONTROL_SPEC_FILE = join(PACKAGE_ROOT, 'spec', 'sandbox-control.yaml');
 export const FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures');
+/** The browser pages (API docs, QA console) as `npm run build` writes them. */
+export const UI_DIR = join(PACKAGE_ROOT, 'dist', 'ui');
 
 /** The sandbox's version, from package.json. */
 export const PACKAGE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;

@@ -14,10 +14,11 @@ import { createProxyMode, type ProxyMode } from './modes/proxy/index.js';
 import { createStatefulMode } from './modes/stateful/index.js';
 import { loadSpec, type Spec } from './openapi/spec.js';
 import { createValidators, formatIssues, type Validators } from './openapi/validate.js';
-import { PACKAGE_VERSION } from './paths.js';
+import { PACKAGE_VERSION, UI_DIR } from './paths.js';
 import { descriptorCaps, openFileLimit } from './file-limit.js';
 import type { Logger } from './logger.js';
 import { openFileBackend } from './store/file-backend.js';
+import { createUiRouter } from './ui/pages.js';
 
 import { silentLogger } from './logger.js';
 import { instrumentWorkspaces } from './ops/instrument-store.js';
@@ -159,7 +160,9 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
       modes,
       ...(proxy ? { passThrough: proxy } : {}),
       interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
+      // The pages first: the console's page is under /__sandbox but needs no token (its data calls do).
       extensions: [
+        { path: '/', router: createUiRouter(UI_DIR) },
         { path: '/__sandbox', router: control },
         { path: '/', router: root },
       ],

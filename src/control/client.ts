@@ -22,6 +22,7 @@ import {
   type ControlResult,
   type InputRequired,
 } from './routes.js';
+import { createEventParser, type ServerSentEvent } from './sse.js';
 
 export interface ControlClientOptions {
   /** Where `/__sandbox` is served (and any path prefix before it), e.g. `http://127.0.0.1:4010`. */
@@ -77,15 +78,32 @@ export class ControlError extends Error {
   }
 }
 
+/** Operations that answer a stream of events rather than JSON. */
+export type StreamOperationId = 'streamJournal';
+/** Operations that answer JSON: every other one. */
+export type JsonOperationId = Exclude<ControlOperationId, StreamOperationId>;
+
+/** Per stream: another workspace, and a signal that closes it. */
+export interface StreamOptions extends CallOptions {
+  signal?: AbortSignal;
+}
+
+type StreamArgs<K extends StreamOperationId> = [input?: ControlInput<K>, options?: StreamOptions];
+
 type CallArgs<K extends ControlOperationId> =
   InputRequired<K> extends true ? [input: ControlInput<K>, options?: CallOptions] : [input?: ControlInput<K>, options?: CallOptions];
 
 export interface ControlClient {
   readonly origin: string;
   /** Calls an operation; resolves with its success body, or throws a ControlError. */
-  call<K extends ControlOperationId>(operationId: K, ...args: CallArgs<K>): Promise<ControlResult<K>>;
+  call<K extends JsonOperationId>(operationId: K, ...args: CallArgs<K>): Promise<ControlResult<K>>;
   /** Like `call`, but resolves with the body's JSON text as sent (an export to write to a file as is). */
-  text<K extends ControlOperationId>(operationId: K, ...args: CallArgs<K>): Promise<string>;
+  text<K extends JsonOperationId>(operationId: K, ...args: CallArgs<K>): Promise<string>;
+  /**
+   * Follows an operation that answers Server-Sent Events (the live journal) with `fetch()`, which, unlike
+   * `EventSource`, sends the admin token as a header; its events until the stream ends or `signal` aborts.
+   */
+  events<K extends StreamOperationId>(operationId: K, ...args: StreamArgs<K>): AsyncIterable<ServerSentEvent>;
   /** Sends any request under `/__sandbox` and resolves with the answer, whatever its status; throws only when none comes. */
   send(method: string, path: string, init?: SendInit): Promise<ControlResponse>;
 }
@@ -124,12 +142,41 @@ async function exchange(
   return { status: res.status, headers: res.headers, text, body: parse(text) };
 }
 
+/** The ControlError of an answer other than the operation's success. */
+function failure(operationId: ControlOperationId, path: string, res: { status: number; text: string; body: unknown }, base = CONTROL_BASE): ControlError {
+  const error = isErrorBody(res.body) ? res.body : undefined;
+  const why = error?.message ?? res.text.slice(0, 300);
+  const { method } = CONTROL_ROUTES[operationId];
+  return new ControlError(`${operationId} (${method} ${base}${path}) answered ${res.status}: ${why}`, operationId, res.status, error);
+}
+
+/** The events of a stream operation at `url`, read as they arrive until it ends or `signal` aborts. */
+async function* readEvents(operationId: StreamOperationId, url: string, path: string, headers: Headers, signal?: AbortSignal): AsyncGenerator<ServerSentEvent> {
+  const res = await fetch(url, { headers, signal: signal ?? null });
+  if (res.status !== CONTROL_ROUTES[operationId].status || !res.body) {
+    const text = await res.text();
+    throw failure(operationId, path, { status: res.status, text, body: parse(text) });
+  }
+  const queue: ServerSentEvent[] = [];
+  const feed = createEventParser((event) => queue.push(event));
+  const decoder = new TextDecoder();
+  const reader = res.body.getReader();
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      feed(decoder.decode(chunk.value, { stream: true }));
+      yield* queue.splice(0);
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
 /** Creates a client of the control plane at `options.origin`. */
 export function createControlClient(options: ControlClientOptions): ControlClient {
   const origin = options.origin.replace(/\/+$/, '');
 
-  /** `given` is a ControlInput of the operation: every one has this shape. */
-  async function request(operationId: ControlOperationId, given: unknown, callOptions: CallOptions = {}): Promise<ControlResponse> {
+  /** The request of one call: `given` is a ControlInput of the operation, and every one has this shape. */
+  function prepare(operationId: ControlOperationId, given: unknown, callOptions: CallOptions = {}) {
     const input = (given ?? {}) as { query?: Record<string, unknown>; path?: Record<string, unknown>; body?: unknown };
     const route = CONTROL_ROUTES[operationId];
     const headers = new Headers();
@@ -141,13 +188,13 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     const path = routePath(route, input.path) + (query.length > 0 ? `?${new URLSearchParams(query).toString()}` : '');
     if (input.body !== undefined) headers.set('content-type', 'application/json');
     const body = input.body === undefined ? undefined : stringifyJson(input.body);
-    const base = routeBase(route);
-    const res = await exchange(origin, options.timeoutMs, { method: route.method, path, headers, body, base }, operationId);
-    if (res.status !== route.status) {
-      const error = isErrorBody(res.body) ? res.body : undefined;
-      const why = error?.message ?? res.text.slice(0, 300);
-      throw new ControlError(`${operationId} (${route.method} ${base}${path}) answered ${res.status}: ${why}`, operationId, res.status, error);
-    }
+    return { route, method: route.method, path, headers, body, base: routeBase(route) };
+  }
+
+  async function request(operationId: ControlOperationId, given: unknown, callOptions: CallOptions = {}): Promise<ControlResponse> {
+    const { route, ...prepared } = prepare(operationId, given, callOptions);
+    const res = await exchange(origin, options.timeoutMs, prepared, operationId);
+    if (res.status !== route.status) throw failure(operationId, prepared.path, res, prepared.base);
     return res;
   }
 
@@ -167,6 +214,10 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     },
     async text(operationId, ...[input, callOptions]) {
       return (await request(operationId, input, callOptions)).text;
+    },
+    events(operationId, ...[input, callOptions]) {
+      const { path, headers } = prepare(operationId, input, callOptions);
+      return readEvents(operationId, `${origin}${CONTROL_BASE}${path}`, path, headers, callOptions?.signal);
     },
     send(method, path, init = {}) {
       const headers = new Headers(init.headers);

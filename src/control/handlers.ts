@@ -4,6 +4,7 @@ import { ApiError } from '../http/errors.js';
 import { createKeyMatcher } from '../http/auth.js';
 import type { SchemaCheck } from '../openapi/validate.js';
 import type { FaultInput } from '../interceptors/faults.js';
+import { EventStream } from './event-stream.js';
 import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
 import { UNAUTHENTICATED } from './journal.js';
 import { recordPact } from './pact-record.js';
@@ -59,7 +60,8 @@ export class TextAnswer {
   ) {}
 }
 
-type Answer<T> = T | JsonPieces<T> | TextAnswer;
+/** An operation without a JSON success (`never`) answers a stream of events (the live journal). */
+type Answer<T> = [T] extends [never] ? EventStream | TextAnswer : T | JsonPieces<T> | TextAnswer;
 
 /** What each operation of the control plane does, without HTTP. */
 export type ControlHandlers = { [K in ControlOperationId]: (call: ControlCall<K>) => Answer<ControlResult<K>> | Promise<Answer<ControlResult<K>>> };
@@ -133,7 +135,9 @@ function dataHandlers({
 function journalHandlers({
   deps,
   workspaceOf,
-}: ControlContext): HandlerGroup<'readJournal' | 'clearJournal' | 'readUnauthenticatedJournal' | 'clearUnauthenticatedJournal' | 'exportPact'> {
+}: ControlContext): HandlerGroup<
+  'readJournal' | 'clearJournal' | 'streamJournal' | 'readUnauthenticatedJournal' | 'clearUnauthenticatedJournal' | 'exportPact'
+> {
   const { config, journal } = deps;
   const read = async (workspace: string, limit: number | undefined) => ({
     size: config.journalSize,
@@ -148,6 +152,14 @@ function journalHandlers({
     clearJournal: async ({ key }) => {
       const workspace = workspaceOf(key);
       return { workspace, cleared: await journal.clear(workspace) };
+    },
+    streamJournal: async ({ key, query }) => {
+      const workspace = workspaceOf(key);
+      const backlog = query.limit ? await journal.read(workspace, query.limit) : [];
+      // Nothing runs between the read above and the follow below but this code (no I/O): no entry falls between them.
+      return new EventStream([{ event: 'open', data: { workspace } }, ...backlog.map((data) => ({ event: 'entry', data }))], (send) =>
+        journal.follow(workspace, (data) => send({ event: 'entry', data })),
+      );
     },
     readUnauthenticatedJournal: ({ query }) => read(UNAUTHENTICATED, query.limit),
     clearUnauthenticatedJournal: async () => ({ cleared: await journal.clear(UNAUTHENTICATED) }),

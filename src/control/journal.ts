@@ -56,6 +56,9 @@ export interface JournalMemory {
   evicted: number;
 }
 
+/** Called with each entry added to a journal it follows. */
+export type JournalListener = (entry: JournalEntry) => void;
+
 /** Whether a response matched the spec, from its operation, status and body. */
 export type ResponseCheck = (operationId: string | null, status: number, body: unknown) => boolean;
 
@@ -110,6 +113,8 @@ export class Journal {
   private bytes = 0;
   private kept = 0;
   private evicted = 0;
+  /** Listeners by journal: the live tail of the control plane. Empty but for open streams. */
+  private readonly followers = new Map<string, Set<JournalListener>>();
 
   /** `check` tells whether a response matched the spec; run on read, off the hot path. */
   constructor(
@@ -119,6 +124,8 @@ export class Journal {
   ) {}
 
   add(journal: string, record: JournalRecord): void {
+    // One size check when no stream is open; an entry is shown (and checked against the spec) only for a follower.
+    if (this.followers.size > 0) this.tell(journal, record);
     if (this.size === 0) return;
     let ring = this.rings.get(journal);
     if (!ring) {
@@ -160,6 +167,24 @@ export class Journal {
     const n = ring.count;
     while (ring.oldest) this.dropOldest(ring);
     return n;
+  }
+
+  /** Calls `listener` with each entry added to `journal` from now on, until the returned function is called. */
+  follow(journal: string, listener: JournalListener): () => void {
+    let set = this.followers.get(journal);
+    if (!set) this.followers.set(journal, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.followers.get(journal) === set) this.followers.delete(journal);
+    };
+  }
+
+  private tell(journal: string, record: JournalRecord): void {
+    const set = this.followers.get(journal);
+    if (!set) return;
+    const entry = this.show(record);
+    for (const listener of set) listener(entry);
   }
 
   memory(): JournalMemory {

@@ -6,6 +6,7 @@ import { readJsonBody } from '../http/read-json-body.js';
 import { sendJson, sendJsonStream } from '../http/send.js';
 import { loadSpec, type Spec } from '../openapi/spec.js';
 import { controlCors } from './cors.js';
+import { EventStream, sendEventStream } from './event-stream.js';
 import { createControlHandlers, JsonPieces, TextAnswer, type ControlCall, type ControlDeps } from './handlers.js';
 import { createControlChecks, loadControlSpec } from './request-checks.js';
 import { CONTROL_ROUTES, expressPath, type ControlOperationId, type ControlRoute } from './routes.js';
@@ -119,7 +120,8 @@ function createRoute(options: ControlRouterOptions): Route {
     // Checked against the operation in the spec, so it has the types generated from it.
     const answer: unknown = await handlers[operationId](checked as unknown as ControlCall<typeof operationId>);
     const { status } = CONTROL_ROUTES[operationId];
-    if (answer instanceof JsonPieces) await sendJsonStream(res, status, answer.pieces);
+    if (answer instanceof EventStream) sendEventStream(res, answer);
+    else if (answer instanceof JsonPieces) await sendJsonStream(res, status, answer.pieces);
     else if (answer instanceof TextAnswer) res.status(status).type(answer.contentType).send(answer.text);
     else sendJson(res, status, answer);
   };

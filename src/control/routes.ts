@@ -52,6 +52,7 @@ export const CONTROL_ROUTES = {
   exportWorkspace: { method: 'GET', path: '/export', status: 200, admin: true, workspace: true },
   readJournal: { method: 'GET', path: '/journal', status: 200, admin: true, workspace: true },
   clearJournal: { method: 'DELETE', path: '/journal', status: 200, admin: true, workspace: true },
+  streamJournal: { method: 'GET', path: '/journal/stream', status: 200, admin: true, workspace: true },
   readUnauthenticatedJournal: { method: 'GET', path: '/journal/unauthenticated', status: 200, admin: true, workspace: false },
   clearUnauthenticatedJournal: { method: 'DELETE', path: '/journal/unauthenticated', status: 200, admin: true, workspace: false },
   listFaults: { method: 'GET', path: '/faults', status: 200, admin: true, workspace: true },

@@ -232,6 +232,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/journal/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the journal live
+         * @description The workspace's journal as Server-Sent Events (`text/event-stream`): an `open` event whose `data` is `{"workspace": "<id>"}` once the stream follows the journal, then the newest `limit` entries (default none), oldest first, then each `/v1` request of the workspace as soon as it is answered. Every entry is one `entry` event whose `data` is a JournalEntry as JSON, on one line. A comment line (`: keep-alive`) is sent every 15 seconds. The stream ends only when the client closes it, or when the client reads so slowly that more than 4 MiB wait to be sent. It needs the admin token in `Authorization` like the other operations, so a browser reads it with `fetch()` and a stream reader: `EventSource` cannot send that header, and the token is never put in a URL. Entries follow the journal's `--journal-size` (none when it is 0).
+         */
+        get: operations["streamJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/journal/unauthenticated": {
         parameters: {
             query?: never;
@@ -1560,6 +1580,50 @@ export interface operations {
         responses: {
             200: components["responses"]["Cleared"];
             400: components["responses"]["BadKey"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["UnknownKey"];
+        };
+    };
+    streamJournal: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Newest entries to send first; default none.
+                 * @example 50
+                 */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description The API key whose workspace the operation acts on; default the first configured API key. With `--open-keys` any well-formed token names a workspace (created and seeded on first use).
+                 * @example sandbox-key
+                 */
+                "X-Sandbox-Key"?: components["parameters"]["SandboxKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of entries; it stays open. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `limit` is not a non-negative integer, or `X-Sandbox-Key` is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["UnknownKey"];

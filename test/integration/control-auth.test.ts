@@ -23,6 +23,7 @@ const ADMIN_OPERATIONS: [string, string, unknown?][] = [
   ['GET', '/export'],
   ['GET', '/journal'],
   ['DELETE', '/journal'],
+  ['GET', '/journal/stream'],
   ['GET', '/journal/unauthenticated'],
   ['DELETE', '/journal/unauthenticated'],
   ['GET', '/faults'],

@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ControlError, createControlClient, type CallOptions, type ControlClient } from '../../src/control/client.js';
+import { ControlError, createControlClient, type CallOptions, type ControlClient, type JsonOperationId } from '../../src/control/client.js';
 import { CONTROL_ROUTES, routeBase, routePath, type ControlInput, type ControlOperationId } from '../../src/control/routes.js';
 import { clientOf } from '../support/control-client.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
@@ -20,11 +20,12 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 /**
- * One valid call of each operation, in an order where each finds what it
- * needs (fault 1 exists when it is deleted). Typed: an operation added to the
- * spec does not compile here until it has a call.
+ * One valid call of each operation answering JSON, in an order where each
+ * finds what it needs (fault 1 exists when it is deleted). Typed: an
+ * operation added to the spec does not compile here until it has a call.
+ * The live journal, a stream that never ends, has its own test below.
  */
-const CALLS: { [K in ControlOperationId]: ControlInput<K> } = {
+const CALLS: { [K in JsonOperationId]: ControlInput<K> } = {
   getHealth: {},
   getLiveness: {},
   getReadiness: {},
@@ -57,7 +58,7 @@ const CALLS: { [K in ControlOperationId]: ControlInput<K> } = {
 const OPTIONS: Partial<Record<ControlOperationId, CallOptions>> = { copyWorkspace: { targetKey: 'key-a' } };
 
 describe('the control client', () => {
-  it.each(Object.keys(CALLS) as ControlOperationId[])('reaches %s where the server serves it, and gets its documented success', async (operationId) => {
+  it.each(Object.keys(CALLS) as JsonOperationId[])('reaches %s where the server serves it, and gets its documented success', async (operationId) => {
     const input = CALLS[operationId] as ControlInput<typeof operationId>;
     const text = await (control.text as (id: ControlOperationId, input: unknown, options?: CallOptions) => Promise<string>)(
       operationId,
@@ -69,6 +70,34 @@ describe('the control client', () => {
     // The client hands over the text only; the metrics are the one answer that is not JSON (their own test reads the header).
     const contentType = operationId === 'getMetrics' ? 'text/plain' : 'application/json';
     expect(await controlProblems(route.method, path, { status: route.status, headers: new Headers({ 'content-type': contentType }), text })).toEqual([]);
+  });
+
+  it('follows the live journal: the backlog asked for, then each new request of the workspace', async () => {
+    await control.call('clearJournal');
+    await sb.call('/pets?limit=1', { key: 'key-b' });
+    const stop = new AbortController();
+    const events = control.events('streamJournal', { query: { limit: 5 } }, { signal: stop.signal })[Symbol.asyncIterator]();
+    try {
+      const open = await events.next();
+      expect(open.value).toEqual({ event: 'open', data: JSON.stringify({ workspace: sb.workspaces.idOf('key-b') }) });
+      const first = await events.next();
+      expect(first.value).toMatchObject({ event: 'entry' });
+      expect(JSON.parse((first.value as { data: string }).data)).toMatchObject({ method: 'GET', path: '/v1/pets', query: { limit: '1' }, status: 200 });
+      await sb.call('/pets/1', { key: 'key-a' }); // another workspace: not in this stream
+      await sb.call('/pets?limit=2', { key: 'key-b' });
+      const next = await events.next();
+      expect(JSON.parse((next.value as { data: string }).data)).toMatchObject({ path: '/v1/pets', query: { limit: '2' }, specValid: true });
+    } finally {
+      stop.abort();
+      await events.return?.();
+    }
+  });
+
+  it('refuses the live journal without the admin token, with the Error body', async () => {
+    const error = await (async () => {
+      for await (const _ of createControlClient({ origin: sb.origin, adminToken: 'key-a' }).events('streamJournal')) return undefined;
+    })().catch((e: unknown) => e);
+    expect(error).toMatchObject({ operationId: 'streamJournal', status: 403, body: { code: 'forbidden' } });
   });
 
   it("acts on its key's workspace, or on the one a call names", async () => {
@@ -129,6 +158,8 @@ export function typeChecks(c: ControlClient): void {
   void c.call('deleteFault', {});
   // @ts-expect-error getMode takes no body
   void c.call('getMode', { body: {} });
+  // @ts-expect-error the live journal never ends: it is read with events()
+  void c.call('streamJournal');
   // @ts-expect-error the answer of getMode has no pets
   void c.call('getMode').then((m) => m.pets);
 }

@@ -15,7 +15,8 @@ describe('unknown routes', () => {
     expectError(await sb.op('listPets', path), 404, 'not_found');
   });
 
-  it.each(['/', '/nope', '/pets', '/v1pets'])('GET %s outside /v1 -> 404 Error, no key needed', async (path) => {
+  // GET / points at the docs (test/integration/ui-pages.test.ts).
+  it.each(['/nope', '/pets', '/v1pets', '/docs/nope'])('GET %s outside /v1 -> 404 Error, no key needed', async (path) => {
     const res = await fetch(`${sb.origin}${path}`);
     const text = await res.text();
     expect(res.status).toBe(404);

@@ -239,3 +239,32 @@ describe('journal accounting against the heap', () => {
     expect(journal.memory().bytes).toBeGreaterThanOrEqual(held);
   });
 });
+
+describe('following a journal (the live tail)', () => {
+  it("tells each follower of a journal its new entries, as shown, and stops when told; other journals' entries are not told", () => {
+    const journal = new Journal(200, 1e9);
+    const seen: unknown[] = [];
+    const stop = journal.follow('a', (entry) => seen.push(entry.query.n));
+    journal.add('a', record('a1'));
+    journal.add('b', record('b1'));
+    journal.add('a', record('a2'));
+    stop();
+    journal.add('a', record('a3'));
+    expect(seen).toEqual(['a1', 'a2']);
+    expect(names(journal, 'a')).toEqual(['a1', 'a2', 'a3']);
+  });
+
+  it('keeps each follower until it stops, whatever the others do', () => {
+    const journal = new Journal(200, 1e9);
+    const one: unknown[] = [];
+    const two: unknown[] = [];
+    const stopOne = journal.follow('a', (entry) => one.push(entry.query.n));
+    const stopTwo = journal.follow('a', (entry) => two.push(entry.query.n));
+    journal.add('a', record('a1'));
+    stopOne();
+    stopOne();
+    journal.add('a', record('a2'));
+    stopTwo();
+    expect([one, two]).toEqual([['a1'], ['a1', 'a2']]);
+  });
+});

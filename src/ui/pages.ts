@@ -1,0 +1,111 @@
+import express, { type Response } from 'express';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiError } from '../http/errors.js';
+import { sendJson } from '../http/send.js';
+import { readSpecDocument } from '../openapi/spec-cache.js';
+import { CONTROL_SPEC_FILE, SPEC_FILE } from '../paths.js';
+
+/**
+ * What the two pages may load: their own scripts, styles and images from
+ * this origin only; no inline script, no other origin, no plugins, no
+ * framing. `data:` images are Swagger UI's icons in its stylesheet.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Where the pages are served. */
+export const UI_PATHS = { docs: '/docs', controlDocs: '/docs/control', console: '/__sandbox/ui' } as const;
+
+type Json = Record<string, unknown>;
+
+/** Every `$ref` string of a document rewritten by `rewrite`, in a copy. */
+function mapRefs(value: unknown, rewrite: (ref: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((v) => mapRefs(v, rewrite));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? rewrite(v) : mapRefs(v, rewrite)]));
+}
+
+type Operations = Record<string, Record<string, Json>>;
+
+/**
+ * A deprecated operation's summary names the date its `Sunset` header
+ * announces, so the list of operations shows it without opening one.
+ */
+function withSunset(api: Json): Json {
+  const headers = (api.components as { headers?: Record<string, { schema?: { enum?: unknown[] } }> } | undefined)?.headers;
+  const sunset = headers?.Sunset?.schema?.enum?.[0];
+  if (typeof sunset !== 'string') return api;
+  const mark = (op: Json) => (op.deprecated === true ? { ...op, summary: `${String(op.summary ?? '')} (deprecated; Sunset: ${sunset})` } : op);
+  const paths = Object.entries(api.paths as Operations).map(([path, item]) => [path, Object.fromEntries(Object.entries(item).map(([m, op]) => [m, mark(op)]))]);
+  return { ...api, paths: Object.fromEntries(paths) };
+}
+
+/**
+ * The specs as the docs page reads them: "try it" must reach this sandbox,
+ * whatever its host and port, so the only server is a path relative to the
+ * page's origin; a deprecated operation shows its Sunset date; the control spec's references to the interface's schemas
+ * point at the JSON served beside it.
+ */
+function docsSpecs(): { interface: Json; control: Json } {
+  const api = readSpecDocument(SPEC_FILE);
+  const control = mapRefs(readSpecDocument(CONTROL_SPEC_FILE), (ref) => ref.replace(/^\.\/openapi\.yaml#/, './openapi.json#')) as Json;
+  return {
+    interface: { ...withSunset(api), servers: [{ url: '/v1', description: 'This sandbox' }] },
+    control: { ...control, servers: [{ url: '/__sandbox', description: "This sandbox's control plane" }] },
+  };
+}
+
+/** Headers of every page and asset: the policy, no sniffing, no referrer, never cached stale. */
+function secure(res: Response): void {
+  res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Cache-Control', 'no-cache');
+}
+
+/**
+ * The browser pages, built into `uiDir` by `npm run build`: the API docs
+ * (Swagger UI) at `/docs` and `/docs/control`, the QA console at
+ * `/__sandbox/ui`, and `GET /` pointing at them. Static files need no
+ * credential; every call the pages make for data does. Requests for any
+ * other path pass through.
+ */
+export function createUiRouter(uiDir: string): express.Router {
+  const router = express.Router();
+  let specs: ReturnType<typeof docsSpecs> | undefined;
+  const built = () => {
+    if (!existsSync(join(uiDir, 'docs', 'index.html'))) throw ApiError.of('not_found', 'The web pages are not built: run `npm run build`.');
+  };
+  const page = (folder: string) => (_req: express.Request, res: Response) => {
+    built();
+    secure(res);
+    res.sendFile(join(uiDir, folder, 'index.html'));
+  };
+  const assets = (folder: string) => express.static(join(uiDir, folder), { index: false, redirect: false, setHeaders: secure, fallthrough: true });
+
+  router.get('/', (req, res) => {
+    // A browser goes to the docs; a program gets the links.
+    if (req.accepts(['json', 'html']) === 'html') return res.redirect(302, UI_PATHS.docs);
+    sendJson(res, 200, { api: '/v1', docs: UI_PATHS.docs, controlPlane: '/__sandbox', controlDocs: UI_PATHS.controlDocs, console: UI_PATHS.console });
+  });
+  router.get([UI_PATHS.docs, UI_PATHS.controlDocs], page('docs'));
+  router.get(['/docs/openapi.json', '/docs/sandbox-control.json'], (req, res) => {
+    specs ??= docsSpecs();
+    secure(res);
+    sendJson(res, 200, req.path.endsWith('openapi.json') ? specs.interface : specs.control);
+  });
+  router.use('/docs/assets', assets('docs'));
+  router.get(UI_PATHS.console, page('console'));
+  router.use(`${UI_PATHS.console}/assets`, assets('console'));
+  return router;
+}
