@@ -6,6 +6,7 @@ import { LockError, LockedError } from './lock.js';
 import { PACKAGE_VERSION as version } from './paths.js';
 import { startSandbox, type Logger } from './sandbox.js';
 import { StoreError } from './store/types.js';
+import { describeTarget } from './store/postgres/pool.js';
 
 const usage = `Usage: petstore-sandbox [options]             serve the Pet Store interface under /v1
        petstore-sandbox <command> [options]   QA commands on a sandbox or its data
@@ -71,7 +72,7 @@ async function serve(config: Config): Promise<number> {
     return startFailure(error, config);
   }
   console.log(`Pet Store sandbox ${version} (${config.mode} mode) listening on ${sandbox.baseUrl}`);
-  console.log(`  data file: ${config.dataFile}`);
+  console.log(config.postgresUrl === undefined ? `  data file: ${config.dataFile}` : `  store:     PostgreSQL at ${describeTarget(config.postgresUrl)}`);
   const key = shownKey(config);
   console.log(`  API key:   ${key ? `Authorization: Bearer ${key}` : 'the first configured key (not shown)'}`);
   console.log(`  try:       curl -H 'Authorization: Bearer ${key ?? '<API key>'}' ${sandbox.baseUrl}/pets`);

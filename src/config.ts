@@ -17,6 +17,10 @@ export interface Config {
   readonly host: string;
   /** Absolute path of the lowdb data file. Default ./data/db.json. */
   readonly dataFile: string;
+  /** The PostgreSQL database the sandbox keeps everything in, when `--store` names one; else the data file does. */
+  readonly postgresUrl: string | undefined;
+  /** Connections to PostgreSQL this process holds at most. Default 10. */
+  readonly pgPoolSize: number;
   /** Faker seed for the data of a fresh store (and of dynamic mode). Default 1. */
   readonly seed: number;
   /** How many pets a fresh store is seeded with. Default 50. */
@@ -61,6 +65,8 @@ export const OPTIONS = {
   port: { env: 'PETSTORE_PORT', default: '4010', help: 'TCP port (0 = any free port)' },
   host: { env: 'PETSTORE_HOST', default: '127.0.0.1', help: 'interface to listen on' },
   data: { env: 'PETSTORE_DATA', default: './data/db.json', help: 'lowdb data file' },
+  store: { env: 'PETSTORE_STORE', default: '', help: 'a lowdb data file (as --data) or postgres://user:password@host:port/database' },
+  'pg-pool-size': { env: 'PETSTORE_PG_POOL_SIZE', default: '10', help: 'connections to PostgreSQL per process at most' },
   seed: { env: 'PETSTORE_SEED', default: '1', help: 'faker seed for fresh data' },
   count: { env: 'PETSTORE_COUNT', default: '50', help: 'pets in a fresh store' },
   'api-keys': { env: 'PETSTORE_API_KEYS', default: DEFAULT_API_KEY, help: 'comma-separated accepted API keys' },
@@ -132,6 +138,9 @@ function controlOrigins(raw: string): string[] {
   return origins;
 }
 
+/** Whether `--store` names a PostgreSQL database rather than a data file. */
+export const isPostgresUrl = (store: string): boolean => /^postgres(ql)?:\/\//i.test(store);
+
 /** The arguments as parseArgs reads them: every option, the sub-command's, `--help` and `--version`. */
 function parse(
   argv: readonly string[],
@@ -189,11 +198,15 @@ export function loadConfig(
   const origins = list('cors-origins', get('cors-origins'));
   const host = get('host').trim();
   if (!host) throw new ConfigError('--host must not be empty');
+  const store = get('store').trim();
+  const postgresUrl = isPostgresUrl(store) ? store : undefined;
 
   const config: Config = Object.freeze({
     port: integer('port', get('port'), 0, 65535),
     host,
-    dataFile: resolve(get('data')),
+    dataFile: resolve(store && !postgresUrl ? store : get('data')),
+    postgresUrl,
+    pgPoolSize: integer('pg-pool-size', get('pg-pool-size'), 1, 1000),
     seed: integer('seed', get('seed'), 0, 2 ** 32 - 1),
     count: integer('count', get('count'), 0, 1_000_000),
     apiKeys: Object.freeze(apiKeys),

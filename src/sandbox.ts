@@ -17,6 +17,7 @@ import { PACKAGE_VERSION } from './paths.js';
 import { descriptorCaps, openFileLimit } from './file-limit.js';
 import type { Logger } from './logger.js';
 import { openFileBackend } from './store/file-backend.js';
+import { openPostgresBackend } from './store/postgres/backend.js';
 
 import { silentLogger } from './logger.js';
 export { silentLogger, type Logger } from './logger.js';
@@ -57,6 +58,8 @@ export interface SandboxOptions {
  */
 export async function startSandbox(config: Config, logger: Logger = silentLogger, options: SandboxOptions = {}): Promise<Sandbox> {
   checkExposure(config);
+  // Any number of instances share one database: only a data file needs the lock.
+  if (config.postgresUrl !== undefined) return wire(config, logger, options);
   // One process per data file, claimed before any store opens it (recovery may repair files) and before
   // listening. A file-backed store needs it; a database server would not.
   const lock = await acquireLock(config.dataFile, 'sandbox');
@@ -80,15 +83,20 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
   return { ...sandbox, notices, close: () => close().finally(() => lock.release()) };
 }
 
-/** Everything but the lock: stores, control plane, app, listener. */
-/** The backend of a configuration, with the default workspace open: a bad data file stops start-up with a clear error. */
+/**
+ * The backend of a configuration (PostgreSQL when `--store` names a
+ * database, else the data file), with the default workspace open: a bad
+ * data file or a database out of reach stops start-up with a clear error.
+ */
 function openBackend(config: Config, logger: Logger, spec: Spec, validators: Validators, maxOpen: number): Promise<Backend> {
   const checkPet = validators.schema('/components/schemas/Pet');
   const check = (pet: unknown) => {
     const issues = checkPet(pet);
     return issues.length ? [formatIssues(issues)] : [];
   };
-  return openFileBackend({ config, logger, checkPet: check, checkResponse: responseChecker(spec, validators), operations: spec.operations, maxOpen });
+  const checkResponse = responseChecker(spec, validators);
+  if (config.postgresUrl !== undefined) return openPostgresBackend({ config, url: config.postgresUrl, logger, checkResponse, operations: spec.operations });
+  return openFileBackend({ config, logger, checkPet: check, checkResponse, operations: spec.operations, maxOpen });
 }
 
 interface Parts {

@@ -63,7 +63,8 @@ export type ResponseCheck = (operationId: string | null, status: number, body: u
 export const ENTRY_BYTES = 512;
 export const JOURNAL_BYTES = 320;
 
-const entryBytes = (r: JournalRecord): number => ENTRY_BYTES + 2 * (r.url.length + (r.request?.text.length ?? 0) + (r.response?.text.length ?? 0));
+/** Bytes an entry is accounted in the budget. */
+export const entryBytes = (r: JournalRecord): number => ENTRY_BYTES + 2 * (r.url.length + (r.request?.text.length ?? 0) + (r.response?.text.length ?? 0));
 
 /** An entry in two queues: all journals' by age (for the budget) and its own journal's. */
 class Kept {
@@ -174,20 +175,25 @@ export class Journal {
   }
 
   private show(r: JournalRecord): JournalEntry {
-    const q = r.url.indexOf('?');
-    const responseBody = showBody(r.response);
-    return {
-      time: new Date(r.time).toISOString(),
-      method: r.method,
-      path: q === -1 ? r.url : r.url.slice(0, q),
-      // parse() never gives an undefined value: each is a string, or an array for a repeated name.
-      query: q === -1 ? {} : ({ ...parseQuery(r.url.slice(q + 1)) } as Record<string, string | string[]>),
-      operationId: r.operationId,
-      status: r.status,
-      durationMs: r.durationMs,
-      requestBody: showBody(r.request),
-      responseBody,
-      specValid: r.specValid ?? this.check(r.operationId, r.status, responseBody),
-    };
+    return showRecord(r, this.check);
   }
+}
+
+/** A captured record as the control plane shows it; `check` tells whether its response matched the spec. */
+export function showRecord(r: JournalRecord, check: ResponseCheck): JournalEntry {
+  const q = r.url.indexOf('?');
+  const responseBody = showBody(r.response);
+  return {
+    time: new Date(r.time).toISOString(),
+    method: r.method,
+    path: q === -1 ? r.url : r.url.slice(0, q),
+    // parse() never gives an undefined value: each is a string, or an array for a repeated name.
+    query: q === -1 ? {} : ({ ...parseQuery(r.url.slice(q + 1)) } as Record<string, string | string[]>),
+    operationId: r.operationId,
+    status: r.status,
+    durationMs: r.durationMs,
+    requestBody: showBody(r.request),
+    responseBody,
+    specValid: r.specValid ?? check(r.operationId, r.status, responseBody),
+  };
 }

@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
+import { createDatabase, postgresUrl } from './postgres.js';
 import { expectSpecValid } from './spec-check.js';
 
 export const KEY = 'sandbox-key';
@@ -53,9 +54,28 @@ export function testConfig(args: string[] = [], dir = tempDir()): Config {
   return loadConfig(['--port', '0', '--data', join(dir, 'db.json'), ...args], {}).config;
 }
 
-/** Starts a real sandbox on 127.0.0.1, port 0. */
+/**
+ * The backend test sandboxes run on: the data file, or PostgreSQL when the
+ * run says so (PETSTORE_TEST_STORE=postgres; `npm run test:postgres`).
+ */
+export const TEST_STORE: 'file' | 'postgres' = process.env.PETSTORE_TEST_STORE === 'postgres' ? 'postgres' : 'file';
+export const onPostgres = TEST_STORE === 'postgres';
+
+/** The database of each data folder: a sandbox started again on the same folder finds what it kept. */
+const databases = new Map<string, string>();
+
+/** `--store` for a sandbox of `dir` on the run's backend: nothing (its data file), or a database of its own. */
+async function storeArgs(dir: string): Promise<string[]> {
+  if (!onPostgres) return [];
+  const port = inject('postgresPort');
+  let database = databases.get(dir);
+  if (database === undefined) databases.set(dir, (database = await createDatabase(port, 'test')));
+  return ['--store', postgresUrl(port, database)];
+}
+
+/** Starts a real sandbox on 127.0.0.1, port 0, on the run's backend. */
 export async function startTestSandbox(args: string[] = [], dir = tempDir(), options: SandboxOptions = {}): Promise<TestSandbox> {
-  const config = testConfig(args, dir);
+  const config = testConfig([...(await storeArgs(dir)), ...args], dir);
   const sandbox = await startSandbox(config, undefined, options);
   const call = async (path: string, init: CallInit = {}): Promise<CallResult> => {
     const { key = KEY, json, headers, ...rest } = init;
