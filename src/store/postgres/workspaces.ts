@@ -27,18 +27,22 @@ export interface PgWorkspacesOptions {
  */
 export class PgWorkspaces implements WorkspaceStore {
   private readonly ids = new Map<string, string>();
+  /** The secret's bytes: ids are the same HMAC-SHA256 of the key as the file backend's. */
+  private readonly key: Buffer;
   /** Workspaces known to exist, by id. */
   private readonly known = new Map<string, PgWorkspace>();
   /** Requests using each workspace now, by id: the cap counts these. */
   private readonly inUse = new Map<string, number>();
 
-  constructor(private readonly options: PgWorkspacesOptions) {}
+  constructor(private readonly options: PgWorkspacesOptions) {
+    this.key = Buffer.from(options.secret, 'hex');
+  }
 
   idOf(key: string): string {
     let id = this.ids.get(key);
     if (id === undefined) {
       if (this.ids.size >= 4096) this.ids.clear();
-      id = createHmac('sha256', this.options.secret).update(key).digest('hex').slice(0, 16);
+      id = createHmac('sha256', this.key).update(key).digest('hex').slice(0, 16);
       this.ids.set(key, id);
     }
     return id;
