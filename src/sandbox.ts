@@ -123,6 +123,7 @@ function createListener({ config, logger, spec, validators, backend, prism, star
     version: PACKAGE_VERSION,
     startedAt,
     prepareMode: (mode) => (mode === 'stateful' ? Promise.resolve() : prism.ready()),
+    ...(backend.sync ? { sync: backend.sync.bind(backend) } : {}),
   });
   const modes = {
     stateful: createStatefulMode(workspaces),

@@ -17,6 +17,8 @@ export interface ControlRouterOptions extends ControlDeps {
   controlSpec?: Spec;
   /** spec/openapi.yaml, whose Pet schema the control spec refers to; loaded when not given. */
   interfaceSpec?: Spec;
+  /** Brings shared state (the mode, faults) up to date before an operation; absent when nothing is shared. */
+  sync?: () => void | Promise<void>;
 }
 
 /** Fixture sets and exports can be large: 10,000 pets and more. */
@@ -101,6 +103,7 @@ export function createControlRouter(options: ControlRouterOptions): express.Rout
       });
       // An API key that opened the operation names the workspace itself.
       if (typeof res.locals.apiKey === 'string') checked.key = res.locals.apiKey;
+      await options.sync?.();
       // Checked against the operation in the spec, so it has the types generated from it.
       const answer: unknown = await handlers[operationId](checked as unknown as ControlCall<K>);
       const { status } = CONTROL_ROUTES[operationId];
