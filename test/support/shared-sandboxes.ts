@@ -43,4 +43,4 @@ export async function freshStore(port: number): Promise<string> {
   return postgresUrl(port, await createDatabase(port, 'shared'));
 }
 
-export const stopInstances = (...instances: (Instance | undefined)[]): Promise<void[]> => Promise.all(instances.map((i) => killSandbox(i?.child)));
+export const stopInstances = (...instances: (Instance | undefined)[]): Promise<unknown> => Promise.all(instances.map((i) => killSandbox(i?.child)));
