@@ -124,3 +124,21 @@ describe('two instances on one database', () => {
     }
   }, 120_000);
 });
+
+describe('instances starting together on a fresh database', () => {
+  it('all start: the schema is made once, under the advisory lock, and they share one seeded workspace', async () => {
+    const fresh = await freshStore(server.port);
+    const started = await Promise.allSettled([
+      startInstance(fresh, ['--count', '4']),
+      startInstance(fresh, ['--count', '4']),
+      startInstance(fresh, ['--count', '4']),
+    ]);
+    const instances = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    try {
+      expect(started.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+      for (const instance of instances) expect(((await instance.call('/v1/pets?limit=100')).body as Pet[]).map((p) => p.id)).toEqual([1, 2, 3, 4]);
+    } finally {
+      await stopInstances(...instances);
+    }
+  }, 180_000);
+});
