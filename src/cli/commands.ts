@@ -11,6 +11,8 @@ import { createValidators } from '../openapi/validate.js';
 import { openWorkspaces } from '../store/file-backend.js';
 import type { Workspace } from '../backend.js';
 import { StoreError } from '../store/types.js';
+import { openPostgresBackend } from '../store/postgres/backend.js';
+import { describeTarget } from '../store/postgres/pool.js';
 
 /** The QA sub-commands and their own options. */
 export const COMMANDS = ['seed', 'reset', 'load', 'export', 'journal', 'pact'] as const;
@@ -122,7 +124,11 @@ export async function runCommand(
   io: CommandIo,
 ): Promise<void> {
   const key = typeof extra.key === 'string' ? extra.key : undefined;
-  const url = typeof extra.url === 'string' ? extra.url : runningServer(config.dataFile)?.origin;
+  // A database is worked on directly (no lock to find a running sandbox by); a data file through the sandbox serving it, if one does.
+  const url =
+    typeof extra.url === 'string' ? extra.url
+    : config.postgresUrl === undefined ? runningServer(config.dataFile)?.origin
+    : undefined;
   const maxOperands = command === 'load' || command === 'export' || command === 'pact' ? 1 : 0;
   if (operands.length > maxOperands || (command === 'load' && operands.length === 0)) {
     throw new CommandError(
@@ -135,6 +141,8 @@ export async function runCommand(
   if (url) return runRemote(command, operands, config, extra, io, createControlClient({ origin: url, adminToken: config.adminToken, ...(key ? { key } : {}) }));
   if (command === 'journal' || command === 'pact')
     throw new CommandError(`The journal lives in a running sandbox; none serves ${config.dataFile}. Start one or pass --url.`);
+  // A database needs no lock: the command works through the same transactions a sandbox uses.
+  if (config.postgresUrl !== undefined) return onDatabase(command, operands, config, extra, io);
 
   // No sandbox runs on this data file: work on the file itself, holding its lock so that no sandbox starts on it meanwhile.
   let lock;
@@ -149,6 +157,24 @@ export async function runCommand(
     await onDataFile(command, operands, config, extra, io);
   } finally {
     lock.release();
+  }
+}
+
+/** Runs seed/reset/load/export on the PostgreSQL database of `--store`, as a sandbox on it would. */
+async function onDatabase(command: Command, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>, io: CommandIo) {
+  const url = config.postgresUrl as string;
+  const spec = loadSpec();
+  const logger = { info: (t: string) => io.err(t), error: (t: string) => io.err(t) };
+  const backend = await openPostgresBackend({ config, url, logger, checkResponse: () => true, operations: spec.operations, claimMode: false });
+  try {
+    const k = typeof extra.key === 'string' ? extra.key : (config.apiKeys[0] as string);
+    const context = { config, extra, io, validators: createValidators(spec), file: describeTarget(url) };
+    await backend.workspaces.use(k, (ws) => runOnFile(command, operands, context, ws));
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof StoreError) throw new CommandError(error.message);
+    throw error;
+  } finally {
+    await backend.close();
   }
 }
 

@@ -5,6 +5,7 @@
  * mode are shared, and a killed instance loses no acknowledged pet.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/spawn.js';
 import { freshStore, postgresForFile, startInstance, stopInstances, type Instance } from '../support/shared-sandboxes.js';
 
 interface Pet {
@@ -141,4 +142,22 @@ describe('instances starting together on a fresh database', () => {
       await stopInstances(...instances);
     }
   }, 180_000);
+});
+
+describe('QA commands on the database', () => {
+  it('load and export work on the database itself, and a running instance serves what was loaded', async () => {
+    const fresh = await freshStore(server.port);
+    const load = await runCli(['load', 'every-status', '--store', fresh]);
+    expect(load.code).toBe(0);
+    const instance = await startInstance(fresh, ['--mode', 'stateful']);
+    try {
+      const exported = await runCli(['export', '--store', fresh]);
+      expect(exported.code).toBe(0);
+      const listed = (await instance.call('/v1/pets?limit=100')).body as Pet[];
+      expect((JSON.parse(exported.stdout) as { pets: Pet[] }).pets).toEqual(listed);
+      expect(new Set(listed.map((p) => p.status))).toEqual(new Set(['available', 'pending', 'sold', undefined]));
+    } finally {
+      await stopInstances(instance);
+    }
+  }, 120_000);
 });

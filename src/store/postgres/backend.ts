@@ -18,14 +18,16 @@ export interface PostgresBackendOptions {
   logger: Logger;
   checkResponse: ResponseCheck;
   operations: ReadonlyMap<string, OperationSpec>;
+  /** Whether this process's `--mode` becomes the shared mode (a sandbox starting: yes; a QA command: no). Default true. */
+  claimMode?: boolean;
 }
 
 /** The shared row, made by the first instance ever to start on the database: its secret names workspaces for all. */
-async function prepareState(pool: pg.Pool, mode: Mode): Promise<string> {
+async function prepareState(pool: pg.Pool, mode: Mode, claimMode: boolean): Promise<string> {
   const { rows } = await pool.query<{ secret: string }>(
     `INSERT INTO petstore_state (id, mode, secret) VALUES (1, $1, $2)
-     ON CONFLICT (id) DO UPDATE SET mode = EXCLUDED.mode RETURNING secret`,
-    [mode, randomBytes(32).toString('hex')],
+     ON CONFLICT (id) DO UPDATE SET mode = CASE WHEN $3 THEN EXCLUDED.mode ELSE petstore_state.mode END RETURNING secret`,
+    [mode, randomBytes(32).toString('hex'), claimMode],
   );
   return (rows[0] as { secret: string }).secret;
 }
@@ -54,13 +56,13 @@ function sharedMode(pool: pg.Pool, initial: Mode): ModeStore & { current: Mode }
  * instance's `--mode`; a database out of reach or a bad URL stops it with a
  * StoreError naming the host (never the password).
  */
-export async function openPostgresBackend({ config, url, logger, checkResponse, operations }: PostgresBackendOptions): Promise<Backend> {
+export async function openPostgresBackend({ config, url, logger, checkResponse, operations, claimMode = true }: PostgresBackendOptions): Promise<Backend> {
   const where = describeTarget(url);
   const pool = createPool({ url, size: config.pgPoolSize, onIdleError: (error) => logger.error(`PostgreSQL at ${where}: ${error.message}`) });
   let secret: string;
   try {
     await migrate(pool);
-    secret = await prepareState(pool, config.mode);
+    secret = await prepareState(pool, config.mode, claimMode);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new StoreError(`Cannot use the PostgreSQL database at ${where}: ${(error as Error).message || String(error)}`);
