@@ -6,6 +6,7 @@ import { buildPet, petBytes, quotaProblem, type Page, type Quota } from '../pet-
 import type { NewPet, Pet, PetStatus } from '../types.js';
 import { databaseFailure, transaction } from './pool.js';
 import { exportRows, insertPets } from './workspace-rows.js';
+import { CreateBatcher, type QueuedCreate } from './create-batch.js';
 
 /** Thrown as it is, or as the StoreFailure a database failure answers with. */
 const fail = (action: string) => (error: unknown) => {
@@ -27,7 +28,9 @@ export class PgWorkspace implements Workspace {
     private readonly pool: pg.Pool,
     readonly id: string,
     private readonly quota: Quota,
-  ) {}
+  ) {
+    this.batcher = new CreateBatcher(pool, id, quota, (item) => this.createOne(item));
+  }
 
   async page(limit: number, status?: PetStatus): Promise<Page> {
     const sql =
@@ -48,15 +51,22 @@ export class PgWorkspace implements Workspace {
     return rows[0] ? (JSON.parse(rows[0].json) as Pet) : undefined;
   }
 
+  /** Creates of this workspace through this instance, grouped into one statement each while one runs. */
+  private readonly batcher: CreateBatcher;
+
+  /** Adds a pet with the next id; resolves after the COMMIT of its statement (see CreateBatcher). */
+  create(input: NewPet): Promise<Pet> {
+    const rest = textAfterId(input);
+    return this.batcher.add(input, rest, Buffer.byteLength(`{"id":${rest}`));
+  }
+
   /**
    * One statement, so one transaction: the id taken from the workspace's
    * counter (its row lock orders concurrent creates, on any instance) and
    * the pet stored; resolved only after COMMIT. Quotas are checked in the
    * same statement; when it stores nothing, a second read says why.
    */
-  async create(input: NewPet): Promise<Pet> {
-    const rest = textAfterId(input);
-    const fixedBytes = Buffer.byteLength(`{"id":${rest}`);
+  private async createOne({ status, rest, fixedBytes }: QueuedCreate): Promise<Pet> {
     const { rows } = await this.pool
       .query<{ json: string }>(
         `WITH w AS (
@@ -64,7 +74,7 @@ export class PgWorkspace implements Workspace {
            WHERE id = $1 AND next_id <= $4 AND pet_count < $5 AND bytes + $3 + length(next_id::text) <= $6
            RETURNING next_id - 1 AS id)
          INSERT INTO petstore_pets (workspace, id, status, json) SELECT $1, w.id, $2, '{"id":' || w.id || $7 FROM w RETURNING json`,
-        [this.id, input.status ?? null, fixedBytes, MAX_ID, this.quota.pets, this.quota.bytes, rest],
+        [this.id, status, fixedBytes, MAX_ID, this.quota.pets, this.quota.bytes, rest],
       )
       .catch(fail('Could not store the pet'));
     if (rows[0]) return JSON.parse(rows[0].json) as Pet;
