@@ -8,6 +8,7 @@ import { prettyDestination } from './log-pretty.js';
 import { bufferedDestination, createLogger, type Logger } from './logger.js';
 import { startSandbox } from './sandbox.js';
 import { StoreError } from './store/types.js';
+import { describeTarget } from './store/postgres/pool.js';
 
 const usage = `Usage: petstore-sandbox [options]             serve the Pet Store interface under /v1
        petstore-sandbox <command> [options]   QA commands on a sandbox or its data
@@ -88,7 +89,7 @@ async function serve(config: Config): Promise<number> {
   }
   const { origin, baseUrl } = sandbox;
   logger.info(`Pet Store sandbox ${version} (${config.mode} mode) listening on ${baseUrl}`, { version, mode: config.mode, origin });
-  logger.info(`  data file: ${config.dataFile}`);
+  logger.info(config.postgresUrl === undefined ? `  data file: ${config.dataFile}` : `  store:     PostgreSQL at ${describeTarget(config.postgresUrl)}`);
   if (config.upstream) {
     const key = config.upstreamKey ? 'its own --upstream-key' : "each caller's key";
     logger.info(`  upstream:  ${config.upstream} (proxy mode forwards there, with ${key})`);

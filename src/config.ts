@@ -1,7 +1,7 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config-error.js';
 import { upstreamOptions } from './config-upstream.js';
+import { STORE_OPTIONS, storeConfigOf, type StoreConfig } from './config-store.js';
 import { opsConfigOf, OPS_OPTIONS, type OpsConfig } from './config-ops.js';
 import { adminTokenOf, apiKeysOf, fileIo, readSecret, type ConfigIo } from './config-secrets.js';
 
@@ -14,13 +14,11 @@ export const MODES = [...ANSWERING_MODES, 'proxy'] as const;
 export type Mode = (typeof MODES)[number];
 
 /** Everything the sandbox can be told, after defaults (the operator's logs, metrics and shutdown in OpsConfig). Frozen. */
-export interface Config extends OpsConfig {
+export interface Config extends OpsConfig, StoreConfig {
   /** TCP port; 0 picks a free one. Default 4010. */
   readonly port: number;
   /** Interface to listen on. Default 127.0.0.1 (use 0.0.0.0 to share the sandbox). */
   readonly host: string;
-  /** Absolute path of the lowdb data file. Default ./data/db.json. */
-  readonly dataFile: string;
   /** Faker seed for the data of a fresh store (and of dynamic mode). Default 1. */
   readonly seed: number;
   /** How many pets a fresh store is seeded with. Default 50. */
@@ -75,6 +73,7 @@ export const OPTIONS = {
   port: { env: 'PETSTORE_PORT', default: '4010', help: 'TCP port (0 = any free port)' },
   host: { env: 'PETSTORE_HOST', default: '127.0.0.1', help: 'interface to listen on' },
   data: { env: 'PETSTORE_DATA', default: './data/db.json', help: 'lowdb data file' },
+  ...STORE_OPTIONS,
   seed: { env: 'PETSTORE_SEED', default: '1', help: 'faker seed for fresh data' },
   count: { env: 'PETSTORE_COUNT', default: '50', help: 'pets in a fresh store' },
   'api-keys': { env: 'PETSTORE_API_KEYS', default: DEFAULT_API_KEY, help: 'comma-separated accepted API keys' },
@@ -152,6 +151,9 @@ function controlOrigins(raw: string): string[] {
   return origins;
 }
 
+/** Whether `--store` names a PostgreSQL database rather than a data file. */
+export { isPostgresUrl } from './config-store.js';
+
 /** The arguments as parseArgs reads them: every option, the sub-command's, `--help` and `--version`. */
 function parse(
   argv: readonly string[],
@@ -209,11 +211,10 @@ export function loadConfig(
   const origins = list('cors-origins', get('cors-origins'));
   const host = get('host').trim();
   if (!host) throw new ConfigError('--host must not be empty');
-
   const config: Config = Object.freeze({
     port: integer('port', get('port'), 0, 65535),
     host,
-    dataFile: resolve(get('data')),
+    ...storeConfigOf(get, integer),
     seed: integer('seed', get('seed'), 0, 2 ** 32 - 1),
     count: integer('count', get('count'), 0, 1_000_000),
     apiKeys: Object.freeze(apiKeys),

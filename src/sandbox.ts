@@ -19,6 +19,7 @@ import { descriptorCaps, openFileLimit } from './file-limit.js';
 import type { Logger } from './logger.js';
 import { openFileBackend } from './store/file-backend.js';
 import { createUiRouter } from './ui/pages.js';
+import { openPostgresBackend } from './store/postgres/backend.js';
 
 import { silentLogger } from './logger.js';
 import { instrumentWorkspaces } from './ops/instrument-store.js';
@@ -64,6 +65,8 @@ export interface SandboxOptions {
  */
 export async function startSandbox(config: Config, logger: Logger = silentLogger, options: SandboxOptions = {}): Promise<Sandbox> {
   checkExposure(config);
+  // Any number of instances share one database: only a data file needs the lock.
+  if (config.postgresUrl !== undefined) return wire(config, logger, options);
   // One process per data file, claimed before any store opens it (recovery may repair files) and before
   // listening. A file-backed store needs it; a database server would not.
   const lock = await acquireLock(config.dataFile, 'sandbox');
@@ -87,15 +90,20 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
   return { ...sandbox, notices, close: () => close().finally(() => lock.release()) };
 }
 
-/** Everything but the lock: stores, control plane, app, listener. */
-/** The backend of a configuration, with the default workspace open: a bad data file stops start-up with a clear error. */
+/**
+ * The backend of a configuration (PostgreSQL when `--store` names a
+ * database, else the data file), with the default workspace open: a bad
+ * data file or a database out of reach stops start-up with a clear error.
+ */
 function openBackend(config: Config, logger: Logger, spec: Spec, validators: Validators, maxOpen: number): Promise<Backend> {
   const checkPet = validators.schema('/components/schemas/Pet');
   const check = (pet: unknown) => {
     const issues = checkPet(pet);
     return issues.length ? [formatIssues(issues)] : [];
   };
-  return openFileBackend({ config, logger, checkPet: check, checkResponse: responseChecker(spec, validators), operations: spec.operations, maxOpen });
+  const checkResponse = responseChecker(spec, validators);
+  if (config.postgresUrl !== undefined) return openPostgresBackend({ config, url: config.postgresUrl, logger, checkResponse, operations: spec.operations });
+  return openFileBackend({ config, logger, checkPet: check, checkResponse, operations: spec.operations, maxOpen });
 }
 
 interface Parts {
@@ -144,6 +152,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
     prepareMode: (mode) => (usesPrism(mode) ? prism.ready() : Promise.resolve()),
     probes: { draining, backend },
     metrics,
+    ...(backend.sync ? { sync: backend.sync.bind(backend) } : {}),
   });
   const modes = {
     stateful: createStatefulMode(workspaces),

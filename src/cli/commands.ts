@@ -14,6 +14,7 @@ import { openWorkspaces } from '../store/file-backend.js';
 import { silentLogger } from '../logger.js';
 import type { Workspace } from '../backend.js';
 import { StoreError } from '../store/types.js';
+import { onDatabase } from './database-command.js';
 
 /** The QA sub-commands and their own options. */
 export const COMMANDS = ['seed', 'reset', 'load', 'export', 'journal', 'pact', 'checkpoint', 'copy'] as const;
@@ -137,7 +138,11 @@ export async function runCommand(
   io: CommandIo,
 ): Promise<void> {
   const key = typeof extra.key === 'string' ? extra.key : undefined;
-  const url = typeof extra.url === 'string' ? extra.url : runningServer(config.dataFile)?.origin;
+  // A database is worked on directly (no lock to find a running sandbox by); a data file through the sandbox serving it, if one does.
+  const url =
+    typeof extra.url === 'string' ? extra.url
+    : config.postgresUrl === undefined ? runningServer(config.dataFile)?.origin
+    : undefined;
   const maxOperands = command === 'load' || command === 'export' || command === 'pact' ? 1 : 0;
   if (command === 'checkpoint' || command === 'copy') {
     const problem = checkpointUsageProblem(command, operands, extra);
@@ -153,6 +158,11 @@ export async function runCommand(
   if (url) return runRemote(command, operands, config, extra, io, createControlClient({ origin: url, adminToken: config.adminToken, ...(key ? { key } : {}) }));
   if (command === 'journal' || command === 'pact')
     throw new CommandError(`The journal lives in a running sandbox; none serves ${config.dataFile}. Start one or pass --url.`);
+  // A database needs no lock: the command works through the same transactions a sandbox uses.
+  if (config.postgresUrl !== undefined)
+    return onDatabase(config, extra, io, (context, ws) => runOnFile(command, operands, context, ws)).catch((error: unknown) => {
+      throw error instanceof ApiError || error instanceof StoreError ? new CommandError(error.message) : error;
+    });
 
   // No sandbox runs on this data file: work on the file itself, holding its lock so that no sandbox starts on it meanwhile.
   let lock;

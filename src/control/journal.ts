@@ -74,7 +74,8 @@ export const JOURNAL_BYTES = 320;
 /** A proxied entry's violations: their strings and, rounded up, each object's own memory. */
 const violationBytes = (list: readonly Violation[] | undefined): number => (list ?? []).reduce((n, v) => n + 96 + 2 * (v.name.length + v.message.length), 0);
 
-const entryBytes = (r: JournalRecord): number =>
+/** Bytes an entry is accounted in the budget. */
+export const entryBytes = (r: JournalRecord): number =>
   ENTRY_BYTES + 2 * (r.url.length + (r.request?.text.length ?? 0) + (r.response?.text.length ?? 0)) + violationBytes(r.violations);
 
 /** An entry in two queues: all journals' by age (for the budget) and its own journal's. */
@@ -208,21 +209,26 @@ export class Journal {
   }
 
   private show(r: JournalRecord): JournalEntry {
-    const q = r.url.indexOf('?');
-    const responseBody = showBody(r.response);
-    return {
-      time: new Date(r.time).toISOString(),
-      method: r.method,
-      path: q === -1 ? r.url : r.url.slice(0, q),
-      // parse() never gives an undefined value: each is a string, or an array for a repeated name.
-      query: q === -1 ? {} : ({ ...parseQuery(r.url.slice(q + 1)) } as Record<string, string | string[]>),
-      operationId: r.operationId,
-      status: r.status,
-      durationMs: r.durationMs,
-      requestBody: showBody(r.request),
-      responseBody,
-      specValid: r.specValid ?? this.check(r.operationId, r.status, responseBody),
-      ...(r.violations ? { violations: r.violations } : {}),
-    };
+    return showRecord(r, this.check);
   }
+}
+
+/** A captured record as the control plane shows it; `check` tells whether its response matched the spec. */
+export function showRecord(r: JournalRecord, check: ResponseCheck): JournalEntry {
+  const q = r.url.indexOf('?');
+  const responseBody = showBody(r.response);
+  return {
+    time: new Date(r.time).toISOString(),
+    method: r.method,
+    path: q === -1 ? r.url : r.url.slice(0, q),
+    // parse() never gives an undefined value: each is a string, or an array for a repeated name.
+    query: q === -1 ? {} : ({ ...parseQuery(r.url.slice(q + 1)) } as Record<string, string | string[]>),
+    operationId: r.operationId,
+    status: r.status,
+    durationMs: r.durationMs,
+    requestBody: showBody(r.request),
+    responseBody,
+    specValid: r.specValid ?? check(r.operationId, r.status, responseBody),
+    ...(r.violations ? { violations: r.violations } : {}),
+  };
 }

@@ -29,6 +29,31 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const FAULT_FIELDS = ['operationId', 'latencyMs', 'status', 'count', 'rate'];
 
+/** Validates a fault as a client gave it; throws a 400 ApiError saying what is wrong. */
+export function checkFault(operations: ReadonlyMap<string, OperationSpec>, input: FaultInput): void {
+  // The input is echoed and listed as the fault: anything unchecked would come back out.
+  const unknown = Object.keys(input).find((k) => !FAULT_FIELDS.includes(k));
+  if (unknown !== undefined) throw ApiError.of('invalid_request', `Unknown fault property '${unknown}'; a fault has: ${FAULT_FIELDS.join(', ')}.`);
+  const op = operations.get(input.operationId);
+  if (!op) throw ApiError.of('invalid_request', `Unknown operationId '${input.operationId}'; one of: ${[...operations.keys()].join(', ')}.`);
+  if (input.latencyMs === undefined && input.status === undefined) throw ApiError.of('invalid_request', 'A fault needs "latencyMs" and/or "status".');
+  const latency: unknown = input.latencyMs === undefined ? 0 : input.latencyMs;
+  const range = isNumber(latency) ? { min: latency, max: latency } : (latency as { min?: unknown; max?: unknown } | null);
+  const isRange = typeof range === 'object' && range !== null && Object.keys(range).every((k) => k === 'min' || k === 'max');
+  if (!isRange || !isNumber(range.min) || !isNumber(range.max) || !(range.min >= 0 && range.max >= range.min && range.max <= MAX_LATENCY_MS)) {
+    throw ApiError.of('invalid_request', `"latencyMs" must be a number or {min, max} with 0 <= min <= max <= ${MAX_LATENCY_MS}.`);
+  }
+  if (input.status !== undefined) {
+    const allowed = [...op.responses.keys()].filter((s) => s >= 400).concat(OUTAGE_STATUSES);
+    if (!allowed.includes(input.status))
+      throw ApiError.of('invalid_request', `Status ${input.status} cannot be forced on ${op.operationId}; allowed: ${allowed.join(', ')}.`);
+  }
+  if (input.count !== undefined && !(Number.isInteger(input.count) && input.count > 0))
+    throw ApiError.of('invalid_request', '"count" must be a positive integer.');
+  if (input.rate !== undefined && !(isNumber(input.rate) && input.rate > 0 && input.rate <= 1))
+    throw ApiError.of('invalid_request', '"rate" must be greater than 0 and at most 1.');
+}
+
 /** Per-workspace faults, and the interceptor that applies them. */
 export class Faults {
   private readonly byWorkspace = new Map<string, Fault[]>();
@@ -46,27 +71,7 @@ export class Faults {
 
   /** Validates and adds a fault; throws a 400 ApiError saying what is wrong. */
   add(workspace: string, input: FaultInput): Fault {
-    // The input is echoed and listed as the fault: anything unchecked would come back out.
-    const unknown = Object.keys(input).find((k) => !FAULT_FIELDS.includes(k));
-    if (unknown !== undefined) throw ApiError.of('invalid_request', `Unknown fault property '${unknown}'; a fault has: ${FAULT_FIELDS.join(', ')}.`);
-    const op = this.operations.get(input.operationId);
-    if (!op) throw ApiError.of('invalid_request', `Unknown operationId '${input.operationId}'; one of: ${[...this.operations.keys()].join(', ')}.`);
-    if (input.latencyMs === undefined && input.status === undefined) throw ApiError.of('invalid_request', 'A fault needs "latencyMs" and/or "status".');
-    const latency: unknown = input.latencyMs === undefined ? 0 : input.latencyMs;
-    const range = isNumber(latency) ? { min: latency, max: latency } : (latency as { min?: unknown; max?: unknown } | null);
-    const isRange = typeof range === 'object' && range !== null && Object.keys(range).every((k) => k === 'min' || k === 'max');
-    if (!isRange || !isNumber(range.min) || !isNumber(range.max) || !(range.min >= 0 && range.max >= range.min && range.max <= MAX_LATENCY_MS)) {
-      throw ApiError.of('invalid_request', `"latencyMs" must be a number or {min, max} with 0 <= min <= max <= ${MAX_LATENCY_MS}.`);
-    }
-    if (input.status !== undefined) {
-      const allowed = [...op.responses.keys()].filter((s) => s >= 400).concat(OUTAGE_STATUSES);
-      if (!allowed.includes(input.status))
-        throw ApiError.of('invalid_request', `Status ${input.status} cannot be forced on ${op.operationId}; allowed: ${allowed.join(', ')}.`);
-    }
-    if (input.count !== undefined && !(Number.isInteger(input.count) && input.count > 0))
-      throw ApiError.of('invalid_request', '"count" must be a positive integer.');
-    if (input.rate !== undefined && !(isNumber(input.rate) && input.rate > 0 && input.rate <= 1))
-      throw ApiError.of('invalid_request', '"rate" must be greater than 0 and at most 1.');
+    checkFault(this.operations, input);
     const fault: Fault = { ...input, id: this.nextId++, applied: 0 };
     this.byWorkspace.set(workspace, [...this.list(workspace), fault]);
     return fault;
@@ -93,21 +98,26 @@ export class Faults {
       if (fault.rate !== undefined && Math.random() >= fault.rate) continue;
       fault.applied += 1;
       if (fault.count !== undefined && fault.applied >= fault.count) this.clear(this.workspaceOf(request.key), fault.id);
-      if (fault.latencyMs !== undefined) {
-        const { min, max } = typeof fault.latencyMs === 'object' ? fault.latencyMs : { min: fault.latencyMs, max: fault.latencyMs };
-        await sleep(min + Math.random() * (max - min));
-      }
-      if (fault.status !== undefined) {
-        const headers: Record<string, string> = fault.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
-        throw new ApiError(
-          codeForStatus(fault.status),
-          fault.status,
-          `Fault injected by the sandbox (fault ${fault.id}): ${request.op.operationId} answers ${fault.status}.`,
-          headers,
-        );
-      }
-      return undefined;
+      return enact(fault, request);
     }
     return undefined;
   }
+}
+
+/** Applies a fault to a request: its delay, then its error if it has one. */
+export async function enact(fault: Fault, request: OperationRequest): Promise<undefined> {
+  if (fault.latencyMs !== undefined) {
+    const { min, max } = typeof fault.latencyMs === 'object' ? fault.latencyMs : { min: fault.latencyMs, max: fault.latencyMs };
+    await sleep(min + Math.random() * (max - min));
+  }
+  if (fault.status !== undefined) {
+    const headers: Record<string, string> = fault.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
+    throw new ApiError(
+      codeForStatus(fault.status),
+      fault.status,
+      `Fault injected by the sandbox (fault ${fault.id}): ${request.op.operationId} answers ${fault.status}.`,
+      headers,
+    );
+  }
+  return undefined;
 }

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../support/harness.js';
+import { startTestSandbox, type TestSandbox, storedPets } from '../support/harness.js';
 import { expectErrorNaming } from '../support/error-check.js';
 
 interface Pet {
@@ -15,8 +14,8 @@ let sb: TestSandbox;
 let stored: Pet[];
 beforeAll(async () => {
   sb = await startTestSandbox(['--count', '150']);
-  // The freshly seeded data file is the independent truth the answers are compared with.
-  stored = (JSON.parse(readFileSync(sb.config.dataFile, 'utf8')) as { pets: Pet[] }).pets;
+  // The freshly seeded storage (data file or database), read directly, is the independent truth the answers are compared with.
+  stored = (await storedPets(sb)) as Pet[];
 });
 afterAll(() => sb.stop());
 

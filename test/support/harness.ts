@@ -1,15 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import pg from 'pg';
+import { afterAll, inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
+import { migrate } from '../../src/store/postgres/migrations.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
+import { createDatabase, postgresUrl } from './postgres.js';
 import { expectSpecValid } from './spec-check.js';
 
 export const KEY = 'sandbox-key';
 
 export interface TestSandbox extends Sandbox {
   dir: string;
+  /** The secret workspace ids are keyed with (hex): the data folder's `db.json.secret`, or the database's. */
+  secret: string;
   config: Config;
   /** Calls `/v1` + path with the key (unless `key: null`), returns status, headers and parsed JSON body. */
   call(path: string, init?: CallInit): Promise<CallResult>;
@@ -53,9 +58,70 @@ export function testConfig(args: string[] = [], dir = tempDir()): Config {
   return loadConfig(['--port', '0', '--data', join(dir, 'db.json'), ...args], {}).config;
 }
 
-/** Starts a real sandbox on 127.0.0.1, port 0. */
+/**
+ * The backend test sandboxes run on: the data file, or PostgreSQL when the
+ * run says so (PETSTORE_TEST_STORE=postgres; `npm run test:postgres`).
+ */
+export const TEST_STORE: 'file' | 'postgres' = process.env.PETSTORE_TEST_STORE === 'postgres' ? 'postgres' : 'file';
+export const onPostgres = TEST_STORE === 'postgres';
+
+/** The database of each data folder: a sandbox started again on the same folder finds what it kept. */
+const databases = new Map<string, string>();
+
+/**
+ * `--store` for a sandbox of `dir` on the run's backend: nothing (its data
+ * file), or a database of its own. A `db.json.secret` put in the folder
+ * first becomes the database's secret, as the file backend would read it.
+ */
+async function storeArgs(dir: string): Promise<string[]> {
+  if (!onPostgres) return [];
+  const port = inject('postgresPort');
+  let database = databases.get(dir);
+  if (database === undefined) {
+    databases.set(dir, (database = await createDatabase(port, 'test')));
+    const secretFile = join(dir, 'db.json.secret');
+    if (existsSync(secretFile)) await seedSecret(postgresUrl(port, database), readFileSync(secretFile, 'utf8').trim());
+  }
+  return ['--store', postgresUrl(port, database)];
+}
+
+/** The schema made and the shared row written with `secret`, before any sandbox starts on the database. */
+async function seedSecret(url: string, secret: string): Promise<void> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    await migrate(pool);
+    await pool.query("INSERT INTO petstore_state (id, mode, secret) VALUES (1, 'stateful', $1)", [secret]);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** The secret a started sandbox keys workspace ids with. */
+async function secretOf(config: Config, dir: string): Promise<string> {
+  if (config.postgresUrl === undefined) return readFileSync(join(dir, 'db.json.secret'), 'utf8').trim();
+  const pool = new pg.Pool({ connectionString: config.postgresUrl, max: 1 });
+  try {
+    return (await pool.query<{ secret: string }>('SELECT secret FROM petstore_state')).rows[0]?.secret ?? '';
+  } finally {
+    await pool.end();
+  }
+}
+
+/** The pets a sandbox's storage holds, read from the storage itself (the data file, or the database), by id ascending. */
+export async function storedPets(sb: TestSandbox): Promise<unknown[]> {
+  if (sb.config.postgresUrl === undefined) return (JSON.parse(readFileSync(sb.config.dataFile, 'utf8')) as { pets: unknown[] }).pets;
+  const pool = new pg.Pool({ connectionString: sb.config.postgresUrl, max: 1 });
+  try {
+    const { rows } = await pool.query<{ json: string }>('SELECT json FROM petstore_pets WHERE workspace = $1 ORDER BY id', [sb.workspaces.idOf(KEY)]);
+    return rows.map((r) => JSON.parse(r.json) as unknown);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Starts a real sandbox on 127.0.0.1, port 0, on the run's backend. */
 export async function startTestSandbox(args: string[] = [], dir = tempDir(), options: SandboxOptions = {}): Promise<TestSandbox> {
-  const config = testConfig(args, dir);
+  const config = testConfig([...(await storeArgs(dir)), ...args], dir);
   const sandbox = await startSandbox(config, undefined, options);
   const call = async (path: string, init: CallInit = {}): Promise<CallResult> => {
     const { key = KEY, json, headers, ...rest } = init;
@@ -76,9 +142,14 @@ export async function startTestSandbox(args: string[] = [], dir = tempDir(), opt
     }
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
+  const secret = await secretOf(config, dir).catch(async (error: unknown) => {
+    await sandbox.close();
+    throw error;
+  });
   return {
     ...sandbox,
     dir,
+    secret,
     config,
     call,
     async op(operationId, path, init) {

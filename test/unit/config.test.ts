@@ -79,7 +79,26 @@ const FROM_FLAG_OR_ENV: [string, string, string, Record<string, unknown>][] = [
   ['log-format', 'PETSTORE_LOG_FORMAT', 'json', { logFormat: 'json' }],
   ['metrics-token', 'PETSTORE_METRICS_TOKEN', 'scrape-me', { metricsToken: 'scrape-me' }],
   ['shutdown-delay', 'PETSTORE_SHUTDOWN_DELAY', '5', { shutdownDelayMs: 5000 }],
+  ['store', 'PETSTORE_STORE', 'postgres://u:p@db.internal:5432/pets', { postgresUrl: 'postgres://u:p@db.internal:5432/pets' }],
+  ['pg-pool-size', 'PETSTORE_PG_POOL_SIZE', '4', { pgPoolSize: 4 }],
 ];
+
+describe('--store', () => {
+  it('takes a data file as --data does, and wins over it', () => {
+    expect(load(['--store', '/tmp/x/store.json', '--data', '/tmp/y/db.json']).config).toMatchObject({ dataFile: '/tmp/x/store.json', postgresUrl: undefined });
+  });
+
+  it('takes postgresql:// as well as postgres://, and leaves the data file as --data says', () => {
+    expect(load(['--store', 'postgresql://db/pets', '--data', '/tmp/y/db.json']).config).toMatchObject({
+      dataFile: '/tmp/y/db.json',
+      postgresUrl: 'postgresql://db/pets',
+    });
+  });
+
+  it('is the data file by default', () => {
+    expect(load().config.postgresUrl).toBeUndefined();
+  });
+});
 
 describe('each option from its flag and from its environment variable', () => {
   it('covers every option (the switch, the secret files and the upstream key have tests of their own)', () => {

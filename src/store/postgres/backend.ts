@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import type { Backend, ModeStore } from '../../backend.js';
+import type { Config, Mode } from '../../config.js';
+import type { ResponseCheck } from '../../control/journal.js';
+import type { Logger } from '../../logger.js';
+import type { OperationSpec } from '../../openapi/spec.js';
+import { StoreError } from '../errors.js';
+import { PgFaults } from './faults.js';
+import { PgJournal } from './journal.js';
+import { migrate } from './migrations.js';
+import { createPool, databaseFailure, describeTarget } from './pool.js';
+import { PgWorkspaces } from './workspaces.js';
+
+export interface PostgresBackendOptions {
+  config: Config;
+  url: string;
+  logger: Logger;
+  checkResponse: ResponseCheck;
+  operations: ReadonlyMap<string, OperationSpec>;
+  /** Whether this process's `--mode` becomes the shared mode (a sandbox starting: yes; a QA command: no). Default true. */
+  claimMode?: boolean;
+}
+
+/** The shared row, made by the first instance ever to start on the database: its secret names workspaces for all. */
+async function prepareState(pool: pg.Pool, mode: Mode, claimMode: boolean): Promise<string> {
+  const { rows } = await pool.query<{ secret: string }>(
+    `INSERT INTO petstore_state (id, mode, secret) VALUES (1, $1, $2)
+     ON CONFLICT (id) DO UPDATE SET mode = CASE WHEN $3 THEN EXCLUDED.mode ELSE petstore_state.mode END RETURNING secret`,
+    [mode, randomBytes(32).toString('hex'), claimMode],
+  );
+  return (rows[0] as { secret: string }).secret;
+}
+
+/** The mode in the database; this instance's copy is read again before every request (`sync`). */
+function sharedMode(pool: pg.Pool, initial: Mode): ModeStore & { current: Mode } {
+  const store = {
+    current: initial,
+    get mode() {
+      return store.current;
+    },
+    set: async (next: Mode) => {
+      await pool.query('UPDATE petstore_state SET mode = $1', [next]).catch((error: unknown) => {
+        throw databaseFailure(error, 'Could not switch the mode');
+      });
+      store.current = next;
+    },
+  };
+  return store;
+}
+
+/**
+ * The shared backend: workspaces, journal, faults and mode in one
+ * PostgreSQL database, so any number of instances serve as one. Start-up
+ * connects, migrates the schema under an advisory lock and records this
+ * instance's `--mode`; a database out of reach or a bad URL stops it with a
+ * StoreError naming the host (never the password).
+ */
+export async function openPostgresBackend({ config, url, logger, checkResponse, operations, claimMode = true }: PostgresBackendOptions): Promise<Backend> {
+  const where = describeTarget(url);
+  const pool = createPool({ url, size: config.pgPoolSize, onIdleError: (error) => logger.error(`PostgreSQL at ${where}: ${error.message}`) });
+  let secret: string;
+  try {
+    await migrate(pool);
+    secret = await prepareState(pool, config.mode, claimMode);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new StoreError(`Cannot use the PostgreSQL database at ${where}: ${(error as Error).message || String(error)}`);
+  }
+  const workspaces = new PgWorkspaces({
+    pool,
+    secret,
+    quota: { pets: config.quotaPets, bytes: config.quotaBytes },
+    seed: { seed: config.seed, count: config.count },
+    maxOpen: config.maxWorkspaces,
+  });
+  const mode = sharedMode(pool, config.mode);
+  const faults = new PgFaults(pool, operations, (key) => workspaces.idOf(key));
+  const journal = new PgJournal(pool, config.journalSize, config.journalMemory, checkResponse, (error) =>
+    logger.error(`Journal entries were dropped: PostgreSQL at ${where} failed`, error),
+  );
+  try {
+    await workspaces.use(config.apiKeys[0] as string, () => undefined);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new StoreError(`Cannot use the PostgreSQL database at ${where}: ${(error as Error).message}`);
+  }
+  return {
+    kind: 'postgres',
+    workspaces,
+    journal,
+    faults,
+    mode,
+    sync: async () => {
+      const { rows } = await pool.query<{ mode: Mode; faults_version: string }>('SELECT mode, faults_version FROM petstore_state').catch((error: unknown) => {
+        throw databaseFailure(error, 'Could not read the sandbox state');
+      });
+      const row = rows[0];
+      if (!row) return;
+      mode.current = row.mode;
+      await faults.refresh(Number(row.faults_version));
+    },
+    health: async () => {
+      await pool.query('SELECT 1').catch((error: unknown) => {
+        throw databaseFailure(error, 'The database cannot be reached');
+      });
+    },
+    close: async () => {
+      await journal.flush();
+      await pool.end();
+    },
+  };
+}

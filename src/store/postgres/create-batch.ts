@@ -1,0 +1,90 @@
+import { parseJson } from '../../exact-json.js';
+import type pg from 'pg';
+import { MAX_ID } from '../create-batch.js';
+import type { Quota } from '../pet-index.js';
+import type { NewPet, Pet } from '../types.js';
+
+/** A create waiting for its statement: the pet's status and its JSON after the id. */
+export interface QueuedCreate {
+  status: string | null;
+  rest: string;
+  fixedBytes: number;
+  resolve(pet: Pet): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit for PostgreSQL: the creates of a workspace that arrive
+ * while its previous statement runs go together in one statement (one
+ * row lock, one COMMIT, one fsync), ids in arrival order. A batch the
+ * quota or the ids cannot hold whole stores nothing, and its creates run
+ * one by one, so each gets its own exact answer.
+ */
+export class CreateBatcher {
+  private queue: QueuedCreate[] = [];
+  private running = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly workspace: string,
+    private readonly quota: Quota,
+    /** The single create, used alone and when a batch is refused. */
+    private readonly single: (item: QueuedCreate) => Promise<Pet>,
+  ) {}
+
+  add(input: NewPet, rest: string, fixedBytes: number): Promise<Pet> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ status: input.status ?? null, rest, fixedBytes, resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      await this.run(batch);
+    }
+    this.running = false;
+  }
+
+  private async run(batch: QueuedCreate[]): Promise<void> {
+    if (batch.length > 1) {
+      const pets = await this.many(batch).catch(() => undefined);
+      if (pets) {
+        batch.forEach((item, i) => item.resolve(pets[i] as Pet));
+        return;
+      }
+    }
+    await Promise.all(batch.map((item) => this.single(item).then(item.resolve, item.reject)));
+  }
+
+  /** The whole batch in one statement, or undefined when it cannot be stored whole. */
+  private async many(batch: QueuedCreate[]): Promise<Pet[] | undefined> {
+    const n = batch.length;
+    const digits = '(SELECT sum(length(g::text)) FROM generate_series(next_id, next_id + $2 - 1) g)';
+    const { rows } = await this.pool.query<{ id: string; json: string }>(
+      `WITH w AS (
+         UPDATE petstore_workspaces SET next_id = next_id + $2, pet_count = pet_count + $2, bytes = bytes + $3 + ${digits}
+         WHERE id = $1 AND next_id + $2 - 1 <= $4 AND pet_count + $2 <= $5 AND bytes + $3 + ${digits} <= $6
+         RETURNING next_id - $2 AS first)
+       INSERT INTO petstore_pets (workspace, id, status, json)
+       SELECT $1, w.first + t.ord - 1, t.status, '{"id":' || (w.first + t.ord - 1) || t.rest
+       FROM w, unnest($7::text[], $8::text[]) WITH ORDINALITY AS t(status, rest, ord)
+       RETURNING id, json`,
+      [
+        this.workspace,
+        n,
+        batch.reduce((sum, item) => sum + item.fixedBytes, 0),
+        MAX_ID,
+        this.quota.pets,
+        this.quota.bytes,
+        batch.map((item) => item.status),
+        batch.map((item) => item.rest),
+      ],
+    );
+    if (rows.length !== n) return undefined;
+    return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => parseJson(row.json) as Pet);
+  }
+}

@@ -1,0 +1,80 @@
+import type pg from 'pg';
+
+/**
+ * The schema, as numbered steps. A step is never changed once released; a
+ * change of schema is a new step. `petstore_migrations` records those
+ * applied.
+ *
+ * Pets keep their JSON text exactly as the store wrote it (`text`, not
+ * `jsonb`, which would reorder keys and round numbers), beside the columns
+ * lists filter and order on.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE petstore_state (
+     id int PRIMARY KEY CHECK (id = 1),
+     mode text NOT NULL,
+     secret text NOT NULL,
+     faults_version bigint NOT NULL DEFAULT 0,
+     journal_evicted bigint NOT NULL DEFAULT 0
+   );
+   CREATE TABLE petstore_workspaces (
+     id text PRIMARY KEY,
+     generation int NOT NULL DEFAULT 1,
+     next_id bigint NOT NULL,
+     pet_count bigint NOT NULL,
+     bytes bigint NOT NULL
+   );
+   CREATE TABLE petstore_pets (
+     workspace text NOT NULL REFERENCES petstore_workspaces (id),
+     id bigint NOT NULL,
+     status text,
+     json text NOT NULL,
+     PRIMARY KEY (workspace, id)
+   );
+   CREATE INDEX petstore_pets_by_status ON petstore_pets (workspace, status, id);
+   CREATE TABLE petstore_journal (
+     seq bigserial PRIMARY KEY,
+     workspace text NOT NULL,
+     record text NOT NULL,
+     bytes int NOT NULL
+   );
+   CREATE INDEX petstore_journal_by_workspace ON petstore_journal (workspace, seq);
+   CREATE TABLE petstore_faults (
+     id bigserial PRIMARY KEY,
+     workspace text NOT NULL,
+     input text NOT NULL,
+     remaining int,
+     applied int NOT NULL DEFAULT 0
+   );`,
+];
+
+/** Any number of instances may start at once: the first takes this lock and migrates, the others wait and find nothing to do. */
+const MIGRATION_LOCK = 0x5e7_5a4d; // "petstore sandbox", as a 32-bit advisory lock key
+
+/** Brings the schema up to date, each step in its own transaction, under an advisory lock. Returns the steps applied. */
+export async function migrate(pool: pg.Pool): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS petstore_migrations (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM petstore_migrations');
+    const done = rows[0]?.v ?? 0;
+    if (done > MIGRATIONS.length)
+      throw new Error(`the database's schema (version ${done}) is newer than this sandbox knows (${MIGRATIONS.length}); upgrade the sandbox`);
+    for (let version = done + 1; version <= MIGRATIONS.length; version++) {
+      await client.query('BEGIN');
+      try {
+        await client.query(MIGRATIONS[version - 1] as string);
+        await client.query('INSERT INTO petstore_migrations (version) VALUES ($1)', [version]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    }
+    return MIGRATIONS.length - done;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    client.release();
+  }
+}

@@ -1,0 +1,159 @@
+import { parseJson, stringifyJson } from '../../exact-json.js';
+import type pg from 'pg';
+import type { Summary, Workspace } from '../../backend.js';
+import { MAX_ID } from '../create-batch.js';
+import { StoreFailure } from '../errors.js';
+import { buildPet, petBytes, quotaProblem, type Page, type Quota } from '../pet-index.js';
+import type { NewPet, Pet, PetStatus } from '../types.js';
+import { databaseFailure, transaction } from './pool.js';
+import { exportRows, insertPets } from './workspace-rows.js';
+import { CreateBatcher, type QueuedCreate } from './create-batch.js';
+
+/** Thrown as it is, or as the StoreFailure a database failure answers with. */
+const fail = (action: string) => (error: unknown) => {
+  throw databaseFailure(error, action);
+};
+
+/** A pet's JSON after its id: `{"id":` + id + this is its whole text, as `JSON.stringify(buildPet(id, input))` gives it. */
+function textAfterId(input: NewPet): string {
+  return stringifyJson(buildPet(0, input)).slice('{"id":0'.length);
+}
+
+/**
+ * One API key's pets in PostgreSQL. Nothing is cached: every read asks the
+ * database, so a change made through any instance is seen by the next
+ * request to any other. A write resolves once committed.
+ */
+export class PgWorkspace implements Workspace {
+  constructor(
+    private readonly pool: pg.Pool,
+    readonly id: string,
+    private readonly quota: Quota,
+  ) {
+    this.batcher = new CreateBatcher(pool, id, quota, (item) => this.createOne(item));
+  }
+
+  async page(limit: number, status?: PetStatus): Promise<Page> {
+    const sql =
+      status ?
+        'SELECT json FROM petstore_pets WHERE workspace = $1 AND status = $3 ORDER BY id LIMIT $2'
+      : 'SELECT json FROM petstore_pets WHERE workspace = $1 ORDER BY id LIMIT $2';
+    const { rows } = await this.pool
+      .query<[string]>({ text: sql, values: status ? [this.id, limit, status] : [this.id, limit], rowMode: 'array' })
+      .catch(fail('Could not list the pets'));
+    const json = `[${rows.map((r) => r[0]).join(',')}]`;
+    return { pets: parseJson(json) as Pet[], json, byteLength: Buffer.byteLength(json) };
+  }
+
+  async get(id: number): Promise<Pet | undefined> {
+    const { rows } = await this.pool
+      .query<{ json: string }>('SELECT json FROM petstore_pets WHERE workspace = $1 AND id = $2', [this.id, id])
+      .catch(fail('Could not read the pet'));
+    return rows[0] ? (parseJson(rows[0].json) as Pet) : undefined;
+  }
+
+  /** Creates of this workspace through this instance, grouped into one statement each while one runs. */
+  private readonly batcher: CreateBatcher;
+
+  /** Adds a pet with the next id; resolves after the COMMIT of its statement (see CreateBatcher). */
+  create(input: NewPet): Promise<Pet> {
+    const rest = textAfterId(input);
+    return this.batcher.add(input, rest, Buffer.byteLength(`{"id":${rest}`));
+  }
+
+  /**
+   * One statement, so one transaction: the id taken from the workspace's
+   * counter (its row lock orders concurrent creates, on any instance) and
+   * the pet stored; resolved only after COMMIT. Quotas are checked in the
+   * same statement; when it stores nothing, a second read says why.
+   */
+  private async createOne({ status, rest, fixedBytes }: QueuedCreate): Promise<Pet> {
+    const { rows } = await this.pool
+      .query<{ json: string }>(
+        `WITH w AS (
+           UPDATE petstore_workspaces SET next_id = next_id + 1, pet_count = pet_count + 1, bytes = bytes + $3 + length(next_id::text)
+           WHERE id = $1 AND next_id <= $4 AND pet_count < $5 AND bytes + $3 + length(next_id::text) <= $6
+           RETURNING next_id - 1 AS id)
+         INSERT INTO petstore_pets (workspace, id, status, json) SELECT $1, w.id, $2, '{"id":' || w.id || $7 FROM w RETURNING json`,
+        [this.id, status, fixedBytes, MAX_ID, this.quota.pets, this.quota.bytes, rest],
+      )
+      .catch(fail('Could not store the pet'));
+    if (rows[0]) return parseJson(rows[0].json) as Pet;
+    throw await this.refusal(fixedBytes);
+  }
+
+  /** Why a create stored nothing: no id left, or a quota. */
+  private async refusal(fixedBytes: number): Promise<StoreFailure> {
+    const s = await this.state(this.pool);
+    if (s.nextId > MAX_ID)
+      return new StoreFailure('invalid_request', `No ids left: the last id, ${MAX_ID}, is taken. Reset the workspace or load pets with lower ids.`);
+    const problem = quotaProblem(this.quota, s.count + 1, s.bytes + fixedBytes + String(s.nextId).length);
+    return new StoreFailure('quota_exceeded', `${problem ?? 'The workspace is at its quota.'} Nothing was stored.`);
+  }
+
+  /** A new generation: every pet replaced in one transaction, all or nothing. */
+  replace(pets: readonly Pet[], nextId?: number): Promise<void> {
+    return transaction(this.pool, async (client) => {
+      await this.lock(client);
+      await client.query('DELETE FROM petstore_pets WHERE workspace = $1', [this.id]);
+      await this.store(client, [...pets], nextId ?? 0, { count: 0, bytes: 0 });
+    }).catch(fail('Could not replace the data'));
+  }
+
+  /** Pets added to those stored, in one transaction; none may have an id already stored. */
+  append(pets: readonly Pet[], nextId?: number): Promise<void> {
+    return transaction(this.pool, async (client) => {
+      const held = await this.lock(client);
+      const { rows } = await client.query<{ id: string }>('SELECT id FROM petstore_pets WHERE workspace = $1 AND id = ANY($2::bigint[])', [
+        this.id,
+        pets.map((p) => p.id),
+      ]);
+      const stored = new Set(rows.map((r) => Number(r.id)));
+      const clash = pets.find((p) => stored.has(p.id));
+      if (clash)
+        throw new StoreFailure('invalid_request', `Nothing was loaded. A pet with id ${clash.id} is already stored; use "mode": "replace" or other ids.`);
+      await this.store(client, [...pets], Math.max(nextId ?? 0, held.nextId), held);
+    }).catch(fail('Could not load the pets'));
+  }
+
+  async summary(): Promise<Summary> {
+    const s = await this.state(this.pool).catch(fail('Could not read the workspace'));
+    return { count: s.count, nextId: s.nextId };
+  }
+
+  /** The workspace as a fixture set, read in one snapshot (REPEATABLE READ), in pieces. */
+  exportPieces(): AsyncIterable<string> {
+    return exportRows(this.pool, this.id);
+  }
+
+  /** The workspace's row, locked until the transaction ends: loads and resets of one workspace take turns. */
+  private async lock(client: pg.PoolClient): Promise<{ nextId: number; count: number; bytes: number }> {
+    return this.state(client, ' FOR UPDATE');
+  }
+
+  private async state(db: pg.Pool | pg.PoolClient, lock = ''): Promise<{ nextId: number; count: number; bytes: number }> {
+    const { rows } = await db.query<{ next_id: string; pet_count: string; bytes: string }>(
+      `SELECT next_id, pet_count, bytes FROM petstore_workspaces WHERE id = $1${lock}`,
+      [this.id],
+    );
+    const row = rows[0];
+    if (!row) throw new StoreFailure('service_unavailable', 'The workspace is missing from the database. Try again.');
+    return { nextId: Number(row.next_id), count: Number(row.pet_count), bytes: Number(row.bytes) };
+  }
+
+  /** Inserts `pets` beside `held` and sets the counter: the quota checked first, the next id past the highest. */
+  private async store(client: pg.PoolClient, pets: Pet[], nextId: number, held: { count: number; bytes: number }): Promise<void> {
+    const bytes = pets.reduce((n, pet) => n + petBytes(pet), held.bytes);
+    const count = held.count + pets.length;
+    const problem = quotaProblem(this.quota, count, bytes);
+    if (problem) throw new StoreFailure('quota_exceeded', `${problem} Nothing was loaded.`);
+    const highest = pets.reduce((max, pet) => Math.max(max, pet.id), 0);
+    await insertPets(client, this.id, pets);
+    await client.query(
+      `UPDATE petstore_workspaces SET generation = generation + 1, pet_count = $2, bytes = $3,
+         next_id = GREATEST($4::bigint, (SELECT coalesce(max(id), 0) + 1 FROM petstore_pets WHERE workspace = $1), $5::bigint)
+       WHERE id = $1`,
+      [this.id, count, bytes, nextId, highest + 1],
+    );
+  }
+}

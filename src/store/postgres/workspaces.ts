@@ -1,0 +1,107 @@
+import { stringifyJson } from '../../exact-json.js';
+import { createHmac } from 'node:crypto';
+import type pg from 'pg';
+import type { MaybePromise, Workspace, WorkspaceStore } from '../../backend.js';
+import { StoreFailure } from '../errors.js';
+import type { Quota } from '../pet-index.js';
+import { generatePets } from '../seed.js';
+import { databaseFailure, transaction } from './pool.js';
+import { PgWorkspace } from './workspace.js';
+import { insertPets } from './workspace-rows.js';
+
+export interface PgWorkspacesOptions {
+  pool: pg.Pool;
+  /** The secret workspace ids are keyed with, kept in the database so every instance names a key alike. */
+  secret: string;
+  quota: Quota;
+  /** What a new workspace is seeded with. */
+  seed: { seed: number; count: number };
+  /** Most workspaces in use at once by this process (`--max-workspaces`). */
+  maxOpen: number;
+}
+
+/**
+ * The workspaces in PostgreSQL, by API key. A workspace is created and
+ * seeded in one transaction on its first use by any instance; instances
+ * racing to create it wait on its row, and all but one find it made. Rows
+ * are never deleted, so knowing that one exists can be remembered.
+ */
+export class PgWorkspaces implements WorkspaceStore {
+  private readonly ids = new Map<string, string>();
+  /** The secret's bytes: ids are the same HMAC-SHA256 of the key as the file backend's. */
+  private readonly key: Buffer;
+  /** Workspaces known to exist, by id. */
+  private readonly known = new Map<string, PgWorkspace>();
+  /** Requests using each workspace now, by id: the cap counts these. */
+  private readonly inUse = new Map<string, number>();
+
+  constructor(private readonly options: PgWorkspacesOptions) {
+    this.key = Buffer.from(options.secret, 'hex');
+  }
+
+  idOf(key: string): string {
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      if (this.ids.size >= 4096) this.ids.clear();
+      id = createHmac('sha256', this.key).update(key).digest('hex').slice(0, 16);
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+
+  async use<T>(key: string, work: (workspace: Workspace) => MaybePromise<T>): Promise<T> {
+    const id = this.idOf(key);
+    const users = this.inUse.get(id) ?? 0;
+    if (users === 0 && this.inUse.size >= this.options.maxOpen) {
+      throw new StoreFailure('service_unavailable', `Too many workspaces are in use at once (${this.options.maxOpen}, --max-workspaces). Try again shortly.`);
+    }
+    this.inUse.set(id, users + 1);
+    try {
+      return await work(this.known.get(id) ?? (await this.ensure(id)));
+    } finally {
+      const left = (this.inUse.get(id) ?? 1) - 1;
+      if (left === 0) this.inUse.delete(id);
+      else this.inUse.set(id, left);
+    }
+  }
+
+  /** Every read goes to the database: nothing can be read at once. */
+  peek(): undefined {
+    return undefined;
+  }
+
+  openIds(): string[] {
+    return [...this.known.keys()];
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** The workspace, created and seeded in one transaction if no instance made it yet. */
+  private async ensure(id: string): Promise<PgWorkspace> {
+    const { seed, count } = this.options.seed;
+    await transaction(this.options.pool, async (client) => {
+      const made = await client.query(
+        'INSERT INTO petstore_workspaces (id, next_id, pet_count, bytes) VALUES ($1, 1, 0, 0) ON CONFLICT (id) DO NOTHING RETURNING id',
+        [id],
+      );
+      if (made.rowCount === 0) return;
+      const pets = generatePets(seed, count);
+      await insertPets(client, id, pets);
+      const bytes = pets.reduce((n, pet) => n + Buffer.byteLength(stringifyJson(pet)), 0);
+      await client.query('UPDATE petstore_workspaces SET next_id = $2, pet_count = $3, bytes = $4 WHERE id = $1', [
+        id,
+        (pets.at(-1)?.id ?? 0) + 1,
+        pets.length,
+        bytes,
+      ]);
+    }).catch((error: unknown) => {
+      throw databaseFailure(error, 'Could not open the workspace');
+    });
+    const workspace = new PgWorkspace(this.options.pool, id, this.options.quota);
+    if (this.known.size >= 4096) this.known.clear();
+    this.known.set(id, workspace);
+    return workspace;
+  }
+}

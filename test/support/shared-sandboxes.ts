@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { controlAt, type Control } from './control-client.js';
+import { KEY, tempDir } from './harness.js';
+import { createDatabase, postgresUrl, startPostgres, type TestPostgres } from './postgres.js';
+import { killSandbox, spawnSandbox, type ChildSandbox } from './spawn.js';
+
+/** A PostgreSQL server for a file of tests: the run's (PETSTORE_TEST_STORE=postgres), else one of its own. */
+export async function postgresForFile(): Promise<{ port: number; stop(): Promise<void>; own?: TestPostgres }> {
+  const port = inject('postgresPort');
+  if (port > 0) return { port, stop: () => Promise.resolve() };
+  const own = await startPostgres();
+  return { port: own.port, stop: () => own.stop(), own };
+}
+
+/** One sandbox process on a database, with ways to call it. */
+export interface Instance {
+  child: ChildSandbox;
+  ctl: Control;
+  /** Calls `/v1` + path with the default key; the status and parsed body. */
+  call(path: string, init?: { method?: string; json?: unknown }): Promise<{ status: number; body: unknown; text: string }>;
+}
+
+/** Starts a sandbox process with `--store url` (its own empty data folder, which it must not use). */
+export async function startInstance(url: string, args: string[] = []): Promise<Instance> {
+  const child = await spawnSandbox(join(tempDir(), 'unused.json'), ['--store', url, ...args]);
+  const call: Instance['call'] = async (path, init = {}) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${KEY}` };
+    if (init.json !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${child.origin}${path}`, {
+      method: init.method ?? 'GET',
+      headers,
+      ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined, text };
+  };
+  return { child, ctl: controlAt(child.origin, 'sandbox-admin'), call };
+}
+
+/** A fresh database on the server on `port`, as a `--store` URL. */
+export async function freshStore(port: number): Promise<string> {
+  return postgresUrl(port, await createDatabase(port, 'shared'));
+}
+
+export const stopInstances = (...instances: (Instance | undefined)[]): Promise<unknown> => Promise.all(instances.map((i) => killSandbox(i?.child)));
