@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { controlOf, type Control } from '../support/control-client.js';
-import { startTestSandbox, tempDir, type TestSandbox } from '../support/harness.js';
+import { onPostgres, startTestSandbox, tempDir, type TestSandbox } from '../support/harness.js';
 
 const KEYS = ['--api-keys', 'key-a,key-b'];
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -35,7 +35,8 @@ const create = async (sb: TestSandbox, key: string, name: string) => {
   expect(res.status).toBe(201);
 };
 
-describe('save and restore', () => {
+// Checkpoints are kept by the file backend only so far: on PostgreSQL each checkpoint operation answers 501 not_implemented (README, Running a shared sandbox).
+describe.skipIf(onPostgres)('save and restore', () => {
   it('restores the export of the moment it was saved, byte for byte, next id included', async () => {
     const { sb, ctl } = await start();
     await ctl('POST', '/reset', { key: 'key-a', json: { seed: 4, count: 12 } });
@@ -97,7 +98,8 @@ describe('save and restore', () => {
   });
 });
 
-describe('saves while creates land', () => {
+// Checkpoints are kept by the file backend only so far: on PostgreSQL each checkpoint operation answers 501 not_implemented (README, Running a shared sandbox).
+describe.skipIf(onPostgres)('saves while creates land', () => {
   it('keeps count and next id of the same moment as the pets: a restore answers what the save answered', async () => {
     const { sb, ctl } = await start();
     await ctl('POST', '/reset', { key: 'key-a', json: { empty: true } });
@@ -115,7 +117,8 @@ describe('saves while creates land', () => {
   });
 });
 
-describe('list, delete, unknown names', () => {
+// Checkpoints are kept by the file backend only so far: on PostgreSQL each checkpoint operation answers 501 not_implemented (README, Running a shared sandbox).
+describe.skipIf(onPostgres)('list, delete, unknown names', () => {
   it('lists by name with counts and sizes, per workspace; deletes one; 404 for what is not there', async () => {
     const { ctl } = await start();
     await ctl('POST', '/reset', { key: 'key-a', json: { seed: 2, count: 4 } });
@@ -154,7 +157,8 @@ describe('list, delete, unknown names', () => {
   });
 });
 
-describe('copy', () => {
+// Checkpoints are kept by the file backend only so far: on PostgreSQL each checkpoint operation answers 501 not_implemented (README, Running a shared sandbox).
+describe.skipIf(onPostgres)('copy', () => {
   it("copies one workspace's data into another key's workspace, byte for byte, naming workspaces by id only", async () => {
     const { sb, ctl } = await start();
     await ctl('POST', '/reset', { key: 'key-a', json: { seed: 8, count: 6 } });
@@ -197,7 +201,8 @@ describe('copy', () => {
   });
 });
 
-describe('durability and limits', () => {
+// Checkpoints are kept by the file backend only so far: on PostgreSQL each checkpoint operation answers 501 not_implemented (README, Running a shared sandbox).
+describe.skipIf(onPostgres)('durability and limits', () => {
   it('survives a restart: listed and restored byte for byte by the next process', async () => {
     const dir = tempDir();
     const first = await start([], dir);
