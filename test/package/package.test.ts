@@ -8,7 +8,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runningServer } from '../../src/lock.js';
 import { tempDir } from '../support/harness.js';
@@ -36,6 +36,10 @@ describe('the npm package', { timeout: 180_000 }, () => {
       [
         'package/README.md',
         'package/dist/src/bin.js',
+        // The browser pages, built by prepack (Swagger UI's bundle copied in): served by the installed package, offline.
+        ...readdirSync(join(ROOT, 'dist', 'ui'), { recursive: true, withFileTypes: true })
+          .filter((entry) => entry.isFile())
+          .map((entry) => `package/${relative(ROOT, join(entry.parentPath, entry.name))}`),
         ...readdirSync(join(ROOT, 'fixtures'))
           .filter((f) => f.endsWith('.json'))
           .map((f) => `package/fixtures/${f}`),
