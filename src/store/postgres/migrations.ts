@@ -46,6 +46,20 @@ export const MIGRATIONS: readonly string[] = [
      remaining int,
      applied int NOT NULL DEFAULT 0
    );`,
+  // 2: a version per workspace, bumped by every change of its pets, so that
+  // an instance can check in one cheap read whether what it read before still
+  // holds; and the named checkpoints, each an export text kept byte for byte.
+  `ALTER TABLE petstore_workspaces ADD COLUMN version bigint NOT NULL DEFAULT 0;
+   CREATE TABLE petstore_checkpoints (
+     workspace text NOT NULL REFERENCES petstore_workspaces (id),
+     name text NOT NULL,
+     saved_at timestamptz NOT NULL,
+     pet_count bigint NOT NULL,
+     next_id bigint NOT NULL,
+     bytes bigint NOT NULL,
+     text text NOT NULL,
+     PRIMARY KEY (workspace, name)
+   );`,
 ];
 
 /** Any number of instances may start at once: the first takes this lock and migrates, the others wait and find nothing to do. */
