@@ -26,7 +26,7 @@ export interface AppDeps {
   /** Proxy mode, when an upstream is configured: in that mode every /v1 request is passed on to it. */
   passThrough?: PassThroughMode;
   /** Brings shared state up to date before each /v1 request is answered (a shared database); absent when nothing is shared. */
-  sync?: () => void | Promise<void>;
+  sync?: (key?: string) => void | Promise<void>;
   /**
    * Extra routers mounted outside /v1, in order: one that passes a request on (the web pages, the root router with probes and
    * metrics) leaves it to the next; the control plane at /__sandbox answers every request under its path, with its own CORS.

@@ -136,10 +136,12 @@ export interface Backend {
   /** Named checkpoints; absent while a backend has none (the control plane then answers 501). */
   readonly checkpoints?: CheckpointStore;
   /**
-   * Brings what this instance caches of shared state (mode, faults) up to
-   * date before a /v1 request is answered; absent when nothing is shared.
+   * Brings what this instance caches of shared state (mode, faults, and the
+   * pets of `key`'s workspace) up to date before a request is answered;
+   * absent when nothing is shared. Reads of pets may be answered from this
+   * instance's copy only at the state the last sync read.
    */
-  sync?(): MaybePromise<void>;
+  sync?(key?: string): MaybePromise<void>;
   /** Resolves when storage answers; rejects (a StoreFailure) when it does not. */
   health(): Promise<void>;
   close(): Promise<void>;

@@ -19,7 +19,7 @@ export interface ControlRouterOptions extends ControlDeps {
   /** spec/openapi.yaml, whose Pet schema the control spec refers to; loaded when not given. */
   interfaceSpec?: Spec;
   /** Brings shared state (the mode, faults) up to date before an operation; absent when nothing is shared. */
-  sync?: () => void | Promise<void>;
+  sync?: (key?: string) => void | Promise<void>;
 }
 
 /** Fixture sets and exports can be large: 10,000 pets and more. */
@@ -119,7 +119,7 @@ function createRoute(options: ControlRouterOptions): Route {
     });
     // An API key that opened the operation names the workspace itself.
     if (typeof res.locals.apiKey === 'string') checked.key = res.locals.apiKey;
-    await options.sync?.();
+    await options.sync?.(checked.key);
     // Checked against the operation in the spec, so it has the types generated from it.
     const answer: unknown = await handlers[operationId](checked as unknown as ControlCall<typeof operationId>);
     const { status } = CONTROL_ROUTES[operationId];

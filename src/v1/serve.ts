@@ -19,8 +19,8 @@ export interface PipelineDeps {
   interceptors?: readonly Interceptor[];
   /** Proxy mode, when an upstream is configured: in that mode it takes every /v1 request in place of the chain. */
   passThrough?: PassThroughMode;
-  /** Brings shared state (mode, faults) up to date after auth, before the request is answered; absent when nothing is shared. */
-  sync?: () => void | Promise<void>;
+  /** Brings shared state (mode, faults, the key's pets) up to date after auth, before the request is answered; absent when nothing is shared. */
+  sync?: (key: string) => void | Promise<void>;
   respond: Responder;
 }
 
@@ -105,13 +105,13 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         const capture = exchange && ((bytes: Buffer) => void (exchange.bytes = bytes));
         readJsonBody(req, config.bodyLimit, capture)
           .then(async (body) => {
-            await deps.sync?.();
+            await deps.sync?.(key);
             return answer(req, target, key, body);
           })
           .then(reply, fail);
         return;
       }
-      const synced = deps.sync?.();
+      const synced = deps.sync?.(key);
       if (synced) {
         synced.then(() => answer(req, target, key, undefined)).then(reply, fail);
         return;

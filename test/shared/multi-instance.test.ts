@@ -44,6 +44,24 @@ describe('two instances on one database', () => {
     expect((listed.body as Pet[]).map((p) => p.id)).toContain(pet.id);
   });
 
+  it("what B has read is read anew once A changes the workspace: a create, a load and a reset are seen by B's next request", async () => {
+    const list = async () => ((await b.call('/v1/pets?limit=100')).body as Pet[]).map((p) => p.id);
+    // B reads twice (the second may be answered from what it kept), and a miss too.
+    const before = await list();
+    expect(await list()).toEqual(before);
+    const next = Math.max(0, ...before) + 1;
+    expect((await b.call(`/v1/pets/${next}`)).status).toBe(404);
+    const created = await a.call('/v1/pets', { method: 'POST', json: { name: 'Seen', categoryId: 1 } });
+    expect((created.body as Pet).id).toBe(next);
+    expect(await list()).toEqual([...before, next]);
+    expect((await b.call(`/v1/pets/${next}`)).body).toEqual(created.body);
+    expect((await a.ctl('POST', '/load', { json: { nextId: 50, pets: [{ id: 40, name: 'Loaded', categoryId: 2 }] } })).status).toBe(200);
+    expect(await list()).toEqual([40]);
+    expect((await b.call(`/v1/pets/${next}`)).status).toBe(404);
+    expect((await a.ctl('POST', '/reset', { json: { seed: 3, count: 2 } })).status).toBe(200);
+    expect(await list()).toEqual([1, 2]);
+  });
+
   it('200 concurrent creates split across A and B get 200 distinct ids, all listed through either', async () => {
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).call('/v1/pets', { method: 'POST', json: { name: `Burst ${i}`, categoryId: 1 } })),

@@ -10,7 +10,11 @@ import { PgFaults } from './faults.js';
 import { PgJournal } from './journal.js';
 import { migrate } from './migrations.js';
 import { createPool, databaseFailure, describeTarget } from './pool.js';
+import { StateReader } from './state-reader.js';
 import { PgWorkspaces } from './workspaces.js';
+
+/** Bytes of pet reads each instance keeps for reuse while their workspace is unchanged. */
+const READ_CACHE_BYTES = 16 * 2 ** 20;
 
 export interface PostgresBackendOptions {
   config: Config;
@@ -73,9 +77,15 @@ export async function openPostgresBackend({ config, url, logger, checkResponse, 
     quota: { pets: config.quotaPets, bytes: config.quotaBytes },
     seed: { seed: config.seed, count: config.count },
     maxOpen: config.maxWorkspaces,
+    cacheBytes: READ_CACHE_BYTES,
   });
   const mode = sharedMode(pool, config.mode);
   const faults = new PgFaults(pool, operations, (key) => workspaces.idOf(key));
+  const state = new StateReader(pool, async (read) => {
+    mode.current = read.mode;
+    for (const [id, version] of read.versions) workspaces.cache.observe(id, version);
+    await faults.refresh(read.faultsVersion);
+  });
   const journal = new PgJournal(pool, config.journalSize, config.journalMemory, checkResponse, (error) =>
     logger.error(`Journal entries were dropped: PostgreSQL at ${where} failed`, error),
   );
@@ -91,15 +101,7 @@ export async function openPostgresBackend({ config, url, logger, checkResponse, 
     journal,
     faults,
     mode,
-    sync: async () => {
-      const { rows } = await pool.query<{ mode: Mode; faults_version: string }>('SELECT mode, faults_version FROM petstore_state').catch((error: unknown) => {
-        throw databaseFailure(error, 'Could not read the sandbox state');
-      });
-      const row = rows[0];
-      if (!row) return;
-      mode.current = row.mode;
-      await faults.refresh(Number(row.faults_version));
-    },
+    sync: (key?: string) => state.sync(key === undefined ? undefined : workspaces.idOf(key)),
     health: async () => {
       await pool.query('SELECT 1').catch((error: unknown) => {
         throw databaseFailure(error, 'The database cannot be reached');

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { MAX_ID } from '../create-batch.js';
 import type { Quota } from '../pet-index.js';
 import type { NewPet, Pet } from '../types.js';
+import { BatchQueue } from './batch-queue.js';
 
 /** A create waiting for its statement: the pet's status and its JSON after the id. */
 export interface QueuedCreate {
@@ -21,8 +22,7 @@ export interface QueuedCreate {
  * one by one, so each gets its own exact answer.
  */
 export class CreateBatcher {
-  private queue: QueuedCreate[] = [];
-  private running = false;
+  private readonly queue = new BatchQueue<QueuedCreate>((batch) => this.run(batch));
 
   constructor(
     private readonly pool: pg.Pool,
@@ -33,20 +33,7 @@ export class CreateBatcher {
   ) {}
 
   add(input: NewPet, rest: string, fixedBytes: number): Promise<Pet> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ status: input.status ?? null, rest, fixedBytes, resolve, reject });
-      if (!this.running) void this.drain();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    this.running = true;
-    while (this.queue.length > 0) {
-      const batch = this.queue;
-      this.queue = [];
-      await this.run(batch);
-    }
-    this.running = false;
+    return new Promise((resolve, reject) => this.queue.push({ status: input.status ?? null, rest, fixedBytes, resolve, reject }));
   }
 
   private async run(batch: QueuedCreate[]): Promise<void> {
@@ -66,7 +53,7 @@ export class CreateBatcher {
     const digits = '(SELECT sum(length(g::text)) FROM generate_series(next_id, next_id + $2 - 1) g)';
     const { rows } = await this.pool.query<{ id: string; json: string }>(
       `WITH w AS (
-         UPDATE petstore_workspaces SET next_id = next_id + $2, pet_count = pet_count + $2, bytes = bytes + $3 + ${digits}
+         UPDATE petstore_workspaces SET version = version + 1, next_id = next_id + $2, pet_count = pet_count + $2, bytes = bytes + $3 + ${digits}
          WHERE id = $1 AND next_id + $2 - 1 <= $4 AND pet_count + $2 <= $5 AND bytes + $3 + ${digits} <= $6
          RETURNING next_id - $2 AS first)
        INSERT INTO petstore_pets (workspace, id, status, json)

@@ -62,17 +62,23 @@ export class PgJournal implements JournalStore {
 
   async clear(workspace: string): Promise<number> {
     await this.flush();
-    const result = await this.pool.query('DELETE FROM petstore_journal WHERE workspace = $1', [workspace]).catch((error: unknown) => {
-      throw databaseFailure(error, 'Could not clear the journal');
-    });
-    return result.rowCount ?? 0;
+    const { rows } = await this.pool
+      .query<{ n: string }>(
+        `WITH gone AS (DELETE FROM petstore_journal WHERE workspace = $1 RETURNING bytes)
+         UPDATE petstore_journal_total SET bytes = bytes - (SELECT coalesce(sum(bytes), 0) FROM gone) RETURNING (SELECT count(*) FROM gone) AS n`,
+        [workspace],
+      )
+      .catch((error: unknown) => {
+        throw databaseFailure(error, 'Could not clear the journal');
+      });
+    return Number(rows[0]?.n ?? 0);
   }
 
   async memory(): Promise<JournalMemory> {
     await this.flush();
     const { rows } = await this.pool
       .query<{ bytes: string; kept: string; evicted: string }>(
-        'SELECT coalesce(sum(bytes), 0) AS bytes, count(*) AS kept, (SELECT journal_evicted FROM petstore_state) AS evicted FROM petstore_journal',
+        'SELECT (SELECT bytes FROM petstore_journal_total) AS bytes, count(*) AS kept, (SELECT journal_evicted FROM petstore_state) AS evicted FROM petstore_journal',
       )
       .catch((error: unknown) => {
         throw databaseFailure(error, 'Could not read the journal');
@@ -97,26 +103,65 @@ export class PgJournal implements JournalStore {
     this.writing = undefined;
   }
 
+  /**
+   * One statement a batch: the entries inserted, each journal they join cut
+   * to its newest `size` (counting the batch), and the running total of
+   * bytes moved by both. Only when that total passes the budget does a
+   * second step drop the oldest entries of all journals.
+   */
   private async write(batch: { workspace: string; record: JournalRecord }[]): Promise<void> {
-    await this.pool.query('INSERT INTO petstore_journal (workspace, record, bytes) SELECT * FROM unnest($1::text[], $2::text[], $3::int[])', [
-      batch.map((b) => b.workspace),
-      batch.map((b) => JSON.stringify(b.record)),
-      batch.map((b) => entryBytes(b.record)),
-    ]);
-    for (const workspace of new Set(batch.map((b) => b.workspace))) {
+    const kept = newestPerWorkspace(batch, this.size);
+    const { rows } = await this.pool.query<{ bytes: string }>(
+      `WITH b AS (
+              SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (workspace text, record text, bytes int)) WITH ORDINALITY AS b(workspace, record, bytes, ord)),
+            ins AS (INSERT INTO petstore_journal (workspace, record, bytes) SELECT workspace, record, bytes FROM b ORDER BY ord RETURNING bytes),
+            n AS (SELECT workspace, count(*) AS n FROM b GROUP BY workspace),
+            gone AS (
+              DELETE FROM petstore_journal j USING n WHERE j.workspace = n.workspace AND j.seq <= (
+                SELECT seq FROM petstore_journal k WHERE k.workspace = n.workspace ORDER BY seq DESC OFFSET greatest($2::int - n.n, 0) LIMIT 1)
+              RETURNING j.bytes)
+       UPDATE petstore_journal_total SET bytes = bytes + (SELECT coalesce(sum(bytes), 0) FROM ins) - (SELECT coalesce(sum(bytes), 0) FROM gone)
+       RETURNING bytes`,
+      // One JSON parameter: an array parameter would be escaped a character at a time, and records hold whole bodies.
+      [JSON.stringify(kept.map((b) => ({ workspace: b.workspace, record: JSON.stringify(b.record), bytes: entryBytes(b.record) }))), this.size],
+    );
+    if (Number(rows[0]?.bytes ?? 0) > this.budget) await this.evict();
+  }
+
+  /** Drops the oldest entries of all journals, a page at a time, until they fit the budget. */
+  private async evict(): Promise<void> {
+    for (;;) {
+      const { rows } = await this.pool.query<{ seq: string; bytes: number; total: string }>(
+        'SELECT seq, bytes, (SELECT bytes FROM petstore_journal_total) AS total FROM petstore_journal ORDER BY seq LIMIT 256',
+      );
+      let excess = Number(rows[0]?.total ?? 0) - this.budget;
+      if (excess <= 0 || rows.length === 0) return;
+      const seqs: string[] = [];
+      for (const row of rows) {
+        if (excess <= 0) break;
+        seqs.push(row.seq);
+        excess -= row.bytes;
+      }
       await this.pool.query(
-        `DELETE FROM petstore_journal WHERE workspace = $1 AND seq <= (
-           SELECT seq FROM petstore_journal WHERE workspace = $1 ORDER BY seq DESC OFFSET $2 LIMIT 1)`,
-        [workspace, this.size],
+        `WITH gone AS (DELETE FROM petstore_journal WHERE seq = ANY($1::bigint[]) RETURNING bytes),
+              t AS (UPDATE petstore_journal_total SET bytes = bytes - (SELECT coalesce(sum(bytes), 0) FROM gone))
+         UPDATE petstore_state SET journal_evicted = journal_evicted + (SELECT count(*) FROM gone)`,
+        [seqs],
       );
     }
-    await this.pool.query(
-      `WITH gone AS (
-           DELETE FROM petstore_journal WHERE seq IN (
-             SELECT seq FROM (SELECT seq, sum(bytes) OVER (ORDER BY seq DESC) AS total FROM petstore_journal) t WHERE total > $1)
-           RETURNING 1)
-         UPDATE petstore_state SET journal_evicted = journal_evicted + (SELECT count(*) FROM gone) WHERE (SELECT count(*) FROM gone) > 0`,
-      [this.budget],
-    );
   }
+}
+
+/** The newest `size` entries of each workspace in `batch`, in order: older ones would be cut at once. */
+function newestPerWorkspace<T extends { workspace: string }>(batch: T[], size: number): T[] {
+  const seen = new Map<string, number>();
+  const kept: T[] = [];
+  for (let i = batch.length - 1; i >= 0; i--) {
+    const entry = batch[i] as T;
+    const n = seen.get(entry.workspace) ?? 0;
+    if (n >= size) continue;
+    seen.set(entry.workspace, n + 1);
+    kept.push(entry);
+  }
+  return kept.reverse();
 }

@@ -48,8 +48,17 @@ export const MIGRATIONS: readonly string[] = [
    );`,
   // 2: a version per workspace, bumped by every change of its pets, so that
   // an instance can check in one cheap read whether what it read before still
-  // holds; and the named checkpoints, each an export text kept byte for byte.
+  // holds; the journal's total bytes, kept as the journal changes so that its
+  // budget is checked without summing it (in a row of its own: the state row
+  // is read before every request, and should not turn over with each write);
+  // and the named checkpoints, each an export text kept byte for byte.
   `ALTER TABLE petstore_workspaces ADD COLUMN version bigint NOT NULL DEFAULT 0;
+   CREATE TABLE petstore_journal_total (
+     id int PRIMARY KEY CHECK (id = 1),
+     bytes bigint NOT NULL
+   );
+   INSERT INTO petstore_journal_total SELECT 1, coalesce(sum(bytes), 0) FROM petstore_journal;
+   ALTER TABLE petstore_journal ALTER COLUMN record SET STORAGE EXTERNAL;
    CREATE TABLE petstore_checkpoints (
      workspace text NOT NULL REFERENCES petstore_workspaces (id),
      name text NOT NULL,

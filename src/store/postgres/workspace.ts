@@ -8,6 +8,7 @@ import type { NewPet, Pet, PetStatus } from '../types.js';
 import { databaseFailure, transaction } from './pool.js';
 import { exportRows, insertPets } from './workspace-rows.js';
 import { CreateBatcher, type QueuedCreate } from './create-batch.js';
+import type { ReadCache } from './read-cache.js';
 
 /** Thrown as it is, or as the StoreFailure a database failure answers with. */
 const fail = (action: string) => (error: unknown) => {
@@ -29,27 +30,52 @@ export class PgWorkspace implements Workspace {
     private readonly pool: pg.Pool,
     readonly id: string,
     private readonly quota: Quota,
+    private readonly cache: ReadCache,
   ) {
     this.batcher = new CreateBatcher(pool, id, quota, (item) => this.createOne(item));
   }
 
-  async page(limit: number, status?: PetStatus): Promise<Page> {
+  page(limit: number, status?: PetStatus): Page | Promise<Page> {
+    const key = `page ${limit} ${status ?? ''}`;
+    const cached = this.cache.get<Page>(this.id, key);
+    if (cached) return cached;
     const sql =
       status ?
-        'SELECT json FROM petstore_pets WHERE workspace = $1 AND status = $3 ORDER BY id LIMIT $2'
-      : 'SELECT json FROM petstore_pets WHERE workspace = $1 ORDER BY id LIMIT $2';
-    const { rows } = await this.pool
-      .query<[string]>({ text: sql, values: status ? [this.id, limit, status] : [this.id, limit], rowMode: 'array' })
-      .catch(fail('Could not list the pets'));
-    const json = `[${rows.map((r) => r[0]).join(',')}]`;
-    return { pets: parseJson(json) as Pet[], json, byteLength: Buffer.byteLength(json) };
+        'SELECT id, json FROM petstore_pets WHERE workspace = $1 AND status = $3 ORDER BY id LIMIT $2'
+      : 'SELECT id, json FROM petstore_pets WHERE workspace = $1 ORDER BY id LIMIT $2';
+    return this.read(key, sql, status ? [this.id, limit, status] : [this.id, limit], (texts) => {
+      const json = `[${texts.join(',')}]`;
+      return { pets: parseJson(json) as Pet[], json, byteLength: Buffer.byteLength(json) };
+    });
   }
 
-  async get(id: number): Promise<Pet | undefined> {
+  get(id: number): Pet | undefined | Promise<Pet | undefined> {
+    const key = `pet ${id}`;
+    const cached = this.cache.get<{ pet: Pet | undefined }>(this.id, key);
+    if (cached) return cached.pet;
+    const sql = 'SELECT id, json FROM petstore_pets WHERE workspace = $1 AND id = $2';
+    return this.read(key, sql, [this.id, id], ([text]) => ({ pet: text === undefined ? undefined : (parseJson(text) as Pet) })).then((found) => found.pet);
+  }
+
+  /**
+   * The pets' texts that `sql` selects (`id, json`), built into an answer and cached
+   * under `key`, labelled with the workspace's version read in the same
+   * statement (one snapshot), so the label is exact.
+   */
+  private async read<T>(key: string, sql: string, values: unknown[], build: (texts: string[]) => T): Promise<T> {
     const { rows } = await this.pool
-      .query<{ json: string }>('SELECT json FROM petstore_pets WHERE workspace = $1 AND id = $2', [this.id, id])
-      .catch(fail('Could not read the pet'));
-    return rows[0] ? (parseJson(rows[0].json) as Pet) : undefined;
+      .query<[string, string | null]>({
+        text: `SELECT w.version, p.json FROM petstore_workspaces w LEFT JOIN LATERAL (${sql}) p ON true WHERE w.id = $1 ORDER BY p.id`,
+        values,
+        rowMode: 'array',
+      })
+      .catch(fail('Could not read the pets'));
+    const texts = rows.flatMap((r) => (r[1] === null ? [] : [r[1]]));
+    const answer = build(texts);
+    // Roughly what the texts and their parsed objects hold.
+    const bytes = 256 + texts.reduce((n, t) => n + 3 * t.length, 0);
+    if (rows[0]) this.cache.set(this.id, key, Number(rows[0][0]), answer, bytes);
+    return answer;
   }
 
   /** Creates of this workspace through this instance, grouped into one statement each while one runs. */
@@ -71,7 +97,7 @@ export class PgWorkspace implements Workspace {
     const { rows } = await this.pool
       .query<{ json: string }>(
         `WITH w AS (
-           UPDATE petstore_workspaces SET next_id = next_id + 1, pet_count = pet_count + 1, bytes = bytes + $3 + length(next_id::text)
+           UPDATE petstore_workspaces SET version = version + 1, next_id = next_id + 1, pet_count = pet_count + 1, bytes = bytes + $3 + length(next_id::text)
            WHERE id = $1 AND next_id <= $4 AND pet_count < $5 AND bytes + $3 + length(next_id::text) <= $6
            RETURNING next_id - 1 AS id)
          INSERT INTO petstore_pets (workspace, id, status, json) SELECT $1, w.id, $2, '{"id":' || w.id || $7 FROM w RETURNING json`,
@@ -150,7 +176,7 @@ export class PgWorkspace implements Workspace {
     const highest = pets.reduce((max, pet) => Math.max(max, pet.id), 0);
     await insertPets(client, this.id, pets);
     await client.query(
-      `UPDATE petstore_workspaces SET generation = generation + 1, pet_count = $2, bytes = $3,
+      `UPDATE petstore_workspaces SET generation = generation + 1, version = version + 1, pet_count = $2, bytes = $3,
          next_id = GREATEST($4::bigint, (SELECT coalesce(max(id), 0) + 1 FROM petstore_pets WHERE workspace = $1), $5::bigint)
        WHERE id = $1`,
       [this.id, count, bytes, nextId, highest + 1],

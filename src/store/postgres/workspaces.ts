@@ -6,6 +6,7 @@ import { StoreFailure } from '../errors.js';
 import type { Quota } from '../pet-index.js';
 import { generatePets } from '../seed.js';
 import { databaseFailure, transaction } from './pool.js';
+import { ReadCache } from './read-cache.js';
 import { PgWorkspace } from './workspace.js';
 import { insertPets } from './workspace-rows.js';
 
@@ -18,6 +19,8 @@ export interface PgWorkspacesOptions {
   seed: { seed: number; count: number };
   /** Most workspaces in use at once by this process (`--max-workspaces`). */
   maxOpen: number;
+  /** Bytes of reads this process may keep for reuse (ReadCache). */
+  cacheBytes: number;
 }
 
 /**
@@ -34,9 +37,12 @@ export class PgWorkspaces implements WorkspaceStore {
   private readonly known = new Map<string, PgWorkspace>();
   /** Requests using each workspace now, by id: the cap counts these. */
   private readonly inUse = new Map<string, number>();
+  /** Reads of pets, reused while their workspace's version stands (see ReadCache). */
+  readonly cache: ReadCache;
 
   constructor(private readonly options: PgWorkspacesOptions) {
     this.key = Buffer.from(options.secret, 'hex');
+    this.cache = new ReadCache(options.cacheBytes);
   }
 
   idOf(key: string): string {
@@ -90,7 +96,7 @@ export class PgWorkspaces implements WorkspaceStore {
       const pets = generatePets(seed, count);
       await insertPets(client, id, pets);
       const bytes = pets.reduce((n, pet) => n + Buffer.byteLength(stringifyJson(pet)), 0);
-      await client.query('UPDATE petstore_workspaces SET next_id = $2, pet_count = $3, bytes = $4 WHERE id = $1', [
+      await client.query('UPDATE petstore_workspaces SET version = version + 1, next_id = $2, pet_count = $3, bytes = $4 WHERE id = $1', [
         id,
         (pets.at(-1)?.id ?? 0) + 1,
         pets.length,
@@ -99,7 +105,7 @@ export class PgWorkspaces implements WorkspaceStore {
     }).catch((error: unknown) => {
       throw databaseFailure(error, 'Could not open the workspace');
     });
-    const workspace = new PgWorkspace(this.options.pool, id, this.options.quota);
+    const workspace = new PgWorkspace(this.options.pool, id, this.options.quota, this.cache);
     if (this.known.size >= 4096) this.known.clear();
     this.known.set(id, workspace);
     return workspace;

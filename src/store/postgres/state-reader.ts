@@ -1,0 +1,61 @@
+import type pg from 'pg';
+import type { Mode } from '../../config.js';
+import { BatchQueue } from './batch-queue.js';
+import { databaseFailure } from './pool.js';
+
+/** The shared state as one read found it: the mode, the faults' version and the versions of the workspaces asked for. */
+export interface SharedState {
+  mode: Mode;
+  faultsVersion: number;
+  /** Workspace id → version, for those of the asked that exist. */
+  versions: Map<string, number>;
+}
+
+interface Waiting {
+  workspace: string | undefined;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Reads the shared state before each request, in one round trip shared by
+ * the requests that arrive together: a read starts only after every
+ * request it answers has arrived, so each sees every change committed
+ * before it came (read-your-writes across instances), and the requests
+ * that arrive meanwhile wait for the next read. Under load a read serves
+ * many requests; alone, a request waits for one round trip.
+ */
+export class StateReader {
+  private readonly queue = new BatchQueue<Waiting>((batch) => this.read(batch));
+
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Takes a read's result into this instance's copies (mode, faults, cache versions) before its requests go on. */
+    private readonly apply: (state: SharedState) => Promise<void> | void,
+  ) {}
+
+  /** Resolves once a read that started after this call has been applied; `workspace` is the request's, if any. */
+  sync(workspace?: string): Promise<void> {
+    return new Promise((resolve, reject) => this.queue.push({ workspace, resolve, reject }));
+  }
+
+  private async read(batch: Waiting[]): Promise<void> {
+    const ids = [...new Set(batch.flatMap((w) => (w.workspace === undefined ? [] : [w.workspace])))];
+    let rows: { mode: Mode; faults_version: string; id: string | null; version: string | null }[];
+    try {
+      ({ rows } = await this.pool.query(
+        `SELECT s.mode, s.faults_version, w.id, w.version
+         FROM petstore_state s LEFT JOIN petstore_workspaces w ON w.id = ANY($1::text[])`,
+        [ids],
+      ));
+    } catch (error) {
+      throw databaseFailure(error, 'Could not read the sandbox state');
+    }
+    const first = rows[0];
+    if (first) {
+      const versions = new Map(rows.flatMap((r) => (r.id === null || r.version === null ? [] : [[r.id, Number(r.version)] as const])));
+      await this.apply({ mode: first.mode, faultsVersion: Number(first.faults_version), versions });
+    }
+    for (const waiting of batch) waiting.resolve();
+  }
+}

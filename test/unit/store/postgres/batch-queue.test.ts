@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { BatchQueue } from '../../../../src/store/postgres/batch-queue.js';
+
+interface Item {
+  n: number;
+  resolve(value: number): void;
+  reject(error: unknown): void;
+}
+
+function queueOf(run: (batch: Item[]) => Promise<void>) {
+  const queue = new BatchQueue<Item>(run);
+  return (n: number) => new Promise<number>((resolve, reject) => queue.push({ n, resolve, reject }));
+}
+
+describe('BatchQueue', () => {
+  it('runs the first item at once and the items that arrive meanwhile together, in order', async () => {
+    const batches: number[][] = [];
+    const add = queueOf(async (batch) => {
+      batches.push(batch.map((i) => i.n));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const item of batch) item.resolve(item.n * 10);
+    });
+    const answers = await Promise.all([1, 2, 3, 4].map(add));
+    expect(answers).toEqual([10, 20, 30, 40]);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+    expect(await add(5)).toBe(50);
+    expect(batches.at(-1)).toEqual([5]);
+  });
+
+  it('a batch that throws rejects each of its items, and the queue goes on', async () => {
+    const add = queueOf(async (batch) => {
+      await Promise.resolve();
+      if (batch.some((i) => i.n < 0)) throw new Error('refused');
+      for (const item of batch) item.resolve(item.n);
+    });
+    const [bad, good] = await Promise.allSettled([add(-1), add(2)]);
+    expect(bad).toMatchObject({ status: 'rejected', reason: new Error('refused') });
+    expect(good).toEqual({ status: 'fulfilled', value: 2 });
+  });
+});
