@@ -48,6 +48,17 @@ export class CommandError extends Error {
   }
 }
 
+/** One QA command as given on the command line, passed whole to the part that runs it. */
+interface Invocation {
+  command: Command;
+  operands: string[];
+  config: Config;
+  extra: Record<string, string | boolean | undefined>;
+  io: CommandIo;
+  /** `--key`: the workspace worked on; where none is given, the client's or the first API key's. */
+  key: string | undefined;
+}
+
 /** `ControlClient.call` for an operation chosen at run time. */
 type CallAny = (operationId: string, input: unknown, options: { targetKey?: string }) => Promise<never>;
 
@@ -73,14 +84,7 @@ function limitOption(raw: string | boolean | undefined): number | undefined {
 }
 
 /** The commands that talk to a running sandbox, through its control plane. */
-async function runRemote(
-  command: Command,
-  operands: string[],
-  config: Config,
-  extra: Record<string, string | boolean | undefined>,
-  io: CommandIo,
-  client: ControlClient,
-): Promise<void> {
+async function runRemote({ command, operands, config, extra, io }: Invocation, client: ControlClient): Promise<void> {
   const at = <T>(call: () => Promise<T>) => remote(client.origin, call);
   if (command === 'checkpoint' || command === 'copy') {
     io.out(
@@ -137,7 +141,7 @@ export async function runCommand(
   extra: Record<string, string | boolean | undefined>,
   io: CommandIo,
 ): Promise<void> {
-  const key = typeof extra.key === 'string' ? extra.key : undefined;
+  const run: Invocation = { command, operands, config, extra, io, key: typeof extra.key === 'string' ? extra.key : undefined };
   // A database is worked on directly (no lock to find a running sandbox by); a data file through the sandbox serving it, if one does.
   const url =
     typeof extra.url === 'string' ? extra.url
@@ -155,7 +159,7 @@ export async function runCommand(
   }
   if (command === 'pact' && typeof extra.consumer !== 'string') throw new CommandError('Usage: pact --consumer <name> [file.json] [--unauthenticated]', 2);
 
-  if (url) return runRemote(command, operands, config, extra, io, createControlClient({ origin: url, adminToken: config.adminToken, ...(key ? { key } : {}) }));
+  if (url) return runRemote(run, createControlClient({ origin: url, adminToken: config.adminToken, ...(run.key ? { key: run.key } : {}) }));
   if (command === 'journal' || command === 'pact')
     throw new CommandError(`The journal lives in a running sandbox; none serves ${config.dataFile}. Start one or pass --url.`);
   // A database needs no lock: the command works through the same transactions a sandbox uses.
@@ -176,21 +180,14 @@ export async function runCommand(
   try {
     if (command === 'checkpoint' || command === 'copy')
       io.out(await checkpointsOnFiles(command, operands, { config, extra, err: io.err, fail: (message) => new CommandError(message) }));
-    else await onDataFile(command, operands, config, extra, io);
+    else await onDataFile(run);
   } finally {
     lock.release();
   }
 }
 
 /** Runs seed/reset/load/export on the data directory itself (its lock held by the caller). */
-async function onDataFile(
-  command: Command,
-  operands: string[],
-  config: Config,
-  extra: Record<string, string | boolean | undefined>,
-  io: CommandIo,
-): Promise<void> {
-  const key = typeof extra.key === 'string' ? extra.key : undefined;
+async function onDataFile({ command, operands, config, extra, io, key }: Invocation): Promise<void> {
   const validators = createValidators(loadSpec());
   const say = (t: string) => io.err(t);
   const workspaces = await openWorkspaces(config, { ...silentLogger, info: say, warn: say, error: say });

@@ -1,6 +1,7 @@
 import { parse as parseQuery } from 'node:querystring';
 import type { Violation } from '../operation.js';
 import { showBody, type BodyText } from './journal-body.js';
+import { JournalFollowers } from './journal-followers.js';
 
 /** The journal of requests without a valid API key (none, malformed or unknown): it belongs to no workspace. */
 export const UNAUTHENTICATED = 'unauthenticated';
@@ -114,8 +115,8 @@ export class Journal {
   private bytes = 0;
   private kept = 0;
   private evicted = 0;
-  /** Listeners by journal: the live tail of the control plane. Empty but for open streams. */
-  private readonly followers = new Map<string, Set<JournalListener>>();
+  /** The live tail of the control plane. */
+  private readonly followers = new JournalFollowers();
 
   /** `check` tells whether a response matched the spec; run on read, off the hot path. */
   constructor(
@@ -126,7 +127,7 @@ export class Journal {
 
   add(journal: string, record: JournalRecord): void {
     // One size check when no stream is open; an entry is shown (and checked against the spec) only for a follower.
-    if (this.followers.size > 0) this.tell(journal, record);
+    if (!this.followers.idle) this.followers.tell(journal, () => this.show(record));
     if (this.size === 0) return;
     let ring = this.rings.get(journal);
     if (!ring) {
@@ -172,20 +173,7 @@ export class Journal {
 
   /** Calls `listener` with each entry added to `journal` from now on, until the returned function is called. */
   follow(journal: string, listener: JournalListener): () => void {
-    let set = this.followers.get(journal);
-    if (!set) this.followers.set(journal, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.followers.get(journal) === set) this.followers.delete(journal);
-    };
-  }
-
-  private tell(journal: string, record: JournalRecord): void {
-    const set = this.followers.get(journal);
-    if (!set) return;
-    const entry = this.show(record);
-    for (const listener of set) listener(entry);
+    return this.followers.follow(journal, listener);
   }
 
   memory(): JournalMemory {

@@ -5,13 +5,12 @@
  * save answers 503 and leaves the checkpoints as they were; once writable
  * again, the same restore gives back what was saved, without a restart.
  */
-import { chmodSync, chownSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
 import { controlOfChild, expectError, exportWorkspace } from '../support/ledger-calls.js';
-import { asNobody, nobodyUnavailable, NOBODY } from '../support/nobody.js';
-import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
+import { createNobodyFolders, nobodyUnavailable } from '../support/nobody.js';
+import { killSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 
 const MAIN = 'main-key';
 const OTHER = 'other-key';
@@ -22,23 +21,15 @@ const PERMISSION = /permission/i;
 const unavailable = nobodyUnavailable();
 const skipped = unavailable ? ` (skipped: ${unavailable})` : '';
 
-const base = tempDir('petstore-checkpoint-perm-');
-chmodSync(base, 0o755);
-afterAll(() => rmSync(base, { recursive: true, force: true }));
-
-function folderOfNobody(name: string): string {
-  const dir = join(base, name);
-  mkdirSync(dir);
-  chownSync(dir, NOBODY.uid, NOBODY.gid);
-  return dir;
-}
+// Folders for nobody (a temporary folder is private to root until opened up), and the sandbox started as nobody in them.
+const nobody = createNobodyFolders('petstore-checkpoint-perm-');
 
 describe('checkpoints on a data folder the sandbox may not write (running as nobody)', () => {
   it.skipIf(unavailable)(`a failed restore, copy or save changes nothing, and works once writable${skipped}`, { timeout: 120_000 }, async () => {
-    const dir = folderOfNobody('data');
+    const dir = nobody.folder('data');
     let sb: ChildSandbox | undefined;
     try {
-      sb = await spawnSandbox(join(dir, 'db.json'), ARGS, asNobody(folderOfNobody('tmp')));
+      sb = await nobody.start(join(dir, 'db.json'), ARGS);
       const ctl = controlOfChild(sb.origin);
       expect((await ctl('POST', '/reset', { key: MAIN, json: { seed: 3, count: 7 } })).status).toBe(200);
       const atSave = await exportWorkspace(sb.origin, MAIN);

@@ -8,10 +8,9 @@
  * an unwritable folder serves reads when the data file exists, and exits 1
  * with a clear message (no stack trace) when it does not.
  */
-import { chmodSync, chownSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
 import {
   controlOfChild,
   createPet,
@@ -22,8 +21,8 @@ import {
   type Refusal,
 } from '../support/ledger-calls.js';
 import { PetLedger } from '../support/pet-ledger.js';
-import { killSandbox, SandboxExit, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
-import { asNobody, nobodyUnavailable, NOBODY } from '../support/nobody.js';
+import { createNobodyFolders, nobodyUnavailable } from '../support/nobody.js';
+import { killSandbox, SandboxExit, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 
 const MAIN = 'main-key';
 const OTHER = 'other-key';
@@ -35,22 +34,20 @@ const DENIED: Refusal = { status: 503, code: 'service_unavailable', message: PER
 const unavailable = nobodyUnavailable();
 const skipped = unavailable ? ` (skipped: ${unavailable})` : '';
 
-// Folders for nobody live here: a temporary folder is private to root until opened up.
-const base = tempDir('petstore-perm-');
-chmodSync(base, 0o755);
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+// Folders for nobody (a temporary folder is private to root until opened up), and the sandbox started as nobody in them.
+const nobody = createNobodyFolders('petstore-perm-');
+const start = (dataFile: string) => nobody.start(dataFile, ARGS);
 
-/** A new folder under `base` owned by nobody. */
-function folderOfNobody(name: string): string {
-  const dir = join(base, name);
-  mkdirSync(dir);
-  chownSync(dir, NOBODY.uid, NOBODY.gid);
-  return dir;
+/** After a crash or a stop: started again, the sandbox keeps what `check` expects, and stops cleanly. */
+async function expectKeptOnRestart(dataFile: string, check: (origin: string) => Promise<void>): Promise<void> {
+  const sb = await start(dataFile);
+  try {
+    await check(sb.origin);
+    expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
+  } finally {
+    await killSandbox(sb);
+  }
 }
-
-let starts = 0;
-/** Starts the sandbox as nobody, with a TMPDIR of its own (tsx keeps a cache there). */
-const start = (dataFile: string) => spawnSandbox(dataFile, ARGS, asNobody(folderOfNobody(`tmp-${(starts += 1)}`)));
 
 /** A create that may succeed (an open log) or be refused naming the permission. */
 async function createMaybe(sb: ChildSandbox, key: string, ledger: PetLedger): Promise<void> {
@@ -60,7 +57,7 @@ async function createMaybe(sb: ChildSandbox, key: string, ledger: PetLedger): Pr
 
 describe('a data folder the sandbox may not write (running as nobody)', () => {
   it.skipIf(unavailable)(`refuses what needs a new file with 503, loses nothing, and works again once writable${skipped}`, { timeout: 120_000 }, async () => {
-    const dir = folderOfNobody('running');
+    const dir = nobody.folder('running');
     const main = new PetLedger('perm');
     let sb: ChildSandbox | undefined;
     try {
@@ -84,13 +81,11 @@ describe('a data folder the sandbox may not write (running as nobody)', () => {
 
       // A crash, then a clean stop: every 201 was on disk when it was sent.
       await killSandbox(sb);
-      sb = await start(join(dir, 'db.json'));
-      await expectLedgerKept(sb.origin, main);
-      await expectLedgerKept(sb.origin, other, OTHER);
-      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
-      sb = await start(join(dir, 'db.json'));
-      await expectLedgerKept(sb.origin, main);
-      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
+      await expectKeptOnRestart(join(dir, 'db.json'), async (origin) => {
+        await expectLedgerKept(origin, main);
+        await expectLedgerKept(origin, other, OTHER);
+      });
+      await expectKeptOnRestart(join(dir, 'db.json'), (origin) => expectLedgerKept(origin, main));
     } finally {
       await killSandbox(sb);
     }
@@ -100,7 +95,7 @@ describe('a data folder the sandbox may not write (running as nobody)', () => {
     `starts on an unwritable folder that holds a data file: reads and creates work, what needs a new file answers 503 until it is writable${skipped}`,
     { timeout: 120_000 },
     async () => {
-      const dir = folderOfNobody('start-read-only');
+      const dir = nobody.folder('start-read-only');
       const main = new PetLedger('ro-start');
       let sb: ChildSandbox | undefined = await start(join(dir, 'db.json'));
       try {
@@ -121,9 +116,7 @@ describe('a data folder the sandbox may not write (running as nobody)', () => {
         }
         expect((await createPet(sb.origin, MAIN, main)).status).toBe(201);
         await killSandbox(sb);
-        sb = await start(join(dir, 'db.json'));
-        await expectLedgerKept(sb.origin, main);
-        expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
+        await expectKeptOnRestart(join(dir, 'db.json'), (origin) => expectLedgerKept(origin, main));
       } finally {
         await killSandbox(sb);
       }
@@ -134,7 +127,7 @@ describe('a data folder the sandbox may not write (running as nobody)', () => {
     `exits 1 with a clear message, no stack trace, on an unwritable folder without a data file${skipped}`,
     { timeout: 60_000 },
     async () => {
-      const dir = folderOfNobody('empty');
+      const dir = nobody.folder('empty');
       chmodSync(dir, 0o555);
       const outcome = await start(join(dir, 'db.json')).then(
         async (sb) => {

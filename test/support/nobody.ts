@@ -3,8 +3,11 @@
  * for tests of file permissions: root would ignore them.
  */
 import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SpawnOptions } from './spawn.js';
+import { tempDir } from './harness.js';
+import { spawnSandbox, type ChildSandbox, type SpawnOptions } from './spawn.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -36,4 +39,32 @@ export function nobodyUnavailable(): string | undefined {
 /** Spawn options that run the sandbox as nobody, with `tmpDir` (writable by nobody) as TMPDIR for tsx's cache. */
 export function asNobody(tmpDir: string): SpawnOptions {
   return { wrapper: SETPRIV, env: { TMPDIR: tmpDir } };
+}
+
+/** Folders of nobody's, and the sandbox started as nobody, for one test file. */
+export interface NobodyFolders {
+  /** A new folder owned by nobody. */
+  folder(name: string): string;
+  /** Starts the sandbox as nobody on `dataFile`, with a TMPDIR of its own (tsx keeps a cache there). */
+  start(dataFile: string, args: string[]): Promise<ChildSandbox>;
+}
+
+/**
+ * Folders for nobody under one temporary folder (removed after the test
+ * file), opened up to nobody: a temporary folder is private to root until then.
+ */
+export function createNobodyFolders(prefix: string): NobodyFolders {
+  const base = tempDir(prefix);
+  chmodSync(base, 0o755);
+  let starts = 0;
+  const folder = (name: string): string => {
+    const dir = join(base, name);
+    mkdirSync(dir);
+    chownSync(dir, NOBODY.uid, NOBODY.gid);
+    return dir;
+  };
+  return {
+    folder,
+    start: (dataFile, args) => spawnSandbox(dataFile, args, asNobody(folder(`tmp-${(starts += 1)}`))),
+  };
 }

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { JournalStore } from '../../backend.js';
 import type { JournalListener } from '../../control/journal.js';
+import { JournalFollowers } from '../../control/journal-followers.js';
 import { entryBytes, showRecord, type JournalEntry, type JournalMemory, type JournalRecord, type ResponseCheck } from '../../control/journal.js';
 import { databaseFailure } from './pool.js';
 
@@ -19,7 +20,7 @@ export class PgJournal implements JournalStore {
   private pending: { workspace: string; record: JournalRecord }[] = [];
   private writing: Promise<void> | undefined;
   /** Live tails (`/journal/stream`) on this instance: they see the requests it answers. */
-  private readonly followers = new Map<string, Set<JournalListener>>();
+  private readonly followers = new JournalFollowers();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -33,18 +34,11 @@ export class PgJournal implements JournalStore {
     if (this.size === 0 || this.pending.length >= MAX_PENDING) return;
     this.pending.push({ workspace, record });
     this.writing ??= this.writeAll();
-    const set = this.followers.get(workspace);
-    if (set) for (const listener of set) listener(showRecord(record, this.check));
+    this.followers.tell(workspace, () => showRecord(record, this.check));
   }
 
   follow(workspace: string, listener: JournalListener): () => void {
-    let set = this.followers.get(workspace);
-    if (!set) this.followers.set(workspace, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.followers.get(workspace) === set) this.followers.delete(workspace);
-    };
+    return this.followers.follow(workspace, listener);
   }
 
   async read(workspace: string, limit: number): Promise<JournalEntry[]> {
