@@ -5,12 +5,14 @@ import type { ControlContext, ControlDeps, HandlerGroup } from './handlers.js';
 import type { ControlBody } from './routes.js';
 
 /**
- * A workspace's export, its summary taken at the same moment. The file
+ * A workspace's export, its summary taken at the same moment. A backend
+ * that reads them together (PostgreSQL: one snapshot) does so. The file
  * backend answers both at once and its export generator reads the pets and
  * the next id on its first step: taking that step now, before anything is
  * awaited, keeps a create that lands meanwhile out of both.
  */
 async function snapshot(workspace: Workspace): Promise<CheckpointInput> {
+  if (workspace.checkpointInput) return workspace.checkpointInput();
   const summary = workspace.summary();
   const { count, nextId } = summary instanceof Promise ? await summary : summary;
   const pieces = workspace.exportPieces();

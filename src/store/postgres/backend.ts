@@ -6,6 +6,7 @@ import type { ResponseCheck } from '../../control/journal.js';
 import type { Logger } from '../../logger.js';
 import type { OperationSpec } from '../../openapi/spec.js';
 import { StoreError } from '../errors.js';
+import { PgCheckpoints } from './checkpoints.js';
 import { PgFaults } from './faults.js';
 import { PgJournal } from './journal.js';
 import { migrate } from './migrations.js';
@@ -91,6 +92,7 @@ export async function openPostgresBackend({ config, url, logger, checkResponse, 
     journal,
     faults,
     mode,
+    checkpoints: new PgCheckpoints(pool, { count: config.checkpointCount, bytes: config.checkpointBytes }),
     sync: async () => {
       const { rows } = await pool.query<{ mode: Mode; faults_version: string }>('SELECT mode, faults_version FROM petstore_state').catch((error: unknown) => {
         throw databaseFailure(error, 'Could not read the sandbox state');
