@@ -57,7 +57,6 @@ const CALLS: { [K in JsonOperationId]: ControlInput<K> } = {
 /** Options a call needs besides its input: a copy names its target. */
 const OPTIONS: Partial<Record<ControlOperationId, CallOptions>> = { copyWorkspace: { targetKey: 'key-a' } };
 
-
 describe('the control client', () => {
   it.each(Object.keys(CALLS) as JsonOperationId[])('reaches %s where the server serves it, and gets its documented success', async (operationId) => {
     const input = CALLS[operationId] as ControlInput<typeof operationId>;
