@@ -1,4 +1,5 @@
 import type { CheckpointInput, CheckpointStore, Workspace } from '../backend.js';
+import { parseJson } from '../exact-json.js';
 import { ApiError } from '../http/errors.js';
 import { resolveFixture } from './fixtures.js';
 import type { ControlContext, ControlDeps, HandlerGroup } from './handlers.js';
@@ -69,7 +70,8 @@ export function checkpointHandlers({ deps, keyOf, workspaceOf, summary }: Checkp
   const load = async (key: string, text: string): Promise<void> => {
     let set: unknown;
     try {
-      set = JSON.parse(text);
+      // As written: an int64 categoryId past 2^53 keeps its digits (JSON.parse would round it, and the Pet schema then refuse it).
+      set = parseJson(text);
     } catch (error) {
       throw ApiError.of('internal', `A saved export is not JSON (${(error as Error).message}).`);
     }

@@ -61,6 +61,25 @@ describe('save and restore', () => {
     expect(await exportText(ctl)).toBe(atSave);
   });
 
+  it('restores and copies int64 categoryIds digit for digit', async () => {
+    const { sb, ctl } = await start();
+    await ctl('POST', '/reset', { key: 'key-a', json: { empty: true } });
+    for (const categoryId of ['9223372036854775807', '-9223372036854775808']) {
+      const res = await sb.call('/pets', { key: 'key-a', method: 'POST', headers: JSON_TYPE, body: `{"name":"Wide","categoryId":${categoryId}}` });
+      expect(res.status).toBe(201);
+    }
+    const atSave = await exportText(ctl);
+    expect(atSave).toContain('"categoryId":9223372036854775807');
+    expect((await ctl('POST', '/checkpoints', { key: 'key-a', json: { name: 'wide' } })).status).toBe(201);
+    await ctl('POST', '/reset', { key: 'key-a', json: { empty: true } });
+    const restored = await ctl('POST', '/checkpoints/wide/restore', { key: 'key-a' });
+    expect(restored.status, restored.text).toBe(200);
+    expect(await exportText(ctl)).toBe(atSave);
+    const copied = await ctl('POST', '/copy', { key: 'key-a', headers: { 'x-sandbox-target-key': 'key-b' } });
+    expect(copied.status, copied.text).toBe(200);
+    expect(await exportText(ctl, 'key-b')).toBe(atSave);
+  });
+
   it('keeps a next id above every pet (ids deleted by a load are not reused after a restore)', async () => {
     const { sb, ctl } = await start();
     await ctl('POST', '/load', { key: 'key-a', json: { nextId: 77, pets: [{ id: 2, name: 'Rex', categoryId: 1 }] } });
