@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY } from '../support/harness.js';
+import { runCli } from '../support/spawn.js';
 import { freshStore, postgresForFile, startInstance, stopInstances, type Instance } from '../support/shared-sandboxes.js';
 
 interface Saved {
@@ -17,16 +18,18 @@ interface Saved {
   bytes: number;
 }
 
+const ARGS = ['--api-keys', `${KEY},key-b,key-c`, '--checkpoint-count', '3'];
+
 let server: Awaited<ReturnType<typeof postgresForFile>>;
+let url: string;
 let a: Instance;
 let b: Instance;
 
 beforeAll(async () => {
   server = await postgresForFile();
-  const url = await freshStore(server.port);
-  const args = ['--count', '5', '--api-keys', `${KEY},key-b,key-c`, '--checkpoint-count', '3'];
-  a = await startInstance(url, args);
-  b = await startInstance(url, args);
+  url = await freshStore(server.port);
+  a = await startInstance(url, ['--count', '5', ...ARGS]);
+  b = await startInstance(url, ['--count', '5', ...ARGS]);
 }, 180_000);
 afterAll(async () => {
   await stopInstances(a, b);
@@ -116,5 +119,32 @@ describe('checkpoints shared by two instances', () => {
       expect(set.pets).toHaveLength((saved.body as Saved).count);
       expect(set.nextId).toBe((saved.body as Saved).nextId);
     }
+  }, 120_000);
+
+  it('the QA commands checkpoint and copy work on the database itself, and the instances serve what they did', async () => {
+    const cli = (...args: string[]) => runCli([...args, '--store', url, ...ARGS]);
+    await a.ctl('POST', '/reset', { key: KEY, json: { seed: 3, count: 4 } });
+    const atSave = await exportOf(b);
+    const save = await cli('checkpoint', 'save', 'by-cli');
+    expect(save.stderr).toBe('');
+    expect(save.code).toBe(0);
+    expect(JSON.parse(save.stdout)).toMatchObject({ name: 'by-cli', count: 4, nextId: 5 });
+    expect(await names(a)).toContain('by-cli');
+    const list = await cli('checkpoint', 'list');
+    expect(JSON.parse(list.stdout)).toMatchObject({ limits: { count: 3 } });
+
+    await b.ctl('POST', '/reset', { key: KEY, json: { empty: true } });
+    expect((await cli('checkpoint', 'restore', 'by-cli')).code).toBe(0);
+    expect(await exportOf(a)).toBe(atSave);
+    const copy = await cli('copy', '--to', 'key-b', '--checkpoint', 'by-cli');
+    expect(copy.code).toBe(0);
+    expect(JSON.parse(copy.stdout)).toMatchObject({ count: 4, nextId: 5 });
+    expect(await exportOf(b, 'key-b')).toBe(atSave);
+
+    expect((await cli('checkpoint', 'delete', 'by-cli')).code).toBe(0);
+    expect(await names(b)).not.toContain('by-cli');
+    const gone = await cli('checkpoint', 'restore', 'by-cli');
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain("No checkpoint 'by-cli'");
   }, 120_000);
 });
