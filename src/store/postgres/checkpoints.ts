@@ -6,10 +6,13 @@ import { databaseFailure, transaction } from './pool.js';
 /**
  * The lock that saves and deletes of one workspace's checkpoints take in
  * turn, on any instance: an advisory lock of the transaction, keyed by this
- * class and the workspace id. It is not the workspace's row lock, so the
- * workspace's creates go on while a large checkpoint is written.
+ * class (0x5e7c4ec, "petstore checkpoints") and the workspace id
+ * (hashtext). It is not the workspace's row lock, so the workspace's
+ * creates go on while a large checkpoint is written. Two int4 keys are apart
+ * from the migrations' single bigint key; two workspaces whose ids hash
+ * alike only take turns.
  */
-const LOCK = 'SELECT pg_advisory_xact_lock(99073260, hashtext($1))';
+const LOCK = `SELECT pg_advisory_xact_lock(${0x5e7_c4ec}, hashtext($1))`;
 
 /** Thrown as it is, or as the StoreFailure a database failure answers with. */
 const fail = (action: string) => (error: unknown) => {
