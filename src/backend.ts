@@ -37,6 +37,13 @@ export interface Workspace {
   summary(): MaybePromise<Summary>;
   /** The workspace as a fixture set, `{"nextId","pets"}`, JSON text in pieces: exactly `stringifyJson` (`src/exact-json.ts`). */
   exportPieces(): Iterable<string> | AsyncIterable<string>;
+  /**
+   * The export with its count and next id, read at one moment. Absent where
+   * `summary()` and then `exportPieces()` taken at once already agree (the
+   * file backend); a database answers them from one snapshot here, as
+   * creates through other instances may land between two reads.
+   */
+  checkpointInput?(): Promise<CheckpointInput>;
 }
 
 /** The workspaces of a sandbox, by API key. */

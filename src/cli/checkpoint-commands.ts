@@ -1,3 +1,4 @@
+import type { CheckpointStore, WorkspaceStore } from '../backend.js';
 import type { Config } from '../config.js';
 import { checkpointHandlers, type CheckpointOperation } from '../control/checkpoint-handlers.js';
 import type { ControlCall } from '../control/handlers.js';
@@ -53,19 +54,25 @@ export async function runCheckpointCommand(
   return JSON.stringify(answer, null, action === 'list' ? 2 : undefined);
 }
 
+/** What the commands work on when no sandbox serves the storage: a backend's workspaces and checkpoints. */
+export interface CheckpointStorage {
+  workspaces: WorkspaceStore;
+  checkpoints: CheckpointStore;
+}
+
 /**
- * The same commands on the data directory, when no sandbox serves it (its
- * lock held by the caller): the control plane's own handlers, over the
- * file backend's workspaces and checkpoints. Failures are thrown as
- * `fail(message)` makes them.
+ * The same commands on the storage itself, when no sandbox serves it (the
+ * data directory, its lock held by the caller, or the database): the
+ * control plane's own handlers over the backend's workspaces and
+ * checkpoints. Failures are thrown as `fail(message)` makes them.
  */
-export async function checkpointsOnFiles(
+export async function checkpointsOnStorage(
   command: 'checkpoint' | 'copy',
   operands: readonly string[],
-  context: { config: Config; extra: Extra; err: (text: string) => void; fail: (message: string) => Error },
+  context: { config: Config; extra: Extra; fail: (message: string) => Error },
+  { workspaces, checkpoints }: CheckpointStorage,
 ): Promise<string> {
   const { config, extra, fail } = context;
-  const workspaces = await openWorkspaces(config, { ...silentLogger, info: context.err, warn: context.err, error: context.err });
   const isKey = createKeyMatcher(config.apiKeys);
   const keyOf = (raw: string | undefined): string => {
     if (raw === undefined) return config.apiKeys[0] as string;
@@ -73,11 +80,7 @@ export async function checkpointsOnFiles(
     return raw;
   };
   const handlers = checkpointHandlers({
-    deps: {
-      workspaces,
-      checkpoints: new FileCheckpoints(config.dataFile, { count: config.checkpointCount, bytes: config.checkpointBytes }),
-      checkPet: createValidators(loadSpec()).schema('/components/schemas/Pet', 'record'),
-    },
+    deps: { workspaces, checkpoints, checkPet: createValidators(loadSpec()).schema('/components/schemas/Pet', 'record') },
     keyOf,
     workspaceOf: (raw) => workspaces.idOf(keyOf(raw)),
     summary: (key) => workspaces.use(key, async (store) => ({ workspace: workspaces.idOf(key), ...(await store.summary()) })),
@@ -92,6 +95,20 @@ export async function checkpointsOnFiles(
   } catch (error) {
     if (error instanceof ApiError || error instanceof StoreError) throw fail(error.message);
     throw error;
+  }
+}
+
+/** `checkpointsOnStorage` on the data directory (its lock held by the caller). */
+export async function checkpointsOnFiles(
+  command: 'checkpoint' | 'copy',
+  operands: readonly string[],
+  context: { config: Config; extra: Extra; err: (text: string) => void; fail: (message: string) => Error },
+): Promise<string> {
+  const { config } = context;
+  const workspaces = await openWorkspaces(config, { ...silentLogger, info: context.err, warn: context.err, error: context.err });
+  try {
+    const checkpoints = new FileCheckpoints(config.dataFile, { count: config.checkpointCount, bytes: config.checkpointBytes });
+    return await checkpointsOnStorage(command, operands, context, { workspaces, checkpoints });
   } finally {
     await workspaces.close();
   }

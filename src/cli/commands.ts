@@ -14,7 +14,7 @@ import { openWorkspaces } from '../store/file-backend.js';
 import { silentLogger } from '../logger.js';
 import type { Workspace } from '../backend.js';
 import { StoreError } from '../store/types.js';
-import { onDatabase } from './database-command.js';
+import { checkpointsOnDatabase, onDatabase } from './database-command.js';
 
 /** The QA sub-commands and their own options. */
 export const COMMANDS = ['seed', 'reset', 'load', 'export', 'journal', 'pact', 'checkpoint', 'copy'] as const;
@@ -163,10 +163,15 @@ export async function runCommand(
   if (command === 'journal' || command === 'pact')
     throw new CommandError(`The journal lives in a running sandbox; none serves ${config.dataFile}. Start one or pass --url.`);
   // A database needs no lock: the command works through the same transactions a sandbox uses.
-  if (config.postgresUrl !== undefined)
-    return onDatabase(config, extra, io, (context, ws) => runOnFile(command, operands, context, ws)).catch((error: unknown) => {
+  if (config.postgresUrl !== undefined) {
+    const work =
+      command === 'checkpoint' || command === 'copy' ?
+        checkpointsOnDatabase(command, operands, { config, extra, io, fail: (message) => new CommandError(message) }).then((text) => io.out(text))
+      : onDatabase(config, extra, io, (context, ws) => runOnFile(command, operands, context, ws));
+    return work.catch((error: unknown) => {
       throw error instanceof ApiError || error instanceof StoreError ? new CommandError(error.message) : error;
     });
+  }
 
   // No sandbox runs on this data file: work on the file itself, holding its lock so that no sandbox starts on it meanwhile.
   let lock;

@@ -1,10 +1,11 @@
-import type { Workspace } from '../backend.js';
+import type { Backend, Workspace } from '../backend.js';
 import type { Config } from '../config.js';
 import { silentLogger } from '../logger.js';
 import { loadSpec } from '../openapi/spec.js';
 import { createValidators, type Validators } from '../openapi/validate.js';
 import { openPostgresBackend } from '../store/postgres/backend.js';
 import { describeTarget } from '../store/postgres/pool.js';
+import { checkpointsOnStorage } from './checkpoint-commands.js';
 import type { CommandIo } from './commands.js';
 
 /** What a QA command on one workspace is given: the configuration, its options, where to print, the validators, what it works on. */
@@ -16,27 +17,41 @@ export interface WorkspaceCommandContext {
   file: string;
 }
 
-/**
- * Runs a QA command (seed, reset, load, export) on a workspace of the
- * PostgreSQL database of `--store`, as a sandbox on it would, without
- * changing the shared mode.
- */
-export async function onDatabase<T>(
+/** Runs `run` on the PostgreSQL backend of `--store`, as a sandbox on it would, without changing the shared mode; closed after. */
+export async function withDatabase<T>(config: Config, io: CommandIo, run: (backend: Backend) => Promise<T>): Promise<T> {
+  const say = (t: string) => io.err(t);
+  const logger = { ...silentLogger, info: say, warn: say, error: say };
+  const url = config.postgresUrl as string;
+  const backend = await openPostgresBackend({ config, url, logger, checkResponse: () => true, operations: loadSpec().operations, claimMode: false });
+  try {
+    return await run(backend);
+  } finally {
+    await backend.close();
+  }
+}
+
+/** Runs a QA command (seed, reset, load, export) on a workspace of the PostgreSQL database of `--store`. */
+export function onDatabase<T>(
   config: Config,
   extra: Record<string, string | boolean | undefined>,
   io: CommandIo,
   run: (context: WorkspaceCommandContext, workspace: Workspace) => Promise<T>,
 ): Promise<T> {
-  const url = config.postgresUrl as string;
-  const spec = loadSpec();
-  const say = (t: string) => io.err(t);
-  const logger = { ...silentLogger, info: say, warn: say, error: say };
-  const backend = await openPostgresBackend({ config, url, logger, checkResponse: () => true, operations: spec.operations, claimMode: false });
-  try {
+  return withDatabase(config, io, (backend) => {
     const key = typeof extra.key === 'string' ? extra.key : (config.apiKeys[0] as string);
-    const context = { config, extra, io, validators: createValidators(spec), file: describeTarget(url) };
-    return await backend.workspaces.use(key, (ws) => run(context, ws));
-  } finally {
-    await backend.close();
-  }
+    const context = { config, extra, io, validators: createValidators(loadSpec()), file: describeTarget(config.postgresUrl as string) };
+    return backend.workspaces.use(key, (ws) => run(context, ws));
+  });
+}
+
+/** `checkpoint` and `copy` on the database of `--store`: the control plane's own handlers over its workspaces and checkpoints. */
+export function checkpointsOnDatabase(
+  command: 'checkpoint' | 'copy',
+  operands: readonly string[],
+  context: { config: Config; extra: Record<string, string | boolean | undefined>; io: CommandIo; fail: (message: string) => Error },
+): Promise<string> {
+  return withDatabase(context.config, context.io, ({ workspaces, checkpoints }) => {
+    if (!checkpoints) throw context.fail('This storage keeps no checkpoints.');
+    return checkpointsOnStorage(command, operands, context, { workspaces, checkpoints });
+  });
 }

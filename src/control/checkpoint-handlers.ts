@@ -1,16 +1,19 @@
 import type { CheckpointInput, CheckpointStore, Workspace } from '../backend.js';
+import { parseJson } from '../exact-json.js';
 import { ApiError } from '../http/errors.js';
 import { resolveFixture } from './fixtures.js';
 import type { ControlContext, ControlDeps, HandlerGroup } from './handlers.js';
 import type { ControlBody } from './routes.js';
 
 /**
- * A workspace's export, its summary taken at the same moment. The file
+ * A workspace's export, its summary taken at the same moment. A backend
+ * that reads them together (PostgreSQL: one snapshot) does so. The file
  * backend answers both at once and its export generator reads the pets and
  * the next id on its first step: taking that step now, before anything is
  * awaited, keeps a create that lands meanwhile out of both.
  */
 async function snapshot(workspace: Workspace): Promise<CheckpointInput> {
+  if (workspace.checkpointInput) return workspace.checkpointInput();
   const summary = workspace.summary();
   const { count, nextId } = summary instanceof Promise ? await summary : summary;
   const pieces = workspace.exportPieces();
@@ -67,7 +70,8 @@ export function checkpointHandlers({ deps, keyOf, workspaceOf, summary }: Checkp
   const load = async (key: string, text: string): Promise<void> => {
     let set: unknown;
     try {
-      set = JSON.parse(text);
+      // As written: an int64 categoryId past 2^53 keeps its digits (JSON.parse would round it, and the Pet schema then refuse it).
+      set = parseJson(text);
     } catch (error) {
       throw ApiError.of('internal', `A saved export is not JSON (${(error as Error).message}).`);
     }

@@ -29,7 +29,10 @@ export function instrumentWorkspaces(store: WorkspaceStore, metrics: Pick<Metric
   const wrap = (ws: Workspace): Workspace => {
     let w = wrapped.get(ws);
     if (!w) {
+      // Passed on only where the backend has it: the checkpoint handler asks whether it does.
+      const checkpointInput = ws.checkpointInput?.bind(ws);
       w = {
+        ...(checkpointInput ? { checkpointInput } : {}),
         page: (limit, status) => ws.page(limit, status),
         get: (id) => ws.get(id),
         summary: () => ws.summary(),

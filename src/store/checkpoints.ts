@@ -9,12 +9,32 @@ import { fsyncDir } from './file-io.js';
 export const CHECKPOINT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The first line of a checkpoint file: what `list` shows without reading the export. */
-interface Head {
+export interface Head {
   checkpoint: 1;
   savedAt: string;
   count: number;
   nextId: number;
 }
+
+/**
+ * A checkpoint's head as a line: the file backend writes it before the
+ * export text, and both backends count its bytes with the text's, so a
+ * checkpoint takes the same bytes (and meets the same limits) on either.
+ */
+export const headLine = (head: Head): string => `${JSON.stringify(head)}\n`;
+
+/** The refusals of a save, worded the same by every backend. */
+export const refusals = {
+  taken: (name: string) => new StoreFailure('conflict', `A checkpoint '${name}' exists in this workspace; send "overwrite": true to replace it.`),
+  count: (held: number) =>
+    new StoreFailure('quota_exceeded', `The workspace holds ${held} checkpoints, its limit (--checkpoint-count). Delete one first. Nothing was saved.`),
+  bytes: (budget: number) =>
+    new StoreFailure(
+      'quota_exceeded',
+      `The workspace's checkpoints would take more than ${budget < 0 ? 0 : budget} more bytes (--checkpoint-bytes). Delete one first. Nothing was saved.`,
+    ),
+  name: (name: string) => new StoreFailure('invalid_request', `'${name}' is not a checkpoint name (${CHECKPOINT_NAME.source}).`),
+};
 
 /** The head line is short; more than this is not a checkpoint file. */
 const HEAD_MAX = 512;
@@ -50,17 +70,13 @@ export class FileCheckpoints implements CheckpointStore {
     return this.serial(workspace, async () => {
       const held = await this.list(workspace);
       const old = held.find((c) => c.name === name);
-      if (old && !overwrite) throw new StoreFailure('conflict', `A checkpoint '${name}' exists in this workspace; send "overwrite": true to replace it.`);
-      if (!old && held.length >= this.limits.count)
-        throw new StoreFailure(
-          'quota_exceeded',
-          `The workspace holds ${held.length} checkpoints, its limit (--checkpoint-count). Delete one first. Nothing was saved.`,
-        );
+      if (old && !overwrite) throw refusals.taken(name);
+      if (!old && held.length >= this.limits.count) throw refusals.count(held.length);
       const others = held.reduce((n, c) => n + (c.name === name ? 0 : c.bytes), 0);
       const head: Head = { checkpoint: 1, savedAt: new Date().toISOString(), count: input.count, nextId: input.nextId };
       const written = { bytes: 0 };
       try {
-        await writeFileAtomic(file, withinBudget(`${JSON.stringify(head)}\n`, input.text, this.limits.bytes - others, written));
+        await writeFileAtomic(file, withinBudget(headLine(head), input.text, this.limits.bytes - others, written));
       } catch (error) {
         throw storageFailure(error, 'Could not save the checkpoint');
       }
@@ -77,8 +93,9 @@ export class FileCheckpoints implements CheckpointStore {
       if (errnoOf(error) === 'ENOENT') return [];
       throw storageFailure(error, 'Could not list the checkpoints');
     }
-    const found = names.filter((f) => f.endsWith('.json') && CHECKPOINT_NAME.test(f.slice(0, -5))).sort();
-    const infos = await Promise.all(found.map((f) => readInfo(join(folder, f), f.slice(0, -5))));
+    // Sorted by name (not file name: `a-b.json` sorts before `a.json`), in code unit order as PostgreSQL's COLLATE "C" sorts them.
+    const found = names.flatMap((f) => (f.endsWith('.json') && CHECKPOINT_NAME.test(f.slice(0, -5)) ? [f.slice(0, -5)] : [])).sort();
+    const infos = await Promise.all(found.map((name) => readInfo(join(folder, `${name}.json`), name)));
     return infos.filter((info): info is CheckpointInfo => info !== undefined);
   }
 
@@ -110,7 +127,7 @@ export class FileCheckpoints implements CheckpointStore {
   }
 
   private fileOf(workspace: string, name: string): string {
-    if (!CHECKPOINT_NAME.test(name)) throw new StoreFailure('invalid_request', `'${name}' is not a checkpoint name (${CHECKPOINT_NAME.source}).`);
+    if (!CHECKPOINT_NAME.test(name)) throw refusals.name(name);
     return join(this.folderOf(workspace), `${name}.json`);
   }
 
@@ -134,11 +151,7 @@ async function* withinBudget(
 ): AsyncGenerator<string> {
   const count = (piece: string) => {
     written.bytes += Buffer.byteLength(piece);
-    if (written.bytes > budget)
-      throw new StoreFailure(
-        'quota_exceeded',
-        `The workspace's checkpoints would take more than ${budget < 0 ? 0 : budget} more bytes (--checkpoint-bytes). Delete one first. Nothing was saved.`,
-      );
+    if (written.bytes > budget) throw refusals.bytes(budget);
     return piece;
   };
   yield count(head);

@@ -35,8 +35,7 @@ const create = async (sb: TestSandbox, key: string, name: string) => {
   expect(res.status).toBe(201);
 };
 
-// Checkpoints are kept by the file backend only so far: on PostgreSQL each checkpoint operation answers 501 not_implemented (README, Running a shared sandbox).
-describe.skipIf(onPostgres)('save and restore', () => {
+describe('save and restore', () => {
   it('restores the export of the moment it was saved, byte for byte, next id included', async () => {
     const { sb, ctl } = await start();
     await ctl('POST', '/reset', { key: 'key-a', json: { seed: 4, count: 12 } });
@@ -60,6 +59,25 @@ describe.skipIf(onPostgres)('save and restore', () => {
     // Restoring again gives the same data: the checkpoint stays.
     await ctl('POST', '/checkpoints/before-test/restore', { key: 'key-a' });
     expect(await exportText(ctl)).toBe(atSave);
+  });
+
+  it('restores and copies int64 categoryIds digit for digit', async () => {
+    const { sb, ctl } = await start();
+    await ctl('POST', '/reset', { key: 'key-a', json: { empty: true } });
+    for (const categoryId of ['9223372036854775807', '-9223372036854775808']) {
+      const res = await sb.call('/pets', { key: 'key-a', method: 'POST', headers: JSON_TYPE, body: `{"name":"Wide","categoryId":${categoryId}}` });
+      expect(res.status).toBe(201);
+    }
+    const atSave = await exportText(ctl);
+    expect(atSave).toContain('"categoryId":9223372036854775807');
+    expect((await ctl('POST', '/checkpoints', { key: 'key-a', json: { name: 'wide' } })).status).toBe(201);
+    await ctl('POST', '/reset', { key: 'key-a', json: { empty: true } });
+    const restored = await ctl('POST', '/checkpoints/wide/restore', { key: 'key-a' });
+    expect(restored.status, restored.text).toBe(200);
+    expect(await exportText(ctl)).toBe(atSave);
+    const copied = await ctl('POST', '/copy', { key: 'key-a', headers: { 'x-sandbox-target-key': 'key-b' } });
+    expect(copied.status, copied.text).toBe(200);
+    expect(await exportText(ctl, 'key-b')).toBe(atSave);
   });
 
   it('keeps a next id above every pet (ids deleted by a load are not reused after a restore)', async () => {
@@ -98,8 +116,7 @@ describe.skipIf(onPostgres)('save and restore', () => {
   });
 });
 
-// Checkpoints are kept by the file backend only so far: on PostgreSQL each checkpoint operation answers 501 not_implemented (README, Running a shared sandbox).
-describe.skipIf(onPostgres)('saves while creates land', () => {
+describe('saves while creates land', () => {
   it('keeps count and next id of the same moment as the pets: a restore answers what the save answered', async () => {
     const { sb, ctl } = await start();
     await ctl('POST', '/reset', { key: 'key-a', json: { empty: true } });
@@ -117,8 +134,7 @@ describe.skipIf(onPostgres)('saves while creates land', () => {
   });
 });
 
-// Checkpoints are kept by the file backend only so far: on PostgreSQL each checkpoint operation answers 501 not_implemented (README, Running a shared sandbox).
-describe.skipIf(onPostgres)('list, delete, unknown names', () => {
+describe('list, delete, unknown names', () => {
   it('lists by name with counts and sizes, per workspace; deletes one; 404 for what is not there', async () => {
     const { ctl } = await start();
     await ctl('POST', '/reset', { key: 'key-a', json: { seed: 2, count: 4 } });
@@ -157,8 +173,7 @@ describe.skipIf(onPostgres)('list, delete, unknown names', () => {
   });
 });
 
-// Checkpoints are kept by the file backend only so far: on PostgreSQL each checkpoint operation answers 501 not_implemented (README, Running a shared sandbox).
-describe.skipIf(onPostgres)('copy', () => {
+describe('copy', () => {
   it("copies one workspace's data into another key's workspace, byte for byte, naming workspaces by id only", async () => {
     const { sb, ctl } = await start();
     await ctl('POST', '/reset', { key: 'key-a', json: { seed: 8, count: 6 } });
@@ -201,8 +216,7 @@ describe.skipIf(onPostgres)('copy', () => {
   });
 });
 
-// Checkpoints are kept by the file backend only so far: on PostgreSQL each checkpoint operation answers 501 not_implemented (README, Running a shared sandbox).
-describe.skipIf(onPostgres)('durability and limits', () => {
+describe('durability and limits', () => {
   it('survives a restart: listed and restored byte for byte by the next process', async () => {
     const dir = tempDir();
     const first = await start([], dir);
@@ -217,8 +231,14 @@ describe.skipIf(onPostgres)('durability and limits', () => {
     expect((await second.ctl('GET', '/checkpoints', { key: 'key-b' })).body.checkpoints).toEqual([saved]);
     await second.ctl('POST', '/checkpoints/kept/restore', { key: 'key-b' });
     expect(await exportText(second.ctl, 'key-b')).toBe(atSave);
-    // Beside the data file, named by the workspace id: no key in any file name.
-    const folder = join(dir, 'db.checkpoints', second.sb.workspaces.idOf('key-b'));
+  });
+
+  // The file backend's own layout; PostgreSQL keeps checkpoints in a table, named by workspace id too (test/shared/multi-instance.test.ts).
+  it.skipIf(onPostgres)('keeps each checkpoint beside the data file, named by the workspace id: no key in any file name', async () => {
+    const dir = tempDir();
+    const { sb, ctl } = await start([], dir);
+    expect((await ctl('POST', '/checkpoints', { key: 'key-b', json: { name: 'kept' } })).status).toBe(201);
+    const folder = join(dir, 'db.checkpoints', sb.workspaces.idOf('key-b'));
     expect(readdirSync(folder)).toEqual(['kept.json']);
   });
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlError, createControlClient, type CallOptions, type ControlClient, type JsonOperationId } from '../../src/control/client.js';
 import { CONTROL_ROUTES, routeBase, routePath, type ControlInput, type ControlOperationId } from '../../src/control/routes.js';
 import { clientOf } from '../support/control-client.js';
-import { onPostgres, startTestSandbox, type TestSandbox } from '../support/harness.js';
+import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 import { controlProblems } from '../support/spec-check.js';
 
 let sb: TestSandbox;
@@ -57,11 +57,8 @@ const CALLS: { [K in JsonOperationId]: ControlInput<K> } = {
 /** Options a call needs besides its input: a copy names its target. */
 const OPTIONS: Partial<Record<ControlOperationId, CallOptions>> = { copyWorkspace: { targetKey: 'key-a' } };
 
-/** Checkpoint operations answer 501 on PostgreSQL, which keeps no checkpoints yet (README, Running a shared sandbox). */
-const SERVED = (Object.keys(CALLS) as JsonOperationId[]).filter((id) => !(onPostgres && (/Checkpoint/.test(id) || id === 'copyWorkspace')));
-
 describe('the control client', () => {
-  it.each(SERVED)('reaches %s where the server serves it, and gets its documented success', async (operationId) => {
+  it.each(Object.keys(CALLS) as JsonOperationId[])('reaches %s where the server serves it, and gets its documented success', async (operationId) => {
     const input = CALLS[operationId] as ControlInput<typeof operationId>;
     const text = await (control.text as (id: ControlOperationId, input: unknown, options?: CallOptions) => Promise<string>)(
       operationId,

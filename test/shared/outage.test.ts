@@ -2,6 +2,7 @@
  * PostgreSQL itself failing (issue 12, item 5): while the database is out
  * of reach /v1 answers 503 `service_unavailable` and the process stays up;
  * once it is back the sandbox answers again by itself with nothing lost.
+ * The control plane's checkpoint operations answer 503 the same way.
  * Start-up against a database out of reach, or with refused credentials,
  * stops with exit code 1 and a message naming the host, never the password.
  */
@@ -30,6 +31,7 @@ describe('the database out of reach, then back', () => {
   it('answers 503 service_unavailable while it is down, stays up, and serves everything again once it is back', async () => {
     const created = await instance.call('/v1/pets', { method: 'POST', json: { name: 'Before', categoryId: 4 } });
     expect(created.status).toBe(201);
+    expect((await instance.ctl('POST', '/checkpoints', { json: { name: 'kept' } })).status).toBe(201);
     await server.pause();
     try {
       for (const [path, init] of [
@@ -41,6 +43,17 @@ describe('the database out of reach, then back', () => {
         expect(res.status).toBe(503);
         expect(res.body).toMatchObject({ code: 'service_unavailable', status: 503 });
         expect(typeof (res.body as { message: unknown }).message).toBe('string');
+      }
+      // The checkpoints too: each operation reaches the database, and none is a 500.
+      for (const [method, path, json] of [
+        ['GET', '/checkpoints', undefined],
+        ['POST', '/checkpoints', { name: 'during', overwrite: true }],
+        ['POST', '/checkpoints/kept/restore', undefined],
+        ['DELETE', '/checkpoints/kept', undefined],
+      ] as const) {
+        const res = await instance.ctl(method, path, json === undefined ? {} : { json });
+        expect(res.status, `${method} ${path}`).toBe(503);
+        expect(res.body).toMatchObject({ code: 'service_unavailable', status: 503 });
       }
       expect(instance.child.child.exitCode).toBeNull();
     } finally {
@@ -57,6 +70,9 @@ describe('the database out of reach, then back', () => {
     expect(listed.map((p) => p.name)).toContain('Before');
     expect(listed.map((p) => p.name)).not.toContain('During');
     expect((await instance.call('/v1/pets', { method: 'POST', json: { name: 'After', categoryId: 4 } })).status).toBe(201);
+    // The checkpoint saved before is still there, and nothing was saved during.
+    const checkpoints = (await instance.ctl('GET', '/checkpoints')).body as { checkpoints: { name: string }[] };
+    expect(checkpoints.checkpoints.map((c) => c.name)).toEqual(['kept']);
   }, 120_000);
 });
 

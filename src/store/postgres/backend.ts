@@ -6,6 +6,7 @@ import type { ResponseCheck } from '../../control/journal.js';
 import type { Logger } from '../../logger.js';
 import type { OperationSpec } from '../../openapi/spec.js';
 import { StoreError } from '../errors.js';
+import { PgCheckpoints } from './checkpoints.js';
 import { PgFaults } from './faults.js';
 import { PgJournal } from './journal.js';
 import { migrate } from './migrations.js';
@@ -101,6 +102,7 @@ export async function openPostgresBackend({ config, url, logger, checkResponse, 
     journal,
     faults,
     mode,
+    checkpoints: new PgCheckpoints(pool, { count: config.checkpointCount, bytes: config.checkpointBytes }),
     sync: (key?: string) => state.sync(key === undefined ? undefined : workspaces.idOf(key)),
     health: async () => {
       await pool.query('SELECT 1').catch((error: unknown) => {

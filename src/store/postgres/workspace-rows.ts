@@ -18,29 +18,39 @@ export async function insertPets(client: pg.PoolClient, workspace: string, pets:
   }
 }
 
+/** An export read from one snapshot: its text in pieces, with the count and next id of that same snapshot. */
+export interface ExportSnapshot {
+  count: number;
+  nextId: number;
+  pieces: string[];
+}
+
 /**
  * A workspace as export JSON text, `{"nextId","pets"}` exactly as
- * `JSON.stringify` writes it, from one snapshot of the database: pets
- * created while it is read are not in it.
+ * `JSON.stringify` writes it, from one snapshot of the database (REPEATABLE
+ * READ): pets created while it is read are not in it, nor in its count.
  */
-export async function* exportRows(pool: pg.Pool, workspace: string): AsyncGenerator<string> {
+export async function readExport(pool: pg.Pool, workspace: string): Promise<ExportSnapshot> {
   const pieces: string[] = [];
+  let nextId = 1;
+  let count = 0;
   try {
     await transaction(
       pool,
       async (client) => {
         const { rows } = await client.query<{ next_id: string }>('SELECT next_id FROM petstore_workspaces WHERE id = $1', [workspace]);
+        nextId = Number(rows[0]?.next_id ?? 1);
         pieces.push(`{"nextId":${rows[0]?.next_id ?? 1},"pets":[`);
         let after = -1;
-        for (let first = true; ;) {
+        for (;;) {
           const page = await client.query<[string, string]>({
             text: 'SELECT id, json FROM petstore_pets WHERE workspace = $1 AND id > $2 ORDER BY id LIMIT $3',
             values: [workspace, after, CHUNK],
             rowMode: 'array',
           });
           if (page.rows.length === 0) break;
-          pieces.push((first ? '' : ',') + page.rows.map((r) => r[1]).join(','));
-          first = false;
+          pieces.push((count === 0 ? '' : ',') + page.rows.map((r) => r[1]).join(','));
+          count += page.rows.length;
           after = Number(page.rows.at(-1)?.[0]);
         }
       },
@@ -49,6 +59,11 @@ export async function* exportRows(pool: pg.Pool, workspace: string): AsyncGenera
   } catch (error) {
     throw databaseFailure(error, 'Could not export the workspace');
   }
-  yield* pieces;
-  yield ']}';
+  pieces.push(']}');
+  return { count, nextId, pieces };
+}
+
+/** The export of `readExport`, in pieces. */
+export async function* exportRows(pool: pg.Pool, workspace: string): AsyncGenerator<string> {
+  yield* (await readExport(pool, workspace)).pieces;
 }

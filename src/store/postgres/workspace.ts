@@ -1,12 +1,12 @@
 import { parseJson, stringifyJson } from '../../exact-json.js';
 import type pg from 'pg';
-import type { Summary, Workspace } from '../../backend.js';
+import type { CheckpointInput, Summary, Workspace } from '../../backend.js';
 import { MAX_ID } from '../create-batch.js';
 import { StoreFailure } from '../errors.js';
 import { buildPet, petBytes, quotaProblem, type Page, type Quota } from '../pet-index.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
 import { databaseFailure, transaction } from './pool.js';
-import { exportRows, insertPets } from './workspace-rows.js';
+import { exportRows, insertPets, readExport } from './workspace-rows.js';
 import { CreateBatcher, type QueuedCreate } from './create-batch.js';
 import type { ReadCache } from './read-cache.js';
 
@@ -150,6 +150,12 @@ export class PgWorkspace implements Workspace {
   /** The workspace as a fixture set, read in one snapshot (REPEATABLE READ), in pieces. */
   exportPieces(): AsyncIterable<string> {
     return exportRows(this.pool, this.id);
+  }
+
+  /** The export, its count and its next id, all from the one snapshot of `readExport`. */
+  async checkpointInput(): Promise<CheckpointInput> {
+    const { count, nextId, pieces } = await readExport(this.pool, this.id);
+    return { count, nextId, text: pieces };
   }
 
   /** The workspace's row, locked until the transaction ends: loads and resets of one workspace take turns. */

@@ -1,6 +1,6 @@
 /**
  * The checkpoint operations without HTTP: a backend that keeps no
- * checkpoints (the PostgreSQL one until it implements them) answers 501
+ * checkpoints (none does today: both keep them) answers 501
  * `not_implemented` for each of them, and a copy of the current data still
  * works there, as it needs no checkpoint store.
  */
