@@ -21,11 +21,11 @@ const rows: Row[] = [];
 const measures: Measure[] = [];
 const loadavgBefore = loadavg();
 let postgres: BenchPostgres | undefined;
-/** Kills every server, stops PostgreSQL (removing its data; at most 10 s), exits. */
+/** Kills every server, stops PostgreSQL (removing its data; at most 10 s), removes the work folder, exits. */
 function shutdown(code: number): void {
   killAll();
   const stopped = Promise.race([postgres?.stop(), new Promise((r) => setTimeout(r, 10_000))]);
-  void stopped.finally(() => process.exit(code));
+  void stopped.finally(() => (rmSync(work, { recursive: true, force: true }), process.exit(code)));
 }
 // Bounded in time whatever happens: kill every server and give up.
 const watchdog = setTimeout(() => (console.error('bench: took too long, stopping'), shutdown(1)), 60 * 60_000);
