@@ -65,8 +65,10 @@ function table(head: string[], rows: string[][]): string {
  * targets without a verdict.
  */
 export function render(rows: Row[], measures: Measure[], targets: Target[], judged = true): string {
+  // PostgreSQL's CPU per request, apart from the sandbox's, in a column of its own when some server stored in it.
+  const db = rows.some((r) => r.result.dbCpuUs !== undefined);
   const load = table(
-    ['Scenario', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'PostgreSQL CPU µs/req', 'x Prism', 'x Express', 'non-2xx/errors'],
+    ['Scenario', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', ...(db ? ['PostgreSQL CPU µs/req'] : []), 'x Prism', 'x Express', 'non-2xx/errors'],
     rows.map((r) => [
       r.scenario,
       r.server,
@@ -74,7 +76,7 @@ export function render(rows: Row[], measures: Measure[], targets: Target[], judg
       fmt(r.result.p50, 1),
       fmt(r.result.p99, 1),
       fmt(r.result.cpuUs),
-      fmt(r.result.dbCpuUs),
+      ...(db ? [fmt(r.result.dbCpuUs)] : []),
       r.vsPrism === undefined ? '' : `${r.vsPrism.toFixed(2)}`,
       r.vsExpress === undefined ? '' : `${r.vsExpress.toFixed(2)}`,
       `${r.result.non2xx}/${r.result.errors}`,
