@@ -9,6 +9,7 @@ import { PACKAGE_ROOT } from '../../src/paths.js';
 import { AUTH } from './processes.js';
 
 const AUTOCANNON = join(PACKAGE_ROOT, 'node_modules', 'autocannon', 'autocannon.js');
+const CROSS_LOAD = join(PACKAGE_ROOT, 'test', 'bench', 'cross-load.ts');
 
 export interface LoadSpec {
   url: string;
@@ -29,6 +30,8 @@ export interface LoadResult {
   errors: number;
   /** Server CPU time per request, µs (user and system), where it could be read. */
   cpuUs?: number;
+  /** CPU time per request of the database server the sandbox stores in (PostgreSQL), µs: not in `cpuUs`. */
+  dbCpuUs?: number;
 }
 
 interface AutocannonJson {
@@ -76,6 +79,23 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   };
 }
 
+/** The cross-instance chain (cross-load.ts): pairs per second and pair latency as `rps`, `p50`, `p99`; a read that differs counts as an error. */
+export async function runCross(spec: { create: string; read: string; connections: number; durationSec: number; body: string }): Promise<LoadResult> {
+  const args = ['--import', 'tsx', CROSS_LOAD, JSON.stringify({ ...spec, auth: AUTH })];
+  const child = spawn(process.execPath, args, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => void (err += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), (spec.durationSec + 30) * 1000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  if (code !== 0) throw new Error(`cross-load exited with ${code}: ${err.slice(-1000)}`);
+  const result = JSON.parse(out) as LoadResult & { mismatches: number; firstProblem?: string };
+  if (result.firstProblem) console.error(`  cross-load: ${result.non2xx} non-2xx, ${result.mismatches} reads differing, first: ${result.firstProblem}`);
+  return { rps: result.rps, p50: result.p50, p99: result.p99, requests: result.requests, non2xx: result.non2xx, errors: result.errors };
+}
+
 /** The median of numbers (the middle round damps one noisy round). */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -94,5 +114,6 @@ export function combine(rounds: LoadResult[]): LoadResult {
     non2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
     errors: rounds.reduce((n, r) => n + r.errors, 0),
     ...(rounds.every((r) => r.cpuUs !== undefined) ? { cpuUs: median(rounds.map((r) => r.cpuUs as number)) } : {}),
+    ...(rounds.every((r) => r.dbCpuUs !== undefined) ? { dbCpuUs: median(rounds.map((r) => r.dbCpuUs as number)) } : {}),
   };
 }

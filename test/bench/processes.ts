@@ -29,6 +29,8 @@ export interface ServerProcess {
   peakRssMb(): number | undefined;
   /** CPU time the process has used so far (user and system, Linux), ms; undefined elsewhere. */
   cpuMs(): number | undefined;
+  /** CPU time of the database server it stores in (PostgreSQL and its backends), ms; counted apart from the process's own. */
+  dbCpuMs?(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -55,15 +57,22 @@ export function freePort(): Promise<number> {
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-function cpuTime(pid: number): number | undefined {
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces): [0] state, [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime. */
+export function statFields(pid: number | string): string[] | undefined {
   try {
-    // Fields after the command name (which may hold spaces, so split after its closing parenthesis): utime is the 12th, stime the 13th.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
+}
+
+/** Clock ticks of /proc/<pid>/stat fields as ms. */
+export const ticksMs = (ticks: number): number => (ticks * 1000) / TICKS_PER_SECOND;
+
+function cpuTime(pid: number): number | undefined {
+  const fields = statFields(pid);
+  return fields ? ticksMs(Number(fields[11]) + Number(fields[12])) : undefined;
 }
 
 function peakRss(pid: number): number | undefined {
@@ -149,15 +158,17 @@ async function start(spec: SpawnSpec): Promise<ServerProcess> {
 }
 
 /**
- * The sandbox in stateful mode on `dataFile`; a missing file is seeded with `count` pets. `bin` may be another build, to compare.
- * Its request log is off (`PETSTORE_LOG_LEVEL=warn`, as Prism runs silent) unless `requestLog`: then one JSON line per request
- * goes to a pipe this process drains. Set by variables, which a build without them ignores.
+ * The sandbox in stateful mode on `store`: a data file (`--data`; a missing file is seeded with `count` pets) or a PostgreSQL URL
+ * (`--store postgres://…`; a workspace is seeded with `count` pets on its first use, here the start's first GET). `bin` may be another
+ * build, to compare. Its request log is off (`PETSTORE_LOG_LEVEL=warn`, as Prism runs silent) unless `requestLog`: then one JSON
+ * line per request goes to a pipe this process drains. Set by variables, which a build without them ignores.
  */
-export async function startSandbox(dataFile: string, count = 50, name = 'sandbox', bin = SANDBOX_BIN, requestLog = false): Promise<ServerProcess> {
+export async function startSandbox(store: string, count = 50, name = 'sandbox', bin = SANDBOX_BIN, requestLog = false): Promise<ServerProcess> {
   const port = await freePort();
+  const where = store.startsWith('postgres://') ? ['--store', store] : ['--data', store];
   return start({
     name,
-    args: [bin, '--port', String(port), '--data', dataFile, '--count', String(count), '--mode', 'stateful'],
+    args: [bin, '--port', String(port), ...where, '--count', String(count), '--mode', 'stateful'],
     origin: `http://127.0.0.1:${port}`,
     prefix: '/v1',
     timeoutMs: 120_000,

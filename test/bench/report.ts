@@ -1,4 +1,8 @@
 /** The bench's printed table, its targets and the JSON it writes. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../src/paths.js';
 import type { LoadResult } from './load.js';
 
 export interface Row {
@@ -35,6 +39,18 @@ export function maxTarget(name: string, value: number, max: number, unit: string
   return { name, actual: `${value.toFixed(0)} ${unit}`, required: `< ${max} ${unit}`, pass: Number.isFinite(value) && value < max };
 }
 
+/** A scenario's rows, with each server's req/s over Prism's and the Express app's when those ran in it. */
+export function rowsOf(scenario: string, results: Map<string, LoadResult>, prism?: string, express?: string): Row[] {
+  const p = prism ? results.get(prism)?.rps : undefined;
+  const e = express ? results.get(express)?.rps : undefined;
+  return [...results].map(([server, result]) => {
+    const row: Row = { scenario, server, result };
+    if (p && server !== prism) row.vsPrism = result.rps / p;
+    if (e && server !== express) row.vsExpress = result.rps / e;
+    return row;
+  });
+}
+
 const fmt = (n: number | undefined, digits = 0) => (n === undefined || !Number.isFinite(n) ? '' : n.toFixed(digits));
 
 function table(head: string[], rows: string[][]): string {
@@ -49,8 +65,10 @@ function table(head: string[], rows: string[][]): string {
  * targets without a verdict.
  */
 export function render(rows: Row[], measures: Measure[], targets: Target[], judged = true): string {
+  // PostgreSQL's CPU per request, apart from the sandbox's, in a column of its own when some server stored in it.
+  const db = rows.some((r) => r.result.dbCpuUs !== undefined);
   const load = table(
-    ['Scenario', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'x Prism', 'x Express', 'non-2xx/errors'],
+    ['Scenario', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', ...(db ? ['PostgreSQL CPU µs/req'] : []), 'x Prism', 'x Express', 'non-2xx/errors'],
     rows.map((r) => [
       r.scenario,
       r.server,
@@ -58,6 +76,7 @@ export function render(rows: Row[], measures: Measure[], targets: Target[], judg
       fmt(r.result.p50, 1),
       fmt(r.result.p99, 1),
       fmt(r.result.cpuUs),
+      ...(db ? [fmt(r.result.dbCpuUs)] : []),
       r.vsPrism === undefined ? '' : `${r.vsPrism.toFixed(2)}`,
       r.vsExpress === undefined ? '' : `${r.vsExpress.toFixed(2)}`,
       `${r.result.non2xx}/${r.result.errors}`,
@@ -79,4 +98,23 @@ export function render(rows: Row[], measures: Measure[], targets: Target[], judg
     ]),
   );
   return `${load}\n\n${other}\n\n${goals}\n`;
+}
+
+/** Writes the run (with a description of the machine) to `.bench/results-<date>.json`; returns its path. */
+export function writeResults(run: Record<string, unknown>, loadavgBefore: number[]): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const outDir = join(PACKAGE_ROOT, '.bench');
+  mkdirSync(outDir, { recursive: true });
+  const outFile = join(outDir, `results-${stamp}.json`);
+  const machine = {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    totalMemMb: Math.round(totalmem() / 2 ** 20),
+    node: process.version,
+    platform: process.platform,
+    loadavgBefore,
+    loadavgAfter: loadavg(),
+  };
+  writeFileSync(outFile, `${JSON.stringify({ date: new Date().toISOString(), ...run, machine }, null, 2)}\n`);
+  return outFile;
 }

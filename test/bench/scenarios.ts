@@ -27,7 +27,13 @@ export interface Contender {
   fresh?: () => Promise<ServerProcess>;
   /** Called with the round's server after its load, before it is stopped (memory probes). */
   after?: (server: ServerProcess) => void;
+  /** Its own load instead of autocannon's on the scenario's path (e.g. the cross-instance chain); the same for every contender of a scenario. */
+  load?: (server: ServerProcess, durationSec: number) => Promise<LoadResult>;
 }
+
+/** Server CPU per request, µs, from CPU times (ms) read before and after a load. */
+const perRequest = (before: number | undefined, after: number | undefined, requests: number) =>
+  before !== undefined && after !== undefined && requests > 0 ? ((after - before) * 1000) / requests : undefined;
 
 function rotate<T>(items: T[], by: number): T[] {
   const k = by % items.length;
@@ -42,22 +48,25 @@ export async function compare(
 ): Promise<Map<string, LoadResult>> {
   const rounds = new Map<string, LoadResult[]>(contenders.map((c) => [c.label, []]));
   const spec = (server: ServerProcess, durationSec: number): LoadSpec => ({ ...load, url: `${server.base}${load.path}`, durationSec });
+  const run = (c: Contender, server: ServerProcess, durationSec: number) => (c.load ? c.load(server, durationSec) : runLoad(spec(server, durationSec)));
   // JIT warm-up, unmeasured: servers that run through the scenario get longer (Prism keeps getting faster for seconds).
   if (opts.warmup) {
-    for (const c of contenders) if (c.server) await runLoad(spec(c.server, 3));
+    for (const c of contenders) if (c.server) await run(c, c.server, 3);
   }
   for (let round = 0; round < opts.rounds; round++) {
     for (const c of rotate(contenders, round)) {
       const server = c.server ?? (await c.fresh?.());
       if (!server) throw new Error(`${c.label}: no server`);
       try {
-        if (!c.server && opts.warmup) await runLoad(spec(server, 1));
-        const cpuBefore = server.cpuMs();
-        const result = await runLoad(spec(server, opts.durationSec));
-        const cpuAfter = server.cpuMs();
-        if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests > 0) result.cpuUs = ((cpuAfter - cpuBefore) * 1000) / result.requests;
-        const cpu = result.cpuUs === undefined ? '' : `  cpu ${result.cpuUs.toFixed(0)} µs/req`;
-        opts.log(`  round ${round + 1} ${c.label.padEnd(22)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms${cpu}`);
+        if (!c.server && opts.warmup) await run(c, server, 1);
+        const [cpuBefore, dbBefore] = [server.cpuMs(), server.dbCpuMs?.()];
+        const result = await run(c, server, opts.durationSec);
+        const cpuUs = perRequest(cpuBefore, server.cpuMs(), result.requests);
+        const dbCpuUs = perRequest(dbBefore, server.dbCpuMs?.(), result.requests);
+        if (cpuUs !== undefined) result.cpuUs = cpuUs;
+        if (dbCpuUs !== undefined) result.dbCpuUs = dbCpuUs;
+        const cpu = `${cpuUs === undefined ? '' : `  cpu ${cpuUs.toFixed(0)} µs/req`}${dbCpuUs === undefined ? '' : `  PostgreSQL cpu ${dbCpuUs.toFixed(0)} µs/req`}`;
+        opts.log(`  round ${round + 1} ${c.label.padEnd(30)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms${cpu}`);
         rounds.get(c.label)?.push(result);
         c.after?.(server);
       } finally {

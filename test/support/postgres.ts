@@ -12,6 +12,8 @@ export interface TestPostgres {
   /** `postgres://postgres:password@127.0.0.1:<port>/<database>` */
   url(database: string): string;
   port: number;
+  /** The server's main process (postmaster), while it runs: its backends are its children. */
+  pid(): number | undefined;
   /** A new, empty database; its name. */
   createDatabase(prefix?: string): Promise<string>;
   /** Stops the server, keeping its data (to simulate an outage). */
@@ -81,6 +83,13 @@ export async function startPostgres(): Promise<TestPostgres> {
   return {
     url: (database) => postgresUrl(port, database),
     port,
+    pid: () => {
+      try {
+        return Number(readFileSync(join(parent, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
+      } catch {
+        return undefined;
+      }
+    },
     createDatabase: (prefix) => createDatabase(port, prefix),
     pause: () => server.stop(),
     resume: () => server.start(),

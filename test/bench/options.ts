@@ -1,0 +1,20 @@
+/** The bench's settings, from its arguments (`--smoke`, `--only=`) and BENCH_* variables. */
+import type { BenchOptions } from './scenarios.js';
+
+export const smoke = process.argv.includes('--smoke');
+const positive = (raw: string | undefined, fallback: number) => (raw && Number(raw) > 0 ? Number(raw) : fallback);
+export const opts: BenchOptions = {
+  durationSec: positive(process.env.BENCH_DURATION, smoke ? 1 : 5),
+  rounds: positive(process.env.BENCH_ROUNDS, smoke ? 1 : 3),
+  starts: positive(process.env.BENCH_STARTS, smoke ? 2 : 7),
+  warmup: !smoke,
+  log: (line) => console.log(line),
+};
+export const BIG = positive(process.env.BENCH_BIG, 100_000);
+/** Another build of the sandbox (its `dist/src/bin.js`) to run beside this one in the POST scenarios, e.g. the previous release. */
+export const compareBin = process.env.BENCH_COMPARE_BIN;
+export const compareLabel = process.env.BENCH_COMPARE_LABEL ?? 'sandbox (compared build)';
+/** `--only get,filter,post,cross,ready`: a subset of the scenarios (targets of the others are left out). */
+export const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? 'get,filter,post,cross,ready').split(','));
+/** The sandbox on PostgreSQL beside the file backend in GET, filter and POST, and the cross-instance scenario; BENCH_POSTGRES=0 leaves them out. */
+export const withPostgres = process.env.BENCH_POSTGRES !== '0' && ['get', 'filter', 'post', 'cross'].some((o) => only.has(o));
