@@ -1,12 +1,12 @@
-import { parseJson } from '../../exact-json.js';
 import type pg from 'pg';
 import { MAX_ID } from '../create-batch.js';
-import type { Quota } from '../pet-index.js';
+import { buildPet, type Quota } from '../pet-index.js';
 import type { NewPet, Pet } from '../types.js';
 import { BatchQueue } from './batch-queue.js';
 
-/** A create waiting for its statement: the pet's status and its JSON after the id. */
+/** A create waiting for its statement: what was sent, the pet's status and its JSON after the id. */
 export interface QueuedCreate {
+  input: NewPet;
   status: string | null;
   rest: string;
   fixedBytes: number;
@@ -22,7 +22,7 @@ export interface QueuedCreate {
  * one by one, so each gets its own exact answer.
  */
 export class CreateBatcher {
-  private readonly queue = new BatchQueue<QueuedCreate>((batch) => this.run(batch));
+  private readonly queue = new BatchQueue<QueuedCreate>((batch) => this.run(batch), 1);
 
   constructor(
     private readonly pool: pg.Pool,
@@ -33,7 +33,7 @@ export class CreateBatcher {
   ) {}
 
   add(input: NewPet, rest: string, fixedBytes: number): Promise<Pet> {
-    return new Promise((resolve, reject) => this.queue.push({ status: input.status ?? null, rest, fixedBytes, resolve, reject }));
+    return new Promise((resolve, reject) => this.queue.push({ input, status: input.status ?? null, rest, fixedBytes, resolve, reject }));
   }
 
   private async run(batch: QueuedCreate[]): Promise<void> {
@@ -51,27 +51,32 @@ export class CreateBatcher {
   private async many(batch: QueuedCreate[]): Promise<Pet[] | undefined> {
     const n = batch.length;
     const digits = '(SELECT sum(length(g::text)) FROM generate_series(next_id, next_id + $2 - 1) g)';
-    const { rows } = await this.pool.query<{ id: string; json: string }>(
-      `WITH w AS (
+    const { rows } = await this.pool.query<{ first: string | null; stored: string }>({
+      name: 'petstore-create-batch',
+      text: `WITH w AS (
          UPDATE petstore_workspaces SET version = version + 1, next_id = next_id + $2, pet_count = pet_count + $2, bytes = bytes + $3 + ${digits}
          WHERE id = $1 AND next_id + $2 - 1 <= $4 AND pet_count + $2 <= $5 AND bytes + $3 + ${digits} <= $6
-         RETURNING next_id - $2 AS first)
-       INSERT INTO petstore_pets (workspace, id, status, json)
-       SELECT $1, w.first + t.ord - 1, t.status, '{"id":' || (w.first + t.ord - 1) || t.rest
-       FROM w, unnest($7::text[], $8::text[]) WITH ORDINALITY AS t(status, rest, ord)
-       RETURNING id, json`,
-      [
+         RETURNING next_id - $2 AS first),
+       ins AS (
+         INSERT INTO petstore_pets (workspace, id, status, json)
+         SELECT $1, w.first + t.ord - 1, t.status, '{"id":' || (w.first + t.ord - 1) || t.rest
+         FROM w, ROWS FROM (json_to_recordset($7::json) AS (status text, rest text)) WITH ORDINALITY AS t(status, rest, ord)
+         RETURNING 1)
+       SELECT (SELECT first FROM w), (SELECT count(*) FROM ins) AS stored`,
+      values: [
         this.workspace,
         n,
         batch.reduce((sum, item) => sum + item.fixedBytes, 0),
         MAX_ID,
         this.quota.pets,
         this.quota.bytes,
-        batch.map((item) => item.status),
-        batch.map((item) => item.rest),
+        // One JSON parameter: an array parameter would be escaped a character at a time.
+        JSON.stringify(batch.map((item) => ({ status: item.status, rest: item.rest }))),
       ],
-    );
-    if (rows.length !== n) return undefined;
-    return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => parseJson(row.json) as Pet);
+    });
+    // Stored as their text was built: the same pets, made here rather than read back.
+    const first = rows[0]?.first;
+    if (first === undefined || first === null || Number(rows[0]?.stored) !== n) return undefined;
+    return batch.map((item, i) => buildPet(Number(first) + i, item.input));
   }
 }

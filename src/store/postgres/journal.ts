@@ -5,6 +5,9 @@ import { JournalFollowers } from '../../control/journal-followers.js';
 import { entryBytes, showRecord, type JournalEntry, type JournalMemory, type JournalRecord, type ResponseCheck } from '../../control/journal.js';
 import { databaseFailure } from './pool.js';
 
+/** How long entries gather between batches while more are waiting, ms. */
+const GATHER_MS = 2;
+
 /** Entries waiting for their write at most; past it (the database out of reach) new ones are dropped. */
 const MAX_PENDING = 10_000;
 
@@ -93,6 +96,8 @@ export class PgJournal implements JournalStore {
       const batch = this.pending;
       this.pending = [];
       await this.write(batch).catch(this.onError);
+      // Under load, a short gather makes each batch carry more: fewer statements for the database.
+      if (this.pending.length > 0) await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
     }
     this.writing = undefined;
   }
@@ -105,19 +110,21 @@ export class PgJournal implements JournalStore {
    */
   private async write(batch: { workspace: string; record: JournalRecord }[]): Promise<void> {
     const kept = newestPerWorkspace(batch, this.size);
+    // Each record its own parameter: sent as it is, where an array or a JSON document would be escaped and parsed
+    // again, and records hold whole bodies. (At most MAX_PENDING rows of three: within the protocol's 65535.)
+    const rowsSql = kept.map((_, i) => `($${3 * i + 2}, $${3 * i + 3}, $${3 * i + 4}::int)`).join(', ');
     const { rows } = await this.pool.query<{ bytes: string }>(
-      `WITH b AS (
-              SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (workspace text, record text, bytes int)) WITH ORDINALITY AS b(workspace, record, bytes, ord)),
-            ins AS (INSERT INTO petstore_journal (workspace, record, bytes) SELECT workspace, record, bytes FROM b ORDER BY ord RETURNING bytes),
+      `WITH b (workspace, record, bytes) AS (VALUES ${rowsSql}),
+            ins AS (INSERT INTO petstore_journal (workspace, record, bytes) SELECT workspace, record, bytes FROM b RETURNING bytes),
             n AS (SELECT workspace, count(*) AS n FROM b GROUP BY workspace),
-            gone AS (
-              DELETE FROM petstore_journal j USING n WHERE j.workspace = n.workspace AND j.seq <= (
-                SELECT seq FROM petstore_journal k WHERE k.workspace = n.workspace ORDER BY seq DESC OFFSET greatest($2::int - n.n, 0) LIMIT 1)
-              RETURNING j.bytes)
+            cut AS MATERIALIZED (
+              SELECT n.workspace, (
+                SELECT seq FROM petstore_journal k WHERE k.workspace = n.workspace ORDER BY seq DESC OFFSET greatest($1::int - n.n, 0) LIMIT 1) AS seq
+              FROM n),
+            gone AS (DELETE FROM petstore_journal j USING cut WHERE j.workspace = cut.workspace AND j.seq <= cut.seq RETURNING j.bytes)
        UPDATE petstore_journal_total SET bytes = bytes + (SELECT coalesce(sum(bytes), 0) FROM ins) - (SELECT coalesce(sum(bytes), 0) FROM gone)
        RETURNING bytes`,
-      // One JSON parameter: an array parameter would be escaped a character at a time, and records hold whole bodies.
-      [JSON.stringify(kept.map((b) => ({ workspace: b.workspace, record: JSON.stringify(b.record), bytes: entryBytes(b.record) }))), this.size],
+      [this.size, ...kept.flatMap((b) => [b.workspace, JSON.stringify(b.record), entryBytes(b.record)])],
     );
     if (Number(rows[0]?.bytes ?? 0) > this.budget) await this.evict();
   }

@@ -26,7 +26,7 @@ interface Waiting {
  * many requests; alone, a request waits for one round trip.
  */
 export class StateReader {
-  private readonly queue = new BatchQueue<Waiting>((batch) => this.read(batch));
+  private readonly queue = new BatchQueue<Waiting>((batch) => this.read(batch), 1);
 
   constructor(
     private readonly pool: pg.Pool,
@@ -43,11 +43,12 @@ export class StateReader {
     const ids = [...new Set(batch.flatMap((w) => (w.workspace === undefined ? [] : [w.workspace])))];
     let rows: { mode: Mode; faults_version: string; id: string | null; version: string | null }[];
     try {
-      ({ rows } = await this.pool.query(
-        `SELECT s.mode, s.faults_version, w.id, w.version
-         FROM petstore_state s LEFT JOIN petstore_workspaces w ON w.id = ANY($1::text[])`,
-        [ids],
-      ));
+      ({ rows } = await this.pool.query({
+        name: 'petstore-sync',
+        text: `SELECT s.mode, s.faults_version, w.id, w.version
+               FROM petstore_state s LEFT JOIN petstore_workspaces w ON w.id = ANY($1::text[])`,
+        values: [ids],
+      }));
     } catch (error) {
       throw databaseFailure(error, 'Could not read the sandbox state');
     }

@@ -10,10 +10,11 @@ const CHUNK = 10_000;
 export async function insertPets(client: pg.PoolClient, workspace: string, pets: readonly Pet[]): Promise<void> {
   for (let i = 0; i < pets.length; i += CHUNK) {
     const chunk = pets.slice(i, i + CHUNK);
+    // One JSON parameter: array parameters would be escaped a character at a time.
     await client.query(
       `INSERT INTO petstore_pets (workspace, id, status, json)
-       SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[])`,
-      [workspace, chunk.map((p) => p.id), chunk.map((p) => p.status ?? null), chunk.map((p) => stringifyJson(p))],
+       SELECT $1, * FROM json_to_recordset($2::json) AS (id bigint, status text, json text)`,
+      [workspace, JSON.stringify(chunk.map((p) => ({ id: p.id, status: p.status ?? null, json: stringifyJson(p) })))],
     );
   }
 }

@@ -43,7 +43,7 @@ export class PgWorkspace implements Workspace {
       status ?
         'SELECT id, json FROM petstore_pets WHERE workspace = $1 AND status = $3 ORDER BY id LIMIT $2'
       : 'SELECT id, json FROM petstore_pets WHERE workspace = $1 ORDER BY id LIMIT $2';
-    return this.read(key, sql, status ? [this.id, limit, status] : [this.id, limit], (texts) => {
+    return this.read(key, { name: status ? 'petstore-page-status' : 'petstore-page', sql }, status ? [this.id, limit, status] : [this.id, limit], (texts) => {
       const json = `[${texts.join(',')}]`;
       return { pets: parseJson(json) as Pet[], json, byteLength: Buffer.byteLength(json) };
     });
@@ -54,17 +54,20 @@ export class PgWorkspace implements Workspace {
     const cached = this.cache.get<{ pet: Pet | undefined }>(this.id, key);
     if (cached) return cached.pet;
     const sql = 'SELECT id, json FROM petstore_pets WHERE workspace = $1 AND id = $2';
-    return this.read(key, sql, [this.id, id], ([text]) => ({ pet: text === undefined ? undefined : (parseJson(text) as Pet) })).then((found) => found.pet);
+    return this.read(key, { name: 'petstore-pet', sql }, [this.id, id], ([text]) => ({ pet: text === undefined ? undefined : (parseJson(text) as Pet) })).then(
+      (found) => found.pet,
+    );
   }
 
   /**
-   * The pets' texts that `sql` selects (`id, json`), built into an answer and cached
+   * The pets' texts that `sql` selects (`id, json`; prepared once per connection as `name`), built into an answer and cached
    * under `key`, labelled with the workspace's version read in the same
    * statement (one snapshot), so the label is exact.
    */
-  private async read<T>(key: string, sql: string, values: unknown[], build: (texts: string[]) => T): Promise<T> {
+  private async read<T>(key: string, { name, sql }: { name: string; sql: string }, values: unknown[], build: (texts: string[]) => T): Promise<T> {
     const { rows } = await this.pool
       .query<[string, string | null]>({
+        name,
         text: `SELECT w.version, p.json FROM petstore_workspaces w LEFT JOIN LATERAL (${sql}) p ON true WHERE w.id = $1 ORDER BY p.id`,
         values,
         rowMode: 'array',
@@ -93,18 +96,20 @@ export class PgWorkspace implements Workspace {
    * the pet stored; resolved only after COMMIT. Quotas are checked in the
    * same statement; when it stores nothing, a second read says why.
    */
-  private async createOne({ status, rest, fixedBytes }: QueuedCreate): Promise<Pet> {
+  private async createOne({ input, status, rest, fixedBytes }: QueuedCreate): Promise<Pet> {
     const { rows } = await this.pool
-      .query<{ json: string }>(
-        `WITH w AS (
+      .query<{ id: string }>({
+        name: 'petstore-create',
+        text: `WITH w AS (
            UPDATE petstore_workspaces SET version = version + 1, next_id = next_id + 1, pet_count = pet_count + 1, bytes = bytes + $3 + length(next_id::text)
            WHERE id = $1 AND next_id <= $4 AND pet_count < $5 AND bytes + $3 + length(next_id::text) <= $6
            RETURNING next_id - 1 AS id)
-         INSERT INTO petstore_pets (workspace, id, status, json) SELECT $1, w.id, $2, '{"id":' || w.id || $7 FROM w RETURNING json`,
-        [this.id, status, fixedBytes, MAX_ID, this.quota.pets, this.quota.bytes, rest],
-      )
+         INSERT INTO petstore_pets (workspace, id, status, json) SELECT $1, w.id, $2, '{"id":' || w.id || $7 FROM w RETURNING id`,
+        values: [this.id, status, fixedBytes, MAX_ID, this.quota.pets, this.quota.bytes, rest],
+      })
       .catch(fail('Could not store the pet'));
-    if (rows[0]) return parseJson(rows[0].json) as Pet;
+    // Stored as its text was built: the same pet, made here rather than read back.
+    if (rows[0]) return buildPet(Number(rows[0].id), input);
     throw await this.refusal(fixedBytes);
   }
 

