@@ -58,17 +58,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   ];
   if (spec.body !== undefined) args.push('-m', 'POST', '-H', 'content-type=application/json', '-b', spec.body);
   args.push(spec.url);
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => void (err += chunk.toString()));
-  // Bounded: the run plus a margin, then it is killed.
-  const timer = setTimeout(() => child.kill('SIGKILL'), (spec.durationSec + 30) * 1000);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearTimeout(timer);
-  if (code !== 0) throw new Error(`autocannon exited with ${code}: ${err.slice(-1000)}`);
-  const r = JSON.parse(out) as AutocannonJson;
+  const r = JSON.parse(await runBounded('autocannon', args, spec.durationSec)) as AutocannonJson;
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
@@ -82,18 +72,23 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
 /** The cross-instance chain (cross-load.ts): pairs per second and pair latency as `rps`, `p50`, `p99`; a read that differs counts as an error. */
 export async function runCross(spec: { create: string; read: string; connections: number; durationSec: number; body: string }): Promise<LoadResult> {
   const args = ['--import', 'tsx', CROSS_LOAD, JSON.stringify({ ...spec, auth: AUTH })];
+  const result = JSON.parse(await runBounded('cross-load', args, spec.durationSec)) as LoadResult & { mismatches: number; firstProblem?: string };
+  if (result.firstProblem) console.error(`  cross-load: ${result.non2xx} non-2xx, ${result.mismatches} reads differing, first: ${result.firstProblem}`);
+  return { rps: result.rps, p50: result.p50, p99: result.p99, requests: result.requests, non2xx: result.non2xx, errors: result.errors };
+}
+
+/** Runs a load process (`node` with `args`) for its run plus a margin, then kills it; its stdout, or an error with its stderr. */
+async function runBounded(name: string, args: string[], durationSec: number): Promise<string> {
   const child = spawn(process.execPath, args, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => void (err += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), (spec.durationSec + 30) * 1000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), (durationSec + 30) * 1000);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   clearTimeout(timer);
-  if (code !== 0) throw new Error(`cross-load exited with ${code}: ${err.slice(-1000)}`);
-  const result = JSON.parse(out) as LoadResult & { mismatches: number; firstProblem?: string };
-  if (result.firstProblem) console.error(`  cross-load: ${result.non2xx} non-2xx, ${result.mismatches} reads differing, first: ${result.firstProblem}`);
-  return { rps: result.rps, p50: result.p50, p99: result.p99, requests: result.requests, non2xx: result.non2xx, errors: result.errors };
+  if (code !== 0) throw new Error(`${name} exited with ${code}: ${err.slice(-1000)}`);
+  return out;
 }
 
 /** The median of numbers (the middle round damps one noisy round). */

@@ -4,9 +4,9 @@
  * once, ids stay distinct under concurrent creates, faults, journal and
  * mode are shared, and a killed instance loses no acknowledged pet.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/spawn.js';
-import { freshStore, postgresForFile, startInstance, stopInstances, type Instance } from '../support/shared-sandboxes.js';
+import { freshStore, startInstance, stopInstances, twoInstances } from '../support/shared-sandboxes.js';
 
 interface Pet {
   id: number;
@@ -15,90 +15,75 @@ interface Pet {
   status?: string;
 }
 
-let server: Awaited<ReturnType<typeof postgresForFile>>;
-let url: string;
-let a: Instance;
-let b: Instance;
-
-beforeAll(async () => {
-  server = await postgresForFile();
-  url = await freshStore(server.port);
-  // One after the other first, so the second finds the schema made; the race of start-ups has its own test.
-  a = await startInstance(url, ['--count', '5']);
-  b = await startInstance(url, ['--count', '5']);
-}, 180_000);
-afterAll(async () => {
-  await stopInstances(a, b);
-  await server?.stop();
-});
+const two = twoInstances(['--count', '5']);
 
 describe('two instances on one database', () => {
   it('a pet created through A is fetched and listed through B at once', async () => {
-    const created = await a.call('/v1/pets', { method: 'POST', json: { name: 'Across', categoryId: 3, status: 'pending' } });
+    const created = await two.a.call('/v1/pets', { method: 'POST', json: { name: 'Across', categoryId: 3, status: 'pending' } });
     expect(created.status).toBe(201);
     const pet = created.body as Pet;
-    const fetched = await b.call(`/v1/pets/${pet.id}`);
+    const fetched = await two.b.call(`/v1/pets/${pet.id}`);
     expect(fetched.status).toBe(200);
     expect(fetched.body).toEqual(pet);
-    const listed = await b.call('/v1/pets?limit=100&status=pending');
+    const listed = await two.b.call('/v1/pets?limit=100&status=pending');
     expect((listed.body as Pet[]).map((p) => p.id)).toContain(pet.id);
   });
 
   it("what B has read is read anew once A changes the workspace: a create, a load and a reset are seen by B's next request", async () => {
-    const list = async () => ((await b.call('/v1/pets?limit=100')).body as Pet[]).map((p) => p.id);
+    const list = async () => ((await two.b.call('/v1/pets?limit=100')).body as Pet[]).map((p) => p.id);
     // B reads twice (the second may be answered from what it kept), and a miss too.
     const before = await list();
     expect(await list()).toEqual(before);
     const next = Math.max(0, ...before) + 1;
-    expect((await b.call(`/v1/pets/${next}`)).status).toBe(404);
-    const created = await a.call('/v1/pets', { method: 'POST', json: { name: 'Seen', categoryId: 1 } });
+    expect((await two.b.call(`/v1/pets/${next}`)).status).toBe(404);
+    const created = await two.a.call('/v1/pets', { method: 'POST', json: { name: 'Seen', categoryId: 1 } });
     expect((created.body as Pet).id).toBe(next);
     expect(await list()).toEqual([...before, next]);
-    expect((await b.call(`/v1/pets/${next}`)).body).toEqual(created.body);
-    expect((await a.ctl('POST', '/load', { json: { nextId: 50, pets: [{ id: 40, name: 'Loaded', categoryId: 2 }] } })).status).toBe(200);
+    expect((await two.b.call(`/v1/pets/${next}`)).body).toEqual(created.body);
+    expect((await two.a.ctl('POST', '/load', { json: { nextId: 50, pets: [{ id: 40, name: 'Loaded', categoryId: 2 }] } })).status).toBe(200);
     expect(await list()).toEqual([40]);
-    expect((await b.call(`/v1/pets/${next}`)).status).toBe(404);
-    expect((await a.ctl('POST', '/reset', { json: { seed: 3, count: 2 } })).status).toBe(200);
+    expect((await two.b.call(`/v1/pets/${next}`)).status).toBe(404);
+    expect((await two.a.ctl('POST', '/reset', { json: { seed: 3, count: 2 } })).status).toBe(200);
     expect(await list()).toEqual([1, 2]);
   });
 
   it('200 concurrent creates split across A and B get 200 distinct ids, all listed through either', async () => {
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).call('/v1/pets', { method: 'POST', json: { name: `Burst ${i}`, categoryId: 1 } })),
+      Array.from({ length: 200 }, (_, i) => (i % 2 ? two.a : two.b).call('/v1/pets', { method: 'POST', json: { name: `Burst ${i}`, categoryId: 1 } })),
     );
     expect(results.map((r) => r.status)).toEqual(Array(200).fill(201));
     const ids = results.map((r) => (r.body as Pet).id);
     expect(new Set(ids).size).toBe(200);
-    const exported = await b.ctl('GET', '/export');
+    const exported = await two.b.ctl('GET', '/export');
     const stored = new Set((exported.body as { pets: Pet[] }).pets.map((p) => p.id));
     for (const id of ids) expect(stored.has(id)).toBe(true);
   });
 
   it('a fault with count 2 set through A fires exactly twice across both', async () => {
-    const fault = await a.ctl('POST', '/faults', { json: { operationId: 'listPets', status: 503, count: 2 } });
+    const fault = await two.a.ctl('POST', '/faults', { json: { operationId: 'listPets', status: 503, count: 2 } });
     expect(fault.status).toBe(201);
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await (i % 2 ? a : b).call('/v1/pets?limit=1')).status);
+    for (let i = 0; i < 6; i++) statuses.push((await (i % 2 ? two.a : two.b).call('/v1/pets?limit=1')).status);
     expect(statuses.filter((s) => s === 503)).toHaveLength(2);
     expect(statuses.filter((s) => s === 200)).toHaveLength(4);
-    expect((await b.ctl('GET', '/faults')).body).toMatchObject({ faults: [] });
+    expect((await two.b.ctl('GET', '/faults')).body).toMatchObject({ faults: [] });
   });
 
   it('concurrent requests through both take a count-limited fault exactly count times', async () => {
-    await b.ctl('POST', '/faults', { json: { operationId: 'getPet', status: 500, count: 3 } });
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).call('/v1/pets/1')));
+    await two.b.ctl('POST', '/faults', { json: { operationId: 'getPet', status: 500, count: 3 } });
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? two.a : two.b).call('/v1/pets/1')));
     expect(results.filter((r) => r.status === 500)).toHaveLength(3);
     expect(results.filter((r) => r.status === 200)).toHaveLength(37);
   });
 
   it('the journal read through A shows requests B served', async () => {
-    await a.ctl('DELETE', '/journal');
+    await two.a.ctl('DELETE', '/journal');
     const marker = `/v1/pets?limit=7&status=sold`;
-    expect((await b.call(marker)).status).toBe(200);
+    expect((await two.b.call(marker)).status).toBe(200);
     // B writes its journal right after answering; reading through A sees it within moments.
     let paths: string[] = [];
     for (let tries = 0; tries < 100 && !paths.includes('/v1/pets?limit=7'); tries++) {
-      const journal = await a.ctl('GET', '/journal');
+      const journal = await two.a.ctl('GET', '/journal');
       paths = (journal.body as { entries: { path: string; query: Record<string, string> }[] }).entries.map((e) => `${e.path}?limit=${e.query.limit}`);
       if (!paths.includes('/v1/pets?limit=7')) await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -106,21 +91,21 @@ describe('two instances on one database', () => {
   });
 
   it('a mode switch through A applies on B', async () => {
-    expect((await a.ctl('PUT', '/mode', { json: { mode: 'example' } })).status).toBe(200);
+    expect((await two.a.ctl('PUT', '/mode', { json: { mode: 'example' } })).status).toBe(200);
     try {
-      expect((await b.ctl('GET', '/mode')).body).toMatchObject({ mode: 'example' });
-      const listed = await b.call('/v1/pets?limit=100');
+      expect((await two.b.ctl('GET', '/mode')).body).toMatchObject({ mode: 'example' });
+      const listed = await two.b.call('/v1/pets?limit=100');
       expect(listed.status).toBe(200);
       // The spec's example, not the 200-odd pets stored.
       expect((listed.body as Pet[]).length).toBeLessThan(50);
     } finally {
-      await a.ctl('PUT', '/mode', { json: { mode: 'stateful' } });
+      await two.a.ctl('PUT', '/mode', { json: { mode: 'stateful' } });
     }
-    expect((await b.call('/v1/pets?limit=100')).body).toHaveLength(100);
+    expect((await two.b.call('/v1/pets?limit=100')).body).toHaveLength(100);
   }, 120_000);
 
   it('kill -9 of an instance under create load loses no acknowledged pet: each is readable through the other', async () => {
-    const c = await startInstance(url);
+    const c = await startInstance(two.url);
     const acknowledged: Pet[] = [];
     let stop = false;
     const writers = Array.from({ length: 8 }, async (_, w) => {
@@ -137,7 +122,7 @@ describe('two instances on one database', () => {
     await Promise.all(writers);
     expect(acknowledged.length).toBeGreaterThanOrEqual(50);
     for (const pet of acknowledged) {
-      const read = await b.call(`/v1/pets/${pet.id}`);
+      const read = await two.b.call(`/v1/pets/${pet.id}`);
       expect(read.status).toBe(200);
       expect(read.body).toEqual(pet);
     }
@@ -146,7 +131,7 @@ describe('two instances on one database', () => {
 
 describe('instances starting together on a fresh database', () => {
   it('all start: the schema is made once, under the advisory lock, and they share one seeded workspace', async () => {
-    const fresh = await freshStore(server.port);
+    const fresh = await freshStore(two.server.port);
     const started = await Promise.allSettled([
       startInstance(fresh, ['--count', '4']),
       startInstance(fresh, ['--count', '4']),
@@ -164,7 +149,7 @@ describe('instances starting together on a fresh database', () => {
 
 describe('QA commands on the database', () => {
   it('load and export work on the database itself, and a running instance serves what was loaded', async () => {
-    const fresh = await freshStore(server.port);
+    const fresh = await freshStore(two.server.port);
     const load = await runCli(['load', 'every-status', '--store', fresh]);
     expect(load.code).toBe(0);
     const instance = await startInstance(fresh, ['--mode', 'stateful']);

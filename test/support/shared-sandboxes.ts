@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { controlAt, type Control } from './control-client.js';
 import { KEY, tempDir } from './harness.js';
 import { createDatabase, postgresUrl, startPostgres, type TestPostgres } from './postgres.js';
@@ -44,3 +44,32 @@ export async function freshStore(port: number): Promise<string> {
 }
 
 export const stopInstances = (...instances: (Instance | undefined)[]): Promise<unknown> => Promise.all(instances.map((i) => killSandbox(i?.child)));
+
+/** Instances A and B on one fresh database, as `twoInstances` gives them. */
+export interface TwoInstances {
+  server: Awaited<ReturnType<typeof postgresForFile>>;
+  url: string;
+  a: Instance;
+  b: Instance;
+}
+
+/**
+ * A file's two instances on one fresh database, each started with `args`:
+ * started before its tests, one after the other (so the second finds the
+ * schema made; the race of start-ups has its own test), and stopped after
+ * them. Its fields are set once the file's tests run.
+ */
+export function twoInstances(args: string[]): TwoInstances {
+  const two = {} as TwoInstances;
+  beforeAll(async () => {
+    two.server = await postgresForFile();
+    two.url = await freshStore(two.server.port);
+    two.a = await startInstance(two.url, args);
+    two.b = await startInstance(two.url, args);
+  }, 180_000);
+  afterAll(async () => {
+    await stopInstances(two.a, two.b);
+    await two.server?.stop();
+  });
+  return two;
+}
