@@ -88,7 +88,8 @@ async function serve(config: Config): Promise<number> {
     return startFailure(error, config);
   }
   const { origin, baseUrl } = sandbox;
-  logger.info(`Pet Store sandbox ${version} (${config.mode} mode) listening on ${baseUrl}`, { version, mode: config.mode, origin });
+  const mode = sandbox.runtime.mode;
+  logger.info(`Pet Store sandbox ${version} (${mode} mode) listening on ${baseUrl}`, { version, mode, origin });
   logger.info(config.postgresUrl === undefined ? `  data file: ${config.dataFile}` : `  store:     PostgreSQL at ${describeTarget(config.postgresUrl)}`);
   if (config.upstream) {
     const key = config.upstreamKey ? 'its own --upstream-key' : "each caller's key";

@@ -29,6 +29,8 @@ export interface Config extends OpsConfig, StoreConfig {
   readonly adminToken: string;
   /** How /v1 is answered: the stateful store, Prism from the spec's examples or schemas, or a real deployment (proxy). */
   readonly mode: Mode;
+  /** Whether `--mode` or PETSTORE_MODE was given: on a shared database, only then does a starting instance set the shared mode. */
+  readonly modeGiven: boolean;
   /** The deployment `proxy` mode forwards to: a base address ending in `/v1`, without a trailing slash. Default none. */
   readonly upstream?: string;
   /** The API key `proxy` mode sends upstream instead of the caller's; callers then need one of `apiKeys`. Default none. */
@@ -220,6 +222,7 @@ export function loadConfig(
     apiKeys: Object.freeze(apiKeys),
     adminToken,
     mode: mode as Mode,
+    modeGiven: typeof values.mode === 'string' || (env[OPTIONS.mode.env] ?? '') !== '',
     ...upstreamOptions(get('upstream'), get('upstream-key'), mode, describeOption),
     upstreamTimeoutMs: integer('upstream-timeout', get('upstream-timeout'), 1, 3600) * 1000,
     corsOrigins: origins.includes('*') ? '*' : Object.freeze(origins),

@@ -197,7 +197,8 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
   let server: Server;
   let origin: string;
   try {
-    if (usesPrism(config.mode)) await prism.ready();
+    // The backend's mode: on a shared database it may be the one the others serve in, not --mode.
+    if (usesPrism(backend.mode.mode)) await prism.ready();
     const listener = createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining: () => draining }, options);
     ({ server, origin } = await listen(listener, config.port, config.host, caps.connections));
   } catch (error) {

@@ -104,6 +104,26 @@ describe('two instances on one database', () => {
     expect((await two.b.call('/v1/pets?limit=100')).body).toHaveLength(100);
   }, 120_000);
 
+  it('an instance started later serves in the shared mode, and sets it only when --mode is given', async () => {
+    expect((await two.a.ctl('PUT', '/mode', { json: { mode: 'example' } })).status).toBe(200);
+    try {
+      // A replica restarted without --mode (a rolling deploy) keeps the mode the control plane chose.
+      const c = await startInstance(two.url);
+      try {
+        expect((await c.ctl('GET', '/mode')).body).toMatchObject({ mode: 'example' });
+        expect(((await c.call('/v1/pets?limit=100')).body as Pet[]).length).toBeLessThan(50);
+      } finally {
+        await stopInstances(c);
+      }
+      expect((await two.b.ctl('GET', '/mode')).body).toMatchObject({ mode: 'example' });
+      const d = await startInstance(two.url, ['--mode', 'stateful']);
+      await stopInstances(d);
+      expect((await two.a.ctl('GET', '/mode')).body).toMatchObject({ mode: 'stateful' });
+    } finally {
+      await two.a.ctl('PUT', '/mode', { json: { mode: 'stateful' } });
+    }
+  }, 120_000);
+
   it('kill -9 of an instance under create load loses no acknowledged pet: each is readable through the other', async () => {
     const c = await startInstance(two.url);
     const acknowledged: Pet[] = [];

@@ -23,18 +23,27 @@ export interface PostgresBackendOptions {
   logger: Logger;
   checkResponse: ResponseCheck;
   operations: ReadonlyMap<string, OperationSpec>;
-  /** Whether this process's `--mode` becomes the shared mode (a sandbox starting: yes; a QA command: no). Default true. */
+  /**
+   * Whether this process's `--mode` becomes the shared mode. Default: when
+   * `--mode` or PETSTORE_MODE was given (`config.modeGiven`), so that an
+   * instance restarted without one (a rolling deploy) keeps the mode the
+   * control plane set; a QA command passes false.
+   */
   claimMode?: boolean;
 }
 
-/** The shared row, made by the first instance ever to start on the database: its secret names workspaces for all. */
-async function prepareState(pool: pg.Pool, mode: Mode, claimMode: boolean): Promise<string> {
-  const { rows } = await pool.query<{ secret: string }>(
+/**
+ * The shared row, made by the first instance ever to start on the
+ * database (its mode, then, is this one's): its secret names workspaces for
+ * all. Returns the secret and the shared mode.
+ */
+async function prepareState(pool: pg.Pool, mode: Mode, claimMode: boolean): Promise<{ secret: string; mode: Mode }> {
+  const { rows } = await pool.query<{ secret: string; mode: Mode }>(
     `INSERT INTO petstore_state (id, mode, secret) VALUES (1, $1, $2)
-     ON CONFLICT (id) DO UPDATE SET mode = CASE WHEN $3 THEN EXCLUDED.mode ELSE petstore_state.mode END RETURNING secret`,
+     ON CONFLICT (id) DO UPDATE SET mode = CASE WHEN $3 THEN EXCLUDED.mode ELSE petstore_state.mode END RETURNING secret, mode`,
     [mode, randomBytes(32).toString('hex'), claimMode],
   );
-  return (rows[0] as { secret: string }).secret;
+  return rows[0] as { secret: string; mode: Mode };
 }
 
 /** The mode in the database; this instance's copy is read again before every request (`sync`). */
@@ -61,13 +70,14 @@ function sharedMode(pool: pg.Pool, initial: Mode): ModeStore & { current: Mode }
  * instance's `--mode`; a database out of reach or a bad URL stops it with a
  * StoreError naming the host (never the password).
  */
-export async function openPostgresBackend({ config, url, logger, checkResponse, operations, claimMode = true }: PostgresBackendOptions): Promise<Backend> {
+export async function openPostgresBackend({ config, url, logger, checkResponse, operations, claimMode = config.modeGiven }: PostgresBackendOptions): Promise<Backend> {
   const where = describeTarget(url);
   const pool = createPool({ url, size: config.pgPoolSize, onIdleError: (error) => logger.error(`PostgreSQL at ${where}: ${error.message}`) });
   let secret: string;
+  let initialMode: Mode;
   try {
     await migrate(pool);
-    secret = await prepareState(pool, config.mode, claimMode);
+    ({ secret, mode: initialMode } = await prepareState(pool, config.mode, claimMode));
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new StoreError(`Cannot use the PostgreSQL database at ${where}: ${(error as Error).message || String(error)}`);
@@ -80,7 +90,7 @@ export async function openPostgresBackend({ config, url, logger, checkResponse, 
     maxOpen: config.maxWorkspaces,
     cacheBytes: READ_CACHE_BYTES,
   });
-  const mode = sharedMode(pool, config.mode);
+  const mode = sharedMode(pool, initialMode);
   const faults = new PgFaults(pool, operations, (key) => workspaces.idOf(key));
   const state = new StateReader(pool, async (read) => {
     mode.current = read.mode;
