@@ -63,25 +63,35 @@ function sharedMode(pool: pg.Pool, initial: Mode): ModeStore & { current: Mode }
   return store;
 }
 
-/**
- * The shared backend: workspaces, journal, faults and mode in one
- * PostgreSQL database, so any number of instances serve as one. Start-up
- * connects, migrates the schema under an advisory lock and records this
- * instance's `--mode`; a database out of reach or a bad URL stops it with a
- * StoreError naming the host (never the password).
- */
-export async function openPostgresBackend({ config, url, logger, checkResponse, operations, claimMode = config.modeGiven }: PostgresBackendOptions): Promise<Backend> {
-  const where = describeTarget(url);
-  const pool = createPool({ url, size: config.pgPoolSize, onIdleError: (error) => logger.error(`PostgreSQL at ${where}: ${error.message}`) });
-  let secret: string;
-  let initialMode: Mode;
+/** The schema brought up to date and the shared row read; on any failure the pool is closed and a StoreError names the host. */
+async function startUp(pool: pg.Pool, where: string, prepare: () => Promise<{ secret: string; mode: Mode }>): Promise<{ secret: string; mode: Mode }> {
   try {
     await migrate(pool);
-    ({ secret, mode: initialMode } = await prepareState(pool, config.mode, claimMode));
+    return await prepare();
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new StoreError(`Cannot use the PostgreSQL database at ${where}: ${(error as Error).message || String(error)}`);
   }
+}
+
+/**
+ * The shared backend: workspaces, journal, faults and mode in one
+ * PostgreSQL database, so any number of instances serve as one. Start-up
+ * connects, migrates the schema under an advisory lock and reads the
+ * shared mode (setting it when `claimMode`); a database out of reach or a bad URL stops it with a
+ * StoreError naming the host (never the password).
+ */
+export async function openPostgresBackend({
+  config,
+  url,
+  logger,
+  checkResponse,
+  operations,
+  claimMode = config.modeGiven,
+}: PostgresBackendOptions): Promise<Backend> {
+  const where = describeTarget(url);
+  const pool = createPool({ url, size: config.pgPoolSize, onIdleError: (error) => logger.error(`PostgreSQL at ${where}: ${error.message}`) });
+  const { secret, mode: initialMode } = await startUp(pool, where, () => prepareState(pool, config.mode, claimMode));
   const workspaces = new PgWorkspaces({
     pool,
     secret,
