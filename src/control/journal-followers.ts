@@ -13,6 +13,11 @@ export class JournalFollowers {
     return this.byJournal.size === 0;
   }
 
+  /** Whether anyone follows `journal`. */
+  follows(journal: string): boolean {
+    return this.byJournal.has(journal);
+  }
+
   /** Calls `listener` with each entry told for `journal` from now on, until the returned function is called. */
   follow(journal: string, listener: JournalListener): () => void {
     let set = this.byJournal.get(journal);

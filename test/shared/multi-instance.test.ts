@@ -5,6 +5,7 @@
  * mode are shared, and a killed instance loses no acknowledged pet.
  */
 import { describe, expect, it } from 'vitest';
+import { createControlClient } from '../../src/control/client.js';
 import { runCli } from '../support/spawn.js';
 import { freshStore, startInstance, stopInstances, twoInstances } from '../support/shared-sandboxes.js';
 
@@ -89,6 +90,40 @@ describe('two instances on one database', () => {
     }
     expect(paths).toContain('/v1/pets?limit=7');
   });
+
+  it("A's live journal stream shows the requests B serves, as they are written, in order", async () => {
+    const stop = new AbortController();
+    const control = createControlClient({ origin: two.a.child.origin, adminToken: 'sandbox-admin' });
+    const events = control.events('streamJournal', { query: { limit: 1 } }, { signal: stop.signal })[Symbol.asyncIterator]();
+    const limits: string[] = [];
+    const seen = new Set<string>();
+    void (async () => {
+      for (let next = await events.next(); !next.done; next = await events.next()) {
+        if (next.value.event !== 'entry') continue;
+        const limit = (JSON.parse(next.value.data) as { query: Record<string, string> }).query.limit ?? '';
+        limits.push(limit);
+        seen.add(limit);
+      }
+    })().catch(() => undefined);
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    };
+    try {
+      // A starts listening when the stream opens: B's requests show once it does (a few at most go by before).
+      for (let i = 0; i < 20 && !seen.has('3'); i++) {
+        expect((await two.b.call('/v1/pets?limit=3')).status).toBe(200);
+        await until(() => seen.has('3'));
+      }
+      expect(seen.has('3')).toBe(true);
+      expect((await two.b.call('/v1/pets?limit=8')).status).toBe(200);
+      expect((await two.b.call('/v1/pets?limit=9')).status).toBe(200);
+      await until(() => seen.has('9'));
+      expect(limits.filter((l) => l === '8' || l === '9')).toEqual(['8', '9']);
+    } finally {
+      stop.abort();
+      await events.return?.();
+    }
+  }, 60_000);
 
   it('a mode switch through A applies on B', async () => {
     expect((await two.a.ctl('PUT', '/mode', { json: { mode: 'example' } })).status).toBe(200);

@@ -107,8 +107,13 @@ export async function openPostgresBackend({
     for (const [id, version] of read.versions) workspaces.cache.observe(id, version);
     await faults.refresh(read.faultsVersion);
   });
-  const journal = new PgJournal(pool, config.journalSize, config.journalMemory, checkResponse, (error) =>
-    logger.error(`Journal entries were dropped: PostgreSQL at ${where} failed`, error),
+  const journal = new PgJournal(
+    pool,
+    config.journalSize,
+    config.journalMemory,
+    checkResponse,
+    (error) => logger.error(`Journal entries were dropped or not shown: PostgreSQL at ${where} failed`, error),
+    url,
   );
   try {
     await workspaces.use(config.apiKeys[0] as string, () => undefined);
@@ -130,6 +135,7 @@ export async function openPostgresBackend({
       });
     },
     close: async () => {
+      journal.stopTail();
       await journal.flush();
       await pool.end();
     },

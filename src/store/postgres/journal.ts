@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { JournalStore } from '../../backend.js';
 import type { JournalListener } from '../../control/journal.js';
 import { JournalFollowers } from '../../control/journal-followers.js';
 import { entryBytes, showRecord, type JournalEntry, type JournalMemory, type JournalRecord, type ResponseCheck } from '../../control/journal.js';
+import { JOURNAL_CHANNEL, JournalTail, noticeOf } from './journal-tail.js';
 import { databaseFailure } from './pool.js';
 
 /** How long entries gather between batches while more are waiting, ms. */
@@ -22,8 +24,11 @@ const MAX_PENDING = 10_000;
 export class PgJournal implements JournalStore {
   private pending: { workspace: string; record: JournalRecord }[] = [];
   private writing: Promise<void> | undefined;
-  /** Live tails (`/journal/stream`) on this instance: they see the requests it answers. */
+  /** Live tails (`/journal/stream`) on this instance: told of the requests it answers at once, of others' through `tail`. */
   private readonly followers = new JournalFollowers();
+  /** This process's tag on the rows it writes: its tails learn the others' requests from the database, not their own. */
+  private readonly instance = randomUUID();
+  private readonly tail: JournalTail | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -31,7 +36,14 @@ export class PgJournal implements JournalStore {
     private readonly budget: number,
     private readonly check: ResponseCheck,
     private readonly onError: (error: unknown) => void,
-  ) {}
+    /** The database's URL, for the tail's own listening connection; without it, tails see this instance's requests only. */
+    url?: string,
+  ) {
+    this.tail =
+      url === undefined ? undefined : (
+        new JournalTail(url, pool, this.instance, (ws, record) => this.followers.tell(ws, () => showRecord(record, this.check)), onError)
+      );
+  }
 
   add(workspace: string, record: JournalRecord): void {
     if (this.size === 0 || this.pending.length >= MAX_PENDING) return;
@@ -41,7 +53,12 @@ export class PgJournal implements JournalStore {
   }
 
   follow(workspace: string, listener: JournalListener): () => void {
-    return this.followers.follow(workspace, listener);
+    this.tail?.add(workspace);
+    const stop = this.followers.follow(workspace, listener);
+    return () => {
+      stop();
+      if (!this.followers.follows(workspace)) this.tail?.remove(workspace);
+    };
   }
 
   async read(workspace: string, limit: number): Promise<JournalEntry[]> {
@@ -84,6 +101,11 @@ export class PgJournal implements JournalStore {
     return { bytes: Number(row?.bytes ?? 0), budget: this.budget, kept: Number(row?.kept ?? 0), evicted: Number(row?.evicted ?? 0) };
   }
 
+  /** Stops the live tails' listening (the backend closing). */
+  stopTail(): void {
+    this.tail?.close();
+  }
+
   /** Resolves when what this instance captured so far is written (or dropped). */
   async flush(): Promise<void> {
     while (this.writing) await this.writing;
@@ -111,11 +133,12 @@ export class PgJournal implements JournalStore {
   private async write(batch: { workspace: string; record: JournalRecord }[]): Promise<void> {
     const kept = newestPerWorkspace(batch, this.size);
     // Each record its own parameter: sent as it is, where an array or a JSON document would be escaped and parsed
-    // again, and records hold whole bodies. (At most MAX_PENDING rows of three: within the protocol's 65535.)
-    const rowsSql = kept.map((_, i) => `($${3 * i + 2}, $${3 * i + 3}, $${3 * i + 4}::int)`).join(', ');
+    // again, and records hold whole bodies. (At most MAX_PENDING rows of three: within the protocol's 65535.) The
+    // notice tells other instances' live tails (JournalTail) on COMMIT.
+    const rowsSql = kept.map((_, i) => `($${3 * i + 4}, $${3 * i + 5}, $${3 * i + 6}::int)`).join(', ');
     const { rows } = await this.pool.query<{ bytes: string }>(
       `WITH b (workspace, record, bytes) AS (VALUES ${rowsSql}),
-            ins AS (INSERT INTO petstore_journal (workspace, record, bytes) SELECT workspace, record, bytes FROM b RETURNING bytes),
+            ins AS (INSERT INTO petstore_journal (workspace, record, bytes, instance) SELECT workspace, record, bytes, $2 FROM b RETURNING bytes),
             n AS (SELECT workspace, count(*) AS n FROM b GROUP BY workspace),
             cut AS MATERIALIZED (
               SELECT n.workspace, (
@@ -123,8 +146,8 @@ export class PgJournal implements JournalStore {
               FROM n),
             gone AS (DELETE FROM petstore_journal j USING cut WHERE j.workspace = cut.workspace AND j.seq <= cut.seq RETURNING j.bytes)
        UPDATE petstore_journal_total SET bytes = bytes + (SELECT coalesce(sum(bytes), 0) FROM ins) - (SELECT coalesce(sum(bytes), 0) FROM gone)
-       RETURNING bytes`,
-      [this.size, ...kept.flatMap((b) => [b.workspace, JSON.stringify(b.record), entryBytes(b.record)])],
+       RETURNING bytes, (SELECT pg_notify('${JOURNAL_CHANNEL}', $3)) IS NULL AS notified`,
+      [this.size, this.instance, noticeOf(kept.map((b) => b.workspace)), ...kept.flatMap((b) => [b.workspace, JSON.stringify(b.record), entryBytes(b.record)])],
     );
     if (Number(rows[0]?.bytes ?? 0) > this.budget) await this.evict();
   }

@@ -54,7 +54,8 @@ export const MIGRATIONS: readonly string[] = [
   // the journal made UNLOGGED: a record of requests, written with each of
   // them, need not cost a write-ahead log entry and a flush each (PostgreSQL
   // keeps it over a clean restart, empties it after a crash of its own, and
-  // does not copy it to replicas);
+  // does not copy it to replicas), each row tagged with the instance that
+  // wrote it (live tails read the others' from the database);
   // the pets' foreign key dropped: it cost a lookup of the workspace for
   // every pet stored, and pets are only ever written by a statement that
   // holds their workspace's row, which is never deleted;
@@ -67,6 +68,7 @@ export const MIGRATIONS: readonly string[] = [
    );
    INSERT INTO petstore_journal_total SELECT 1, coalesce(sum(bytes), 0) FROM petstore_journal;
    ALTER TABLE petstore_journal SET UNLOGGED;
+   ALTER TABLE petstore_journal ADD COLUMN instance text;
    ALTER TABLE petstore_journal ALTER COLUMN record SET STORAGE EXTERNAL;
    CREATE TABLE petstore_checkpoints (
      workspace text NOT NULL REFERENCES petstore_workspaces (id),

@@ -1,0 +1,122 @@
+import pg from 'pg';
+import type { JournalRecord } from '../../control/journal.js';
+
+/** The channel every journal write notifies, with the workspaces it wrote (or `*`). */
+export const JOURNAL_CHANNEL = 'petstore_journal';
+
+/** A notice names at most this many workspaces; past it, `*` (a notice's payload is limited to 8,000 bytes). */
+const MAX_NAMED = 100;
+
+/** The payload of a journal write's notice: the workspaces it wrote. */
+export const noticeOf = (workspaces: Iterable<string>): string => {
+  const names = [...new Set(workspaces)];
+  return names.length > MAX_NAMED ? '*' : names.join(',');
+};
+
+/** How long to wait before listening again after the connection broke, ms. */
+const RETRY_MS = 1_000;
+
+/**
+ * Other instances' requests for this instance's live tails
+ * (`/journal/stream`). While any workspace is followed here, a connection of
+ * its own (not the pool's) LISTENs on JOURNAL_CHANNEL, which every journal
+ * write notifies on COMMIT; on a notice naming a followed workspace, its
+ * entries written by other instances since the last one told are read and
+ * told, in order. Entries of this instance are told as they are answered,
+ * not here. Best effort, as a tail is: while the database is out of reach
+ * it tells nothing, and two instances' writes to one workspace that commit
+ * out of order within milliseconds can leave one out (`GET /journal` has
+ * every entry).
+ */
+export class JournalTail {
+  private client: pg.Client | undefined;
+  /** Per followed workspace, the last seq told (undefined until read). */
+  private readonly last = new Map<string, string | undefined>();
+  private chain: Promise<void> = Promise.resolve();
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly pool: pg.Pool,
+    /** This instance's tag on the journal rows it writes. */
+    private readonly instance: string,
+    private readonly tell: (workspace: string, record: JournalRecord) => void,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** Follows `workspace` from now on; listens if nothing was followed. */
+  add(workspace: string): void {
+    if (this.last.has(workspace)) return;
+    this.last.set(workspace, undefined);
+    this.queue(async () => {
+      const { rows } = await this.pool.query<{ seq: string }>('SELECT coalesce(max(seq), 0) AS seq FROM petstore_journal WHERE workspace = $1', [workspace]);
+      if (this.last.has(workspace)) this.last.set(workspace, rows[0]?.seq ?? '0');
+    });
+    if (!this.client && !this.retry) void this.listen();
+  }
+
+  /** Stops following `workspace`; stops listening when nothing is followed. */
+  remove(workspace: string): void {
+    this.last.delete(workspace);
+    if (this.last.size > 0) return;
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    const client = this.client;
+    this.client = undefined;
+    void client?.end().catch(() => undefined);
+  }
+
+  /** Stops listening, whatever is followed (the backend closing). */
+  close(): void {
+    for (const workspace of [...this.last.keys()]) this.remove(workspace);
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    this.client = client;
+    client.on('notification', (notice) => {
+      if (notice.channel === JOURNAL_CHANNEL) this.queue(() => this.readNew(notice.payload ?? '*'));
+    });
+    client.on('error', (error) => this.broken(client, error));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${JOURNAL_CHANNEL}`);
+    } catch (error) {
+      this.broken(client, error);
+    }
+  }
+
+  /** The connection failed: listen again shortly, while anything is followed. */
+  private broken(client: pg.Client, error: unknown): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    void client.end().catch(() => undefined);
+    this.onError(error);
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (this.last.size > 0) void this.listen();
+    }, RETRY_MS);
+    this.retry.unref();
+  }
+
+  /** The entries other instances wrote since the last told, of the followed workspaces a notice names. */
+  private async readNew(payload: string): Promise<void> {
+    const named = payload === '*' ? undefined : new Set(payload.split(','));
+    for (const [workspace, after] of this.last) {
+      if (after === undefined || (named && !named.has(workspace))) continue;
+      const { rows } = await this.pool.query<{ seq: string; record: string }>(
+        'SELECT seq, record FROM petstore_journal WHERE workspace = $1 AND seq > $2 AND instance IS DISTINCT FROM $3 ORDER BY seq',
+        [workspace, after, this.instance],
+      );
+      const newest = rows.at(-1);
+      if (!newest || !this.last.has(workspace)) continue;
+      this.last.set(workspace, newest.seq);
+      for (const row of rows) this.tell(workspace, JSON.parse(row.record) as JournalRecord);
+    }
+  }
+
+  /** Runs `work` after what is queued, one at a time; a failure is reported, not thrown. */
+  private queue(work: () => Promise<void>): void {
+    this.chain = this.chain.then(work).catch(this.onError);
+  }
+}
