@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { stringifyJson } from '../exact-json.js';
 
 /** One Server-Sent Event: its type and its data, sent as JSON. */
 export interface SentEvent {
@@ -23,8 +24,12 @@ export const HEARTBEAT_MS = 15_000;
 /** A client that reads slower than events come is dropped rather than buffered for without end. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
-/** An event in the wire format; JSON text never holds a raw line break, so `data` is one line. */
-export const formatEvent = ({ event, data }: SentEvent): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+/**
+ * An event in the wire format; JSON text never holds a raw line break, so
+ * `data` is one line. Written exactly (`stringifyJson`): a journal entry's
+ * body may hold an int64 past 2^53, read as a bigint.
+ */
+export const formatEvent = ({ event, data }: SentEvent): string => `event: ${event}\ndata: ${stringifyJson(data)}\n\n`;
 
 /** Writes an event stream until the client closes it (or cannot keep up). */
 export function sendEventStream(res: ServerResponse, stream: EventStream): void {

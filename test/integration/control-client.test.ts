@@ -93,6 +93,35 @@ describe('the control client', () => {
     }
   });
 
+  it('keeps following past an entry whose bodies hold an int64 past 2^53, written digit for digit', async () => {
+    const stop = new AbortController();
+    const events = control.events('streamJournal', { query: { limit: 1 } }, { signal: stop.signal })[Symbol.asyncIterator]();
+    try {
+      expect((await events.next()).value).toMatchObject({ event: 'open' });
+      const big = '9223372036854775807';
+      const created = await sb.call('/pets', {
+        key: 'key-b',
+        method: 'POST',
+        body: `{"name":"Huge","categoryId":${big}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(created.status).toBe(201);
+      await sb.call('/pets?limit=3', { key: 'key-b' });
+      const seen: string[] = [];
+      for (let next = await events.next(); !next.done; next = await events.next()) {
+        const data = (next.value as { data: string }).data;
+        seen.push(data);
+        if (data.includes('"limit":"3"')) break;
+      }
+      const create = seen.find((d) => d.includes('"method":"POST"'));
+      expect(create).toContain(`"categoryId":${big}`);
+      expect(seen.at(-1)).toContain('"limit":"3"');
+    } finally {
+      stop.abort();
+      await events.return?.();
+    }
+  });
+
   it('refuses the live journal without the admin token, with the Error body', async () => {
     const error = await (async () => {
       for await (const _ of createControlClient({ origin: sb.origin, adminToken: 'key-a' }).events('streamJournal')) return undefined;
