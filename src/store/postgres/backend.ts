@@ -10,7 +10,7 @@ import { PgCheckpoints } from './checkpoints.js';
 import { PgFaults } from './faults.js';
 import { PgJournal } from './journal.js';
 import { migrate } from './migrations.js';
-import { createPool, databaseFailure, describeTarget } from './pool.js';
+import { createPool, describeTarget, failed } from './pool.js';
 import { StateReader } from './state-reader.js';
 import { PgWorkspaces } from './workspaces.js';
 
@@ -54,9 +54,7 @@ function sharedMode(pool: pg.Pool, initial: Mode): ModeStore & { current: Mode }
       return store.current;
     },
     set: async (next: Mode) => {
-      await pool.query('UPDATE petstore_state SET mode = $1', [next]).catch((error: unknown) => {
-        throw databaseFailure(error, 'Could not switch the mode');
-      });
+      await pool.query('UPDATE petstore_state SET mode = $1', [next]).catch(failed('Could not switch the mode'));
       store.current = next;
     },
   };
@@ -130,9 +128,7 @@ export async function openPostgresBackend({
     checkpoints: new PgCheckpoints(pool, { count: config.checkpointCount, bytes: config.checkpointBytes }),
     sync: (key?: string) => state.sync(key === undefined ? undefined : workspaces.idOf(key)),
     health: async () => {
-      await pool.query('SELECT 1').catch((error: unknown) => {
-        throw databaseFailure(error, 'The database cannot be reached');
-      });
+      await pool.query('SELECT 1').catch(failed('The database cannot be reached'));
     },
     close: async () => {
       journal.stopTail();

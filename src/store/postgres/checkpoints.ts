@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore } from '../../backend.js';
 import { CHECKPOINT_NAME, headLine, refusals } from '../checkpoints.js';
-import { databaseFailure, transaction } from './pool.js';
+import { failed, transaction } from './pool.js';
 
 /**
  * The lock that saves and deletes of one workspace's checkpoints take in
@@ -13,11 +13,6 @@ import { databaseFailure, transaction } from './pool.js';
  * alike only take turns.
  */
 const LOCK = `SELECT pg_advisory_xact_lock(${0x5e7_c4ec}, hashtext($1))`;
-
-/** Thrown as it is, or as the StoreFailure a database failure answers with. */
-const fail = (action: string) => (error: unknown) => {
-  throw databaseFailure(error, action);
-};
 
 interface Row {
   name: string;
@@ -72,13 +67,13 @@ export class PgCheckpoints implements CheckpointStore {
         [workspace, name, savedAt, input.count, input.nextId, bytes, pieces.join('')],
       );
       return { name, savedAt, count: input.count, nextId: input.nextId, bytes };
-    }).catch(fail('Could not save the checkpoint'));
+    }).catch(failed('Could not save the checkpoint'));
   }
 
   async list(workspace: string): Promise<CheckpointInfo[]> {
     const { rows } = await this.pool
       .query<Row>('SELECT name, saved_at, pet_count, next_id, bytes FROM petstore_checkpoints WHERE workspace = $1 ORDER BY name COLLATE "C"', [workspace])
-      .catch(fail('Could not list the checkpoints'));
+      .catch(failed('Could not list the checkpoints'));
     return rows.map(infoOf);
   }
 
@@ -86,7 +81,7 @@ export class PgCheckpoints implements CheckpointStore {
     checkName(name);
     const { rows } = await this.pool
       .query<{ text: string }>('SELECT text FROM petstore_checkpoints WHERE workspace = $1 AND name = $2', [workspace, name])
-      .catch(fail('Could not read the checkpoint'));
+      .catch(failed('Could not read the checkpoint'));
     return rows[0]?.text;
   }
 
@@ -96,7 +91,7 @@ export class PgCheckpoints implements CheckpointStore {
       await client.query(LOCK, [workspace]);
       const { rowCount } = await client.query('DELETE FROM petstore_checkpoints WHERE workspace = $1 AND name = $2', [workspace, name]);
       return (rowCount ?? 0) > 0;
-    }).catch(fail('Could not delete the checkpoint'));
+    }).catch(failed('Could not delete the checkpoint'));
   }
 }
 

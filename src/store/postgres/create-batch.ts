@@ -4,10 +4,9 @@ import { buildPet, type Quota } from '../pet-index.js';
 import type { NewPet, Pet } from '../types.js';
 import { BatchQueue } from './batch-queue.js';
 
-/** A create waiting for its statement: what was sent, the pet's status and its JSON after the id. */
+/** A create waiting for its statement: what was sent and the pet's JSON after the id. */
 export interface QueuedCreate {
   input: NewPet;
-  status: string | null;
   rest: string;
   fixedBytes: number;
   resolve(pet: Pet): void;
@@ -33,7 +32,7 @@ export class CreateBatcher {
   ) {}
 
   add(input: NewPet, rest: string, fixedBytes: number): Promise<Pet> {
-    return new Promise((resolve, reject) => this.queue.push({ input, status: input.status ?? null, rest, fixedBytes, resolve, reject }));
+    return new Promise((resolve, reject) => this.queue.push({ input, rest, fixedBytes, resolve, reject }));
   }
 
   private async run(batch: QueuedCreate[]): Promise<void> {
@@ -71,7 +70,7 @@ export class CreateBatcher {
         this.quota.pets,
         this.quota.bytes,
         // One JSON parameter: an array parameter would be escaped a character at a time.
-        JSON.stringify(batch.map((item) => ({ status: item.status, rest: item.rest }))),
+        JSON.stringify(batch.map((item) => ({ status: item.input.status ?? null, rest: item.rest }))),
       ],
     });
     // Stored as their text was built: the same pets, made here rather than read back.

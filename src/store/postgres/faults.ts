@@ -3,7 +3,7 @@ import type { FaultStore } from '../../backend.js';
 import { checkFault, enact, type Fault, type FaultInput } from '../../interceptors/faults.js';
 import type { OperationSpec } from '../../openapi/spec.js';
 import type { Interceptor, OperationRequest } from '../../operation.js';
-import { databaseFailure } from './pool.js';
+import { failed } from './pool.js';
 
 interface FaultRow {
   id: string;
@@ -104,10 +104,4 @@ export class PgFaults implements FaultStore {
     }
     return undefined;
   }
-}
-
-function failed(action: string) {
-  return (error: unknown): never => {
-    throw databaseFailure(error, action);
-  };
 }

@@ -5,7 +5,7 @@ import type { JournalListener } from '../../control/journal.js';
 import { JournalFollowers } from '../../control/journal-followers.js';
 import { entryBytes, showRecord, type JournalEntry, type JournalMemory, type JournalRecord, type ResponseCheck } from '../../control/journal.js';
 import { JOURNAL_CHANNEL, JournalTail, noticeOf } from './journal-tail.js';
-import { databaseFailure } from './pool.js';
+import { failed } from './pool.js';
 
 /** How long entries gather between batches while more are waiting, ms. */
 const GATHER_MS = 2;
@@ -68,9 +68,7 @@ export class PgJournal implements JournalStore {
         'SELECT record FROM (SELECT seq, record FROM petstore_journal WHERE workspace = $1 ORDER BY seq DESC LIMIT $2) t ORDER BY seq',
         [workspace, limit],
       )
-      .catch((error: unknown) => {
-        throw databaseFailure(error, 'Could not read the journal');
-      });
+      .catch(failed('Could not read the journal'));
     return rows.map((r) => showRecord(JSON.parse(r.record) as JournalRecord, this.check));
   }
 
@@ -82,9 +80,7 @@ export class PgJournal implements JournalStore {
          UPDATE petstore_journal_total SET bytes = bytes - (SELECT coalesce(sum(bytes), 0) FROM gone) RETURNING (SELECT count(*) FROM gone) AS n`,
         [workspace],
       )
-      .catch((error: unknown) => {
-        throw databaseFailure(error, 'Could not clear the journal');
-      });
+      .catch(failed('Could not clear the journal'));
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -94,9 +90,7 @@ export class PgJournal implements JournalStore {
       .query<{ bytes: string; kept: string; evicted: string }>(
         'SELECT (SELECT bytes FROM petstore_journal_total) AS bytes, count(*) AS kept, (SELECT journal_evicted FROM petstore_state) AS evicted FROM petstore_journal',
       )
-      .catch((error: unknown) => {
-        throw databaseFailure(error, 'Could not read the journal');
-      });
+      .catch(failed('Could not read the journal'));
     const row = rows[0];
     return { bytes: Number(row?.bytes ?? 0), budget: this.budget, kept: Number(row?.kept ?? 0), evicted: Number(row?.evicted ?? 0) };
   }

@@ -37,6 +37,13 @@ export function databaseFailure(error: unknown, action: string): unknown {
   return error;
 }
 
+/** A `.catch` handler for a database operation: its error thrown again as `databaseFailure` makes it, for `action`. */
+export const failed =
+  (action: string) =>
+  (error: unknown): never => {
+    throw databaseFailure(error, action);
+  };
+
 export interface PoolOptions {
   url: string;
   /** Connections held at most (`--pg-pool-size`). */

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Mode } from '../../config.js';
 import { BatchQueue } from './batch-queue.js';
-import { databaseFailure } from './pool.js';
+import { failed } from './pool.js';
 
 /** The shared state as one read found it: the mode, the faults' version and the versions of the workspaces asked for. */
 export interface SharedState {
@@ -41,17 +41,14 @@ export class StateReader {
 
   private async read(batch: Waiting[]): Promise<void> {
     const ids = [...new Set(batch.flatMap((w) => (w.workspace === undefined ? [] : [w.workspace])))];
-    let rows: { mode: Mode; faults_version: string; id: string | null; version: string | null }[];
-    try {
-      ({ rows } = await this.pool.query({
+    const { rows } = await this.pool
+      .query<{ mode: Mode; faults_version: string; id: string | null; version: string | null }>({
         name: 'petstore-sync',
         text: `SELECT s.mode, s.faults_version, w.id, w.version
                FROM petstore_state s LEFT JOIN petstore_workspaces w ON w.id = ANY($1::text[])`,
         values: [ids],
-      }));
-    } catch (error) {
-      throw databaseFailure(error, 'Could not read the sandbox state');
-    }
+      })
+      .catch(failed('Could not read the sandbox state'));
     const first = rows[0];
     if (first) {
       const versions = new Map(rows.flatMap((r) => (r.id === null || r.version === null ? [] : [[r.id, Number(r.version)] as const])));

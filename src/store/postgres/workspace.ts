@@ -5,15 +5,10 @@ import { MAX_ID } from '../create-batch.js';
 import { StoreFailure } from '../errors.js';
 import { buildPet, petBytes, quotaProblem, type Page, type Quota } from '../pet-index.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
-import { databaseFailure, transaction } from './pool.js';
+import { failed, transaction } from './pool.js';
 import { exportRows, insertPets, readExport } from './workspace-rows.js';
 import { CreateBatcher, type QueuedCreate } from './create-batch.js';
 import type { ReadCache } from './read-cache.js';
-
-/** Thrown as it is, or as the StoreFailure a database failure answers with. */
-const fail = (action: string) => (error: unknown) => {
-  throw databaseFailure(error, action);
-};
 
 /** A pet's JSON after its id: `{"id":` + id + this is its whole text, as `JSON.stringify(buildPet(id, input))` gives it. */
 function textAfterId(input: NewPet): string {
@@ -72,7 +67,7 @@ export class PgWorkspace implements Workspace {
         values,
         rowMode: 'array',
       })
-      .catch(fail('Could not read the pets'));
+      .catch(failed('Could not read the pets'));
     const texts = rows.flatMap((r) => (r[1] === null ? [] : [r[1]]));
     const answer = build(texts);
     // Roughly what the texts and their parsed objects hold.
@@ -96,7 +91,7 @@ export class PgWorkspace implements Workspace {
    * the pet stored; resolved only after COMMIT. Quotas are checked in the
    * same statement; when it stores nothing, a second read says why.
    */
-  private async createOne({ input, status, rest, fixedBytes }: QueuedCreate): Promise<Pet> {
+  private async createOne({ input, rest, fixedBytes }: QueuedCreate): Promise<Pet> {
     const { rows } = await this.pool
       .query<{ id: string }>({
         name: 'petstore-create',
@@ -105,9 +100,9 @@ export class PgWorkspace implements Workspace {
            WHERE id = $1 AND next_id <= $4 AND pet_count < $5 AND bytes + $3 + length(next_id::text) <= $6
            RETURNING next_id - 1 AS id)
          INSERT INTO petstore_pets (workspace, id, status, json) SELECT $1, w.id, $2, '{"id":' || w.id || $7 FROM w RETURNING id`,
-        values: [this.id, status, fixedBytes, MAX_ID, this.quota.pets, this.quota.bytes, rest],
+        values: [this.id, input.status ?? null, fixedBytes, MAX_ID, this.quota.pets, this.quota.bytes, rest],
       })
-      .catch(fail('Could not store the pet'));
+      .catch(failed('Could not store the pet'));
     // Stored as its text was built: the same pet, made here rather than read back.
     if (rows[0]) return buildPet(Number(rows[0].id), input);
     throw await this.refusal(fixedBytes);
@@ -128,7 +123,7 @@ export class PgWorkspace implements Workspace {
       await this.lock(client);
       await client.query('DELETE FROM petstore_pets WHERE workspace = $1', [this.id]);
       await this.store(client, [...pets], nextId ?? 0, { count: 0, bytes: 0 });
-    }).catch(fail('Could not replace the data'));
+    }).catch(failed('Could not replace the data'));
   }
 
   /** Pets added to those stored, in one transaction; none may have an id already stored. */
@@ -144,11 +139,11 @@ export class PgWorkspace implements Workspace {
       if (clash)
         throw new StoreFailure('invalid_request', `Nothing was loaded. A pet with id ${clash.id} is already stored; use "mode": "replace" or other ids.`);
       await this.store(client, [...pets], Math.max(nextId ?? 0, held.nextId), held);
-    }).catch(fail('Could not load the pets'));
+    }).catch(failed('Could not load the pets'));
   }
 
   async summary(): Promise<Summary> {
-    const s = await this.state(this.pool).catch(fail('Could not read the workspace'));
+    const s = await this.state(this.pool).catch(failed('Could not read the workspace'));
     return { count: s.count, nextId: s.nextId };
   }
 
