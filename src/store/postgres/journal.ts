@@ -10,6 +10,26 @@ import { failed } from './pool.js';
 /** How long entries gather between batches while more are waiting, ms. */
 const GATHER_MS = 2;
 
+/**
+ * How many entries past its newest `size` a batch cuts from a journal
+ * beyond the batch's own count. A journal holds `size` entries after each
+ * batch, but can hold more for a while: two instances' batches cutting at
+ * once, or an instance started with a smaller --journal-size. The cut scans
+ * back from the newest entry and stops after the entries it may remove, so
+ * it never walks the dead index entries of the rows cut before (a scan from
+ * the oldest end walked all of them, and cost four times as much).
+ */
+const CUT_SLACK = 64;
+
+/**
+ * Entries this instance writes between its vacuums of the journal. Each
+ * entry cut leaves a dead row, and PostgreSQL's autovacuum looks at a table
+ * once a minute by default: under load the journal's file grew by hundreds
+ * of megabytes between its visits, and every write paid for the dead rows
+ * it passed. A vacuum every few thousand entries keeps it to a few.
+ */
+const VACUUM_EVERY = 4096;
+
 /** Entries waiting for their write at most; past it (the database out of reach) new ones are dropped. */
 const MAX_PENDING = 10_000;
 
@@ -24,6 +44,9 @@ const MAX_PENDING = 10_000;
 export class PgJournal implements JournalStore {
   private pending: { workspace: string; record: JournalRecord }[] = [];
   private writing: Promise<void> | undefined;
+  /** Entries written since the last vacuum, and the vacuum under way. */
+  private unvacuumed = 0;
+  private vacuuming: Promise<void> | undefined;
   /** Live tails (`/journal/stream`) on this instance: told of the requests it answers at once, of others' through `tail`. */
   private readonly followers = new JournalFollowers();
   /** This process's tag on the rows it writes: its tails learn the others' requests from the database, not their own. */
@@ -66,7 +89,8 @@ export class PgJournal implements JournalStore {
     const { rows } = await this.pool
       .query<{ record: string }>(
         'SELECT record FROM (SELECT seq, record FROM petstore_journal WHERE workspace = $1 ORDER BY seq DESC LIMIT $2) t ORDER BY seq',
-        [workspace, limit],
+        // Never more than `size`, even while the journal holds a few more (see CUT_SLACK).
+        [workspace, Math.min(limit, this.size)],
       )
       .catch(failed('Could not read the journal'));
     return rows.map((r) => showRecord(JSON.parse(r.record) as JournalRecord, this.check));
@@ -103,6 +127,7 @@ export class PgJournal implements JournalStore {
   /** Resolves when what this instance captured so far is written (or dropped). */
   async flush(): Promise<void> {
     while (this.writing) await this.writing;
+    await this.vacuuming;
   }
 
   private async writeAll(): Promise<void> {
@@ -134,16 +159,32 @@ export class PgJournal implements JournalStore {
       `WITH b (workspace, record, bytes) AS (VALUES ${rowsSql}),
             ins AS (INSERT INTO petstore_journal (workspace, record, bytes, instance) SELECT workspace, record, bytes, $2 FROM b RETURNING bytes),
             n AS (SELECT workspace, count(*) AS n FROM b GROUP BY workspace),
-            cut AS MATERIALIZED (
-              SELECT n.workspace, (
-                SELECT seq FROM petstore_journal k WHERE k.workspace = n.workspace ORDER BY seq DESC OFFSET greatest($1::int - n.n, 0) LIMIT 1) AS seq
-              FROM n),
-            gone AS (DELETE FROM petstore_journal j USING cut WHERE j.workspace = cut.workspace AND j.seq <= cut.seq RETURNING j.bytes)
+            gone AS (
+              DELETE FROM petstore_journal WHERE seq = ANY (ARRAY(
+                SELECT k.seq FROM n CROSS JOIN LATERAL (
+                  SELECT seq FROM petstore_journal k WHERE k.workspace = n.workspace
+                  ORDER BY seq DESC OFFSET greatest($1::int - n.n, 0) LIMIT n.n + ${CUT_SLACK}) k))
+              RETURNING bytes)
        UPDATE petstore_journal_total SET bytes = bytes + (SELECT coalesce(sum(bytes), 0) FROM ins) - (SELECT coalesce(sum(bytes), 0) FROM gone)
        RETURNING bytes, (SELECT pg_notify('${JOURNAL_CHANNEL}', $3)) IS NULL AS notified`,
       [this.size, this.instance, noticeOf(kept.map((b) => b.workspace)), ...kept.flatMap((b) => [b.workspace, JSON.stringify(b.record), entryBytes(b.record)])],
     );
     if (Number(rows[0]?.bytes ?? 0) > this.budget) await this.evict();
+    this.unvacuumed += kept.length;
+    if (this.unvacuumed >= VACUUM_EVERY && !this.vacuuming) {
+      this.unvacuumed = 0;
+      this.vacuuming = this.vacuum().finally(() => (this.vacuuming = undefined));
+    }
+  }
+
+  /**
+   * Clears the dead rows of cut entries, beside the writes (a vacuum holds no
+   * lock they wait for). SKIP_LOCKED: when another instance is vacuuming it
+   * already, there is nothing to wait for. A role that does not own the table
+   * gets a warning, not an error, and autovacuum is left to do the work.
+   */
+  private async vacuum(): Promise<void> {
+    await this.pool.query('VACUUM (SKIP_LOCKED) petstore_journal').catch(this.onError);
   }
 
   /** Drops the oldest entries of all journals, a page at a time, until they fit the budget. */
