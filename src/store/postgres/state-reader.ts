@@ -26,7 +26,9 @@ interface Waiting {
  * many requests; alone, a request waits for one round trip.
  */
 export class StateReader {
-  private readonly queue = new BatchQueue<Waiting>((batch) => this.read(batch), 1);
+  // No gather between reads: every request waits for one, so a pause would cap each instance's rate (at concurrency 10,
+  // 1 ms of it held GET /v1/pets to ~6,800 req/s against ~8,500 without).
+  private readonly queue = new BatchQueue<Waiting>((batch) => this.read(batch));
 
   constructor(
     private readonly pool: pg.Pool,
