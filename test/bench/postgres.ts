@@ -22,7 +22,7 @@ export interface BenchPostgres {
   /** A new, empty database's URL. */
   database(): Promise<string>;
   /** A contender started on a new database seeded with `count` pets each round; the database is dropped after the round. */
-  fresh(label: string, count: number, after?: (s: ServerProcess) => void): Contender;
+  fresh(label: string, count: number, after?: Contender['after']): Contender;
   /** CPU time PostgreSQL has used so far (the postmaster, its live backends and those that ended), ms. */
   cpuMs(): number | undefined;
   /** How long initialising and starting the server took, ms. */

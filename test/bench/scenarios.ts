@@ -25,8 +25,8 @@ export interface Contender {
   server?: ServerProcess;
   /** Starts a server for one round (e.g. a copy of a prepared store); it is stopped after the round. */
   fresh?: () => Promise<ServerProcess>;
-  /** Called with the round's server after its load, before it is stopped (memory probes). */
-  after?: (server: ServerProcess) => void;
+  /** Called with the round's server and result after its load, before it is stopped (memory probes). */
+  after?: (server: ServerProcess, result: LoadResult) => void;
   /** Its own load instead of autocannon's on the scenario's path (e.g. the cross-instance chain); the same for every contender of a scenario. */
   load?: (server: ServerProcess, durationSec: number) => Promise<LoadResult>;
 }
@@ -68,7 +68,7 @@ export async function compare(
         const cpu = `${cpuUs === undefined ? '' : `  cpu ${cpuUs.toFixed(0)} µs/req`}${dbCpuUs === undefined ? '' : `  PostgreSQL cpu ${dbCpuUs.toFixed(0)} µs/req`}`;
         opts.log(`  round ${round + 1} ${c.label.padEnd(30)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms${cpu}`);
         rounds.get(c.label)?.push(result);
-        c.after?.(server);
+        c.after?.(server, result);
       } finally {
         if (!c.server) await server.stop();
       }
@@ -78,7 +78,7 @@ export async function compare(
 }
 
 /** A contender that starts the sandbox on a fresh copy of `template` (a folder holding db.json) each round. */
-export function freshCopy(label: string, template: string, work: string, after?: (s: ServerProcess) => void, bin?: string): Contender {
+export function freshCopy(label: string, template: string, work: string, after?: Contender['after'], bin?: string): Contender {
   let n = 0;
   return {
     label,
