@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { MAX_ID } from '../create-batch.js';
 import { buildPet, type Quota } from '../pet-index.js';
 import type { NewPet, Pet } from '../types.js';
-import { BatchQueue } from './batch-queue.js';
+import { BatchQueue, rejectEach } from './batch-queue.js';
 
 /** A create waiting for its statement: what was sent and the pet's JSON after the id. */
 export interface QueuedCreate {
@@ -21,7 +21,7 @@ export interface QueuedCreate {
  * one by one, so each gets its own exact answer.
  */
 export class CreateBatcher {
-  private readonly queue = new BatchQueue<QueuedCreate>((batch) => this.run(batch), 1);
+  private readonly queue = new BatchQueue<QueuedCreate>((batch) => this.run(batch), { gatherMs: 1, failed: rejectEach });
 
   constructor(
     private readonly pool: pg.Pool,

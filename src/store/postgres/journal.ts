@@ -5,6 +5,7 @@ import type { JournalListener } from '../../control/journal.js';
 import { JournalFollowers } from '../../control/journal-followers.js';
 import { entryBytes, showRecord, type JournalEntry, type JournalMemory, type JournalRecord, type ResponseCheck } from '../../control/journal.js';
 import { JOURNAL_CHANNEL, JournalTail, noticeOf } from './journal-tail.js';
+import { BatchQueue } from './batch-queue.js';
 import { failed } from './pool.js';
 
 /** How long entries gather between batches while more are waiting, ms. */
@@ -42,8 +43,11 @@ const MAX_PENDING = 10_000;
  * once its batch is written, within milliseconds.
  */
 export class PgJournal implements JournalStore {
-  private pending: { workspace: string; record: JournalRecord }[] = [];
-  private writing: Promise<void> | undefined;
+  /** Entries waiting for their write, written a batch a statement with a short gather between (the answers never wait for it). */
+  private readonly pending = new BatchQueue<{ workspace: string; record: JournalRecord }>((batch) => this.write(batch), {
+    gatherMs: GATHER_MS,
+    failed: (error) => this.onError(error),
+  });
   /** Entries written since the last vacuum, and the vacuum under way. */
   private unvacuumed = 0;
   private vacuuming: Promise<void> | undefined;
@@ -69,9 +73,8 @@ export class PgJournal implements JournalStore {
   }
 
   add(workspace: string, record: JournalRecord): void {
-    if (this.size === 0 || this.pending.length >= MAX_PENDING) return;
+    if (this.size === 0 || this.pending.waiting >= MAX_PENDING) return;
     this.pending.push({ workspace, record });
-    this.writing ??= this.writeAll();
     this.followers.tell(workspace, () => showRecord(record, this.check));
   }
 
@@ -126,21 +129,8 @@ export class PgJournal implements JournalStore {
 
   /** Resolves when what this instance captured so far is written (or dropped). */
   async flush(): Promise<void> {
-    while (this.writing) await this.writing;
+    await this.pending.idle();
     await this.vacuuming;
-  }
-
-  private async writeAll(): Promise<void> {
-    // Let the requests answered in this turn join the batch.
-    await new Promise((resolve) => setImmediate(resolve));
-    while (this.pending.length > 0) {
-      const batch = this.pending;
-      this.pending = [];
-      await this.write(batch).catch(this.onError);
-      // Under load, a short gather makes each batch carry more: fewer statements for the database.
-      if (this.pending.length > 0) await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
-    }
-    this.writing = undefined;
   }
 
   /**

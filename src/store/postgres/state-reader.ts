@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Mode } from '../../config.js';
-import { BatchQueue } from './batch-queue.js';
+import { BatchQueue, rejectEach } from './batch-queue.js';
 import { failed } from './pool.js';
 
 /** The shared state as one read found it: the mode, the faults' version and the versions of the workspaces asked for. */
@@ -28,7 +28,7 @@ interface Waiting {
 export class StateReader {
   // No gather between reads: every request waits for one, so a pause would cap each instance's rate (at concurrency 10,
   // 1 ms of it held GET /v1/pets to ~6,800 req/s against ~8,500 without).
-  private readonly queue = new BatchQueue<Waiting>((batch) => this.read(batch));
+  private readonly queue = new BatchQueue<Waiting>((batch) => this.read(batch), { failed: rejectEach });
 
   constructor(
     private readonly pool: pg.Pool,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BatchQueue } from '../../../../src/store/postgres/batch-queue.js';
+import { BatchQueue, rejectEach } from '../../../../src/store/postgres/batch-queue.js';
 
 interface Item {
   n: number;
@@ -8,7 +8,7 @@ interface Item {
 }
 
 function queueOf(run: (batch: Item[]) => Promise<void>) {
-  const queue = new BatchQueue<Item>(run);
+  const queue = new BatchQueue<Item>(run, { failed: rejectEach });
   return (n: number) => new Promise<number>((resolve, reject) => queue.push({ n, resolve, reject }));
 }
 
@@ -51,5 +51,28 @@ describe('BatchQueue', () => {
     expect(bad).toMatchObject({ status: 'rejected', reason: new Error('refused') });
     expect(good).toMatchObject({ status: 'rejected', reason: new Error('refused') });
     expect(await add(3)).toBe(3);
+  });
+
+  it('idle() resolves once every item pushed so far has run, those pushed while it waited included; failures go to `failed`', async () => {
+    const ran: number[] = [];
+    const failures: number[][] = [];
+    const queue: BatchQueue<number> = new BatchQueue<number>(
+      async (batch) => {
+        // Items pushed while a batch runs wait for the next one.
+        if (batch.includes(1)) [-1, 3].forEach((n) => queue.push(n));
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        if (batch.includes(-1)) throw new Error('refused');
+        ran.push(...batch);
+      },
+      { gatherMs: 1, failed: (_, batch) => void failures.push(batch) },
+    );
+    await queue.idle();
+    queue.push(1);
+    queue.push(2);
+    expect(queue.waiting).toBe(2);
+    await queue.idle();
+    expect(queue.waiting).toBe(0);
+    expect(ran).toEqual([1, 2]);
+    expect(failures).toEqual([[-1, 3]]);
   });
 });
