@@ -6,7 +6,7 @@ import { UNAUTHENTICATED } from './control/journal.js';
 import { createJournalCapture, responseChecker } from './control/journal-capture.js';
 import { createControlRouters } from './control/router.js';
 import { checkExposure } from './exposure.js';
-import { closeServer, listen } from './http/server.js';
+import { closeServer, listen, type RefusedRequest } from './http/server.js';
 import { acquireLock } from './lock.js';
 import { createPreferInterceptor } from './interceptors/prefer.js';
 import { createPrismEngine, createPrismMode, type PrismEngine } from './modes/prism/index.js';
@@ -121,8 +121,14 @@ interface Parts {
 /** Whether a mode answers through Prism (loaded on first use). */
 const usesPrism = (mode: string) => mode === 'example' || mode === 'dynamic';
 
+/** The request listener, and where the listener's server reports the requests it refused before any handler saw them. */
+interface Listening {
+  listener: RequestListener;
+  onRefused: (refused: RefusedRequest) => void;
+}
+
 /** The control plane, the journal, faults and modes around the workspaces, as one request listener. */
-function createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining }: Parts, options: SandboxOptions): RequestListener {
+function createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining }: Parts, options: SandboxOptions): Listening {
   const { journal, faults, mode: runtime } = backend;
   const check = responseChecker(spec, validators);
   const capture = createJournalCapture(check);
@@ -159,7 +165,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
     example: createPrismMode({ spec, engine: prism, dynamic: false, seed: config.seed }),
     dynamic: createPrismMode({ spec, engine: prism, dynamic: true, seed: config.seed }),
   };
-  return createRequestListener(
+  const listener = createRequestListener(
     {
       config,
       spec,
@@ -181,6 +187,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
     },
     options,
   );
+  return { listener, onRefused: reporting.onRefused };
 }
 
 /** Everything but the lock: stores, control plane, app, listener. */
@@ -199,8 +206,8 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
   try {
     // The backend's mode: on a shared database it may be the one the others serve in, not --mode.
     if (usesPrism(backend.mode.mode)) await prism.ready();
-    const listener = createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining: () => draining }, options);
-    ({ server, origin } = await listen(listener, config.port, config.host, caps.connections));
+    const { listener, onRefused } = createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining: () => draining }, options);
+    ({ server, origin } = await listen(listener, config.port, config.host, caps.connections, onRefused));
   } catch (error) {
     proxy?.close();
     await backend.close();

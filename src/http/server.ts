@@ -32,12 +32,20 @@ const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
 };
 const MALFORMED = { code: 'invalid_request', message: 'Malformed HTTP request.' } as const;
 
+/** A request Node's parser refused before any handler saw it, and the status it was answered with. */
+export interface RefusedRequest {
+  status: number;
+  code: ErrorCode;
+}
+
 /**
  * Node's HTTP parser rejects some requests before Express sees them (a head
- * too large, a malformed request line, a broken chunked body). Answer those
- * with the Error body too, not the bare status line (or silence) Node would send.
+ * too large, a malformed request line, a broken chunked body, a head that
+ * did not arrive in time). Answer those with the Error body too, not the
+ * bare status line (or silence) Node would send, and tell `onRefused` of
+ * each answered so (the handlers report the requests they saw themselves).
  */
-function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+const answerClientError = (onRefused: (refused: RefusedRequest) => void) => (error: Error & { code?: string }, socket: Socket) => {
   const { code, message } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
   const answer = ApiError.of(code, message);
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
@@ -60,7 +68,8 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
     return;
   }
   answerAndClose(socket, rawErrorResponse(answer));
-}
+  onRefused({ status: answer.status, code });
+};
 
 /**
  * Sends a last response and frees the connection. `end()` alone would keep the
@@ -83,7 +92,13 @@ function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
  * An HTTP server with the sandbox's limits, listening; resolves with its base
  * URL. Connections beyond `maxConnections` are closed as soon as they arrive.
  */
-export async function listen(handler: RequestListener, port: number, host: string, maxConnections?: number): Promise<{ server: Server; origin: string }> {
+export async function listen(
+  handler: RequestListener,
+  port: number,
+  host: string,
+  maxConnections?: number,
+  onRefused: (refused: RefusedRequest) => void = () => undefined,
+): Promise<{ server: Server; origin: string }> {
   const server = createServer(
     {
       maxHeaderSize: SERVER_LIMITS.maxHeaderSize,
@@ -97,7 +112,7 @@ export async function listen(handler: RequestListener, port: number, host: strin
   );
   server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeoutMs;
   if (maxConnections !== undefined) server.maxConnections = maxConnections;
-  server.on('clientError', answerClientError);
+  server.on('clientError', answerClientError(onRefused));
   server.on('connect', refuseConnect);
   // An `Expect` other than 100-continue would get Node's bare 417; ignoring it is allowed (RFC 9110, 10.1.1).
   server.on('checkExpectation', handler);

@@ -13,8 +13,11 @@ export type StoreWrite = 'create' | 'replace' | 'append';
 
 /** The sandbox's metrics: what the pipeline and the store report, and the exposition Prometheus scrapes. */
 export interface Metrics {
-  /** An answered request (any operation; `operation` is `unknown` for a path none serves). */
-  request(operation: string, status: number, mode: string, seconds: number): void;
+  /**
+   * An answered request (any operation; `operation` is `unknown` for a path none serves, or a request
+   * refused before it was read), and its time to the answer when known.
+   */
+  request(operation: string, status: number, mode: string, seconds?: number): void;
   /** A /v1 answer that did not match the interface's spec. */
   mismatch(operation: string): void;
   /** A store write, and its failure code if it failed. */
@@ -110,7 +113,7 @@ export function createMetrics(sources: MetricSources): Metrics {
       let s = series.get(key);
       if (!s) series.set(key, (s = { count: requests.labels(operation, String(status), mode), time: latency.labels(operation) }));
       s.count.inc();
-      s.time.observe(seconds);
+      if (seconds !== undefined) s.time.observe(seconds);
     },
     mismatch: (operation) => mismatches.inc({ operation }),
     storeWrite(kind, seconds, failure) {

@@ -1,6 +1,7 @@
 import type { ResponseCheck } from '../control/journal.js';
 import type { Logger } from '../logger.js';
 import type { AnsweredRequest, Runtime, V1Exchange } from '../operation.js';
+import type { RefusedRequest } from '../http/server.js';
 import type { Metrics } from './metrics.js';
 import { createRequestLog } from './request-log.js';
 
@@ -49,6 +50,11 @@ export function createReporting({ logger, metrics, runtime, workspaceOf, check, 
     onAnswered(e: AnsweredRequest): void {
       if (logger.logsRequests) log.other(e);
       metrics.request(e.operation ?? 'unknown', e.status, runtime.mode, e.durationMs / 1000);
+    },
+    /** A request refused before it was read (431, 408, a malformed one): counted, and logged with what is known of it. */
+    onRefused(refused: RefusedRequest): void {
+      if (logger.logsRequests) log.refused(refused);
+      metrics.request('unknown', refused.status, runtime.mode);
     },
   };
 }

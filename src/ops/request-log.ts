@@ -1,5 +1,6 @@
 import type { Runtime } from '../operation.js';
 import type { AnsweredRequest, V1Exchange } from '../operation.js';
+import type { RefusedRequest } from '../http/server.js';
 import type { Logger, RequestLine } from '../logger.js';
 
 /** The path of a request target, without its query string. */
@@ -30,6 +31,10 @@ export function createRequestLog(logger: Logger, workspaceOf: (key: string) => s
         mode: runtime.mode,
       };
       logger.request(line);
+    },
+    /** A request refused before it was read: its own line, for it has no id, method, path or duration to show. */
+    refused(r: RefusedRequest): void {
+      logger.info('request refused before it was read', { status: r.status, code: r.code, mode: runtime.mode });
     },
     other(e: AnsweredRequest): void {
       logger.request({

@@ -50,6 +50,8 @@ describe('/metrics', () => {
     await clientOf(sb).call('resetWorkspace', { body: { count: 1 } });
     expect((await fetch(`${sb.origin}/readyz`)).status).toBe(200);
     expect((await fetch(`${sb.origin}/nowhere`)).status).toBe(404);
+    // Refused by the HTTP parser before any handler saw it.
+    expect((await fetch(`${sb.origin}/v1/pets`, { headers: { 'x-filler': 'a'.repeat(20_000) } })).status).toBe(431);
   });
   afterAll(() => sb.stop());
 
@@ -64,6 +66,7 @@ describe('/metrics', () => {
     expect(requests('resetWorkspace', '200')).toBe(1);
     expect(requests('getReadiness', '200')).toBe(1);
     expect(requests('unknown', '404')).toBe(1);
+    expect(requests('unknown', '431')).toBe(1);
   });
 
   it('times requests per operation and store writes per kind, and counts failed writes by code', async () => {

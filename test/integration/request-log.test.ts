@@ -34,6 +34,8 @@ async function traffic(sb: Pick<ChildSandbox, 'origin' | 'baseUrl'>): Promise<Re
   ids.create = created.headers.get('x-request-id');
   ids.ready = await get('/readyz');
   ids.unknown = await get('/nowhere');
+  // Refused by the HTTP parser before any handler: no id comes back, and it gets a line of its own.
+  ids.tooLarge = await get('/v1/pets', { 'x-filler': 'a'.repeat(20_000) });
   await clientOf({ origin: sb.origin, config: { adminToken: ADMIN } }).call('getMode');
   return ids;
 }
@@ -72,6 +74,9 @@ describe('request logs of the CLI', { timeout: 120_000 }, () => {
     expect(byId.get(ids.unknown)).toMatchObject({ path: '/nowhere', status: 404 });
     expect(requests.find((l) => l.path === '/__sandbox/mode')).toMatchObject({ status: 200, operation: 'getMode' });
     expect(requests).toHaveLength(7);
+    expect(ids.tooLarge).toBeNull();
+    const refused = lines.filter((l) => l.msg === 'request refused before it was read');
+    expect(refused).toEqual([expect.objectContaining({ status: 431, code: 'request_header_too_large', mode: 'stateful' })]);
   });
 
   it('--log-level warn writes no request line (nor the start-up line)', async () => {
