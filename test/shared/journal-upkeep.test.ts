@@ -77,7 +77,7 @@ describe('the journal on PostgreSQL', () => {
     };
     const before = await vacuums();
     await load(two.b.call, 4200, 20);
-    await two.b.ctl('GET', '/journal'); // waits for B's journal writes and its vacuum
+    await two.b.ctl('GET', '/journal'); // waits for B's journal writes (its vacuum runs beside them)
     let after = await vacuums();
     for (let tries = 0; tries < 50 && after === before; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));

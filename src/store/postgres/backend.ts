@@ -131,8 +131,7 @@ export async function openPostgresBackend({
       await pool.query('SELECT 1').catch(failed('The database cannot be reached'));
     },
     close: async () => {
-      journal.stopTail();
-      await journal.flush();
+      await journal.close();
       await pool.end();
     },
   };

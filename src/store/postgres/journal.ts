@@ -122,15 +122,16 @@ export class PgJournal implements JournalStore {
     return { bytes: Number(row?.bytes ?? 0), budget: this.budget, kept: Number(row?.kept ?? 0), evicted: Number(row?.evicted ?? 0) };
   }
 
-  /** Stops the live tails' listening (the backend closing). */
-  stopTail(): void {
+  /** The backend closing: the live tails stop listening, and what was captured is written, the vacuum under way done. */
+  async close(): Promise<void> {
     this.tail?.close();
+    await this.flush();
+    await this.vacuuming;
   }
 
-  /** Resolves when what this instance captured so far is written (or dropped). */
+  /** Resolves when what this instance captured so far is written (or dropped); a read does not wait for a vacuum. */
   async flush(): Promise<void> {
     await this.pending.idle();
-    await this.vacuuming;
   }
 
   /**
