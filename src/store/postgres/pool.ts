@@ -27,7 +27,7 @@ export function isUnreachable(error: unknown): boolean {
  * of reach 503, out of disk 507; anything else is a defect and stays as it
  * is (500). `action` says what was attempted.
  */
-export function databaseFailure(error: unknown, action: string): unknown {
+function databaseFailure(error: unknown, action: string): unknown {
   if (error instanceof StoreFailure) return error;
   if (isUnreachable(error))
     return new StoreFailure('service_unavailable', `${action}: the database cannot be reached. Nothing was changed. Try again shortly.`, error);

@@ -1,7 +1,7 @@
 import { stringifyJson } from '../../exact-json.js';
 import type pg from 'pg';
 import type { Pet } from '../types.js';
-import { databaseFailure, transaction } from './pool.js';
+import { failed, transaction } from './pool.js';
 
 /** Rows per INSERT and per read of an export: big loads go in a few statements, never one of a million rows. */
 const CHUNK = 10_000;
@@ -35,31 +35,27 @@ export async function readExport(pool: pg.Pool, workspace: string): Promise<Expo
   const pieces: string[] = [];
   let nextId = 1;
   let count = 0;
-  try {
-    await transaction(
-      pool,
-      async (client) => {
-        const { rows } = await client.query<{ next_id: string }>('SELECT next_id FROM petstore_workspaces WHERE id = $1', [workspace]);
-        nextId = Number(rows[0]?.next_id ?? 1);
-        pieces.push(`{"nextId":${rows[0]?.next_id ?? 1},"pets":[`);
-        let after = -1;
-        for (;;) {
-          const page = await client.query<[string, string]>({
-            text: 'SELECT id, json FROM petstore_pets WHERE workspace = $1 AND id > $2 ORDER BY id LIMIT $3',
-            values: [workspace, after, CHUNK],
-            rowMode: 'array',
-          });
-          if (page.rows.length === 0) break;
-          pieces.push((count === 0 ? '' : ',') + page.rows.map((r) => r[1]).join(','));
-          count += page.rows.length;
-          after = Number(page.rows.at(-1)?.[0]);
-        }
-      },
-      'REPEATABLE READ',
-    );
-  } catch (error) {
-    throw databaseFailure(error, 'Could not export the workspace');
-  }
+  await transaction(
+    pool,
+    async (client) => {
+      const { rows } = await client.query<{ next_id: string }>('SELECT next_id FROM petstore_workspaces WHERE id = $1', [workspace]);
+      nextId = Number(rows[0]?.next_id ?? 1);
+      pieces.push(`{"nextId":${rows[0]?.next_id ?? 1},"pets":[`);
+      let after = -1;
+      for (;;) {
+        const page = await client.query<[string, string]>({
+          text: 'SELECT id, json FROM petstore_pets WHERE workspace = $1 AND id > $2 ORDER BY id LIMIT $3',
+          values: [workspace, after, CHUNK],
+          rowMode: 'array',
+        });
+        if (page.rows.length === 0) break;
+        pieces.push((count === 0 ? '' : ',') + page.rows.map((r) => r[1]).join(','));
+        count += page.rows.length;
+        after = Number(page.rows.at(-1)?.[0]);
+      }
+    },
+    'REPEATABLE READ',
+  ).catch(failed('Could not export the workspace'));
   pieces.push(']}');
   return { count, nextId, pieces };
 }

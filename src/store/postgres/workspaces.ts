@@ -5,7 +5,7 @@ import type { MaybePromise, Workspace, WorkspaceStore } from '../../backend.js';
 import { StoreFailure } from '../errors.js';
 import type { Quota } from '../pet-index.js';
 import { generatePets } from '../seed.js';
-import { databaseFailure, transaction } from './pool.js';
+import { failed, transaction } from './pool.js';
 import { ReadCache } from './read-cache.js';
 import { PgWorkspace } from './workspace.js';
 import { insertPets } from './workspace-rows.js';
@@ -102,9 +102,7 @@ export class PgWorkspaces implements WorkspaceStore {
         pets.length,
         bytes,
       ]);
-    }).catch((error: unknown) => {
-      throw databaseFailure(error, 'Could not open the workspace');
-    });
+    }).catch(failed('Could not open the workspace'));
     const workspace = new PgWorkspace(this.options.pool, id, this.options.quota, this.cache);
     if (this.known.size >= 4096) this.known.clear();
     this.known.set(id, workspace);
