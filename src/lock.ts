@@ -123,24 +123,47 @@ async function createExclusive(file: string, record: LockRecord): Promise<boolea
  */
 async function removeStale(file: string, stale: Seen): Promise<void> {
   const claim = `${file}.takeover`;
-  if (!(await createExclusive(claim, { pid: process.pid, nonce: randomUUID() }))) {
+  const nonce = randomUUID();
+  if (!(await createHeld(claim, { pid: process.pid, nonce }))) {
     const claimant = await read(claim);
     // A process died in the middle of a takeover (a window of microseconds): clear its claim.
-    if (claimant && !live(claimant.record)) await removeAside(claim, claimant);
+    if (claimant && (await abandoned(claim, claimant))) await removeAside(claim, claimant);
     else await sleep(10);
     return;
   }
   try {
     if (same(await read(file), stale)) await unlink(file).catch(ignoreMissing);
   } finally {
+    // The claim goes before its nonce is let go (see `abandoned`).
     await unlink(claim).catch(ignoreMissing);
+    held.delete(nonce);
   }
 }
 
+/** `createExclusive` of this process's record, its nonce held from before the file exists: a claimant reading it finds it live. */
+async function createHeld(file: string, record: LockRecord & { nonce: string }): Promise<boolean> {
+  held.add(record.nonce);
+  const created = await createExclusive(file, record).catch((error: unknown) => (held.delete(record.nonce), Promise.reject(error)));
+  if (!created) held.delete(record.nonce);
+  return created;
+}
+
 /**
- * Renames `file` aside, and removes it only if it is what was seen; anything
- * else is put back. Only for a claim whose process died mid-takeover: should
- * a new claim appear while this one is aside, the two are not told apart.
+ * Whether a takeover claim's claimant is gone. Another process's claim is
+ * stable once that process is dead; one of this process is removed before
+ * its nonce is let go, so it is abandoned only if still there, unchanged.
+ */
+async function abandoned(claim: string, seen: Seen): Promise<boolean> {
+  if (seen.record.pid !== process.pid) return !live(seen.record);
+  if (live(seen.record)) return false;
+  return same(await read(claim), seen);
+}
+
+/**
+ * Renames `file` aside, and removes it only if it is what was seen; a live
+ * claim moved by mistake is put back (one of this process only while still
+ * held). Only for a claim whose process died mid-takeover: should a new
+ * claim appear while this one is aside, the two are not told apart.
  */
 async function removeAside(file: string, seen: Seen): Promise<void> {
   const aside = `${file}.${randomUUID()}.stale`;
@@ -149,7 +172,8 @@ async function removeAside(file: string, seen: Seen): Promise<void> {
   } catch (error) {
     return ignoreMissing(error as NodeJS.ErrnoException);
   }
-  if (!same(await read(aside), seen)) await link(aside, file).catch(() => undefined);
+  const moved = await read(aside);
+  if (moved && !same(moved, seen) && live(moved.record)) await link(aside, file).catch(() => undefined);
   await unlink(aside).catch(ignoreMissing);
 }
 
@@ -185,10 +209,7 @@ async function claim(dataFile: string, file: string, holder: string): Promise<Da
   const mine: LockRecord = { pid: process.pid, nonce, holder };
   // Bounded: each round either creates the lock, finds a live holder or removes a stale lock.
   for (let round = 0; round < 100; round++) {
-    if (await createExclusive(file, mine)) {
-      held.add(nonce);
-      return heldLock(file, mine);
-    }
+    if (await createHeld(file, { ...mine, nonce })) return heldLock(file, mine);
     const seen = await read(file);
     if (!seen) continue;
     if (live(seen.record)) throw new LockedError(dataFile, seen.record);
