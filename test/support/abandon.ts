@@ -44,3 +44,24 @@ export async function runStoreArgs(): Promise<string[]> {
   const port = inject('postgresPort');
   return ['--store', postgresUrl(port, await createDatabase(port, 'abandon'))];
 }
+
+/** What keeps this process alive now (`process.getActiveResourcesInfo()`): each kind with its count. */
+export function activeResources(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return counts;
+}
+
+/** The resources held beyond `baseline` (kind: how many more), once none is or `withinMs` has passed. */
+export async function heldBeyond(baseline: Map<string, number>, withinMs: number, only?: string): Promise<Record<string, number>> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const extra: Record<string, number> = {};
+    for (const [kind, count] of activeResources()) {
+      const more = count - (baseline.get(kind) ?? 0);
+      if (more > 0 && (only === undefined || kind === only)) extra[kind] = more;
+    }
+    if (Object.keys(extra).length === 0 || Date.now() > deadline) return extra;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
