@@ -104,4 +104,24 @@ describe('SIGTERM after clients left while their requests waited', () => {
       await killSandbox(sandbox);
     }
   });
+
+  it("live journal streams still open at SIGTERM are closed by the listener's grace, and the process exits cleanly", { timeout: 120_000 }, async () => {
+    const sandbox = await spawn();
+    const controller = new AbortController();
+    try {
+      await fillJournal(sandbox.origin);
+      const streams = await Promise.all(
+        Array.from({ length: 5 }, () => fetch(`${sandbox.origin}/__sandbox/journal/stream?limit=5`, { headers: ADMIN, signal: controller.signal })),
+      );
+      expect(streams.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
+      const read = streams.map((s) => s.text().catch(() => 'closed'));
+      const ended = await terminate(sandbox);
+      expect(ended.code, sandbox.output()).toBe(0);
+      expect(ended.ms).toBeLessThan(EXIT_WITHIN_MS);
+      await Promise.all(read);
+    } finally {
+      controller.abort();
+      await killSandbox(sandbox);
+    }
+  });
 });
