@@ -7,7 +7,7 @@ import { assignRequestId } from './http/request-id.js';
 import type { AnsweredRequest, Interceptor, ModeHandler, PassThroughMode, Runtime, V1Exchange } from './operation.js';
 import type { Spec } from './openapi/spec.js';
 import type { Validators } from './openapi/validate.js';
-import { createCors } from './v1/cors.js';
+import { createCors, createOptionsOutside } from './v1/cors.js';
 import { createV1Router, keepUndecodable } from './v1/express-routes.js';
 import { createMatcher } from './v1/match.js';
 import { createResponder } from './v1/respond.js';
@@ -88,6 +88,7 @@ export function createHandlers(deps: AppDeps): Handlers {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(watchAnswers(deps.onAnswered));
+  app.use(createOptionsOutside(deps.config, cors));
   // Extensions come first and answer everything under their path, CORS included: the control plane
   // allows only its own origins, never /v1's (by default any).
   for (const extension of deps.extensions ?? []) app.use(extension.path, extension.router);

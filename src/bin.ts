@@ -6,6 +6,7 @@ import { LockError, LockedError } from './lock.js';
 import { PACKAGE_VERSION as version } from './paths.js';
 import { prettyDestination } from './log-pretty.js';
 import { bufferedDestination, createLogger, type Logger } from './logger.js';
+import { SERVER_LIMITS } from './http/server.js';
 import { startSandbox } from './sandbox.js';
 import { StoreError } from './store/types.js';
 import { describeTarget } from './store/postgres/pool.js';
@@ -78,6 +79,25 @@ function startFailure(error: unknown, config: Config): number {
   throw error;
 }
 
+/**
+ * How long after the listener closes the process may take to end: the
+ * connections' grace (`closeGraceMs`), then the stores' flush. Every
+ * request releases what it holds when its client leaves, so a clean stop
+ * ends long before; past this, whatever still holds the process is logged
+ * and it exits anyway (code 1), since a stop that never ends blocks a
+ * rolling update for good.
+ */
+const SHUTDOWN_DEADLINE_MS = SERVER_LIMITS.closeGraceMs + 8_000;
+
+/** Ends the process `afterMs` from now if nothing else has; an unref'd timer, so a clean stop is not delayed by it. */
+function exitByDeadline(logger: Logger, afterMs: number): void {
+  setTimeout(() => {
+    logger.error(`still held ${afterMs / 1000} s after the stop signal (${process.getActiveResourcesInfo().join(', ')}): exiting`);
+    logger.flush();
+    process.exit(1);
+  }, afterMs).unref();
+}
+
 /** Serves until SIGINT or SIGTERM, then flushes and stops. */
 async function serve(config: Config): Promise<number> {
   const logger = createServerLogger(config);
@@ -107,6 +127,7 @@ async function serve(config: Config): Promise<number> {
       const delay = config.shutdownDelayMs > 0 ? `; closing in ${config.shutdownDelayMs / 1000} s` : '';
       logger.info(`${signal}: /readyz answers 503${delay}, then requests in flight finish, the data is flushed and the sandbox stops`, { signal });
       setTimeout(resolve, config.shutdownDelayMs);
+      exitByDeadline(logger, config.shutdownDelayMs + SHUTDOWN_DEADLINE_MS);
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));

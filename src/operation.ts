@@ -20,6 +20,8 @@ export interface OperationRequest {
   headers: IncomingHttpHeaders;
   /** The path after `/v1`, with its query string, as the client sent it. */
   url: string;
+  /** Aborted once the client is gone (or answered): a wait with no end of its own stops on it. */
+  readonly signal?: AbortSignal;
 }
 
 /** What a mode answers; the app adds the spec's fixed headers and writes it. */
@@ -71,6 +73,8 @@ export interface ForwardRequest {
   url: string;
   /** The body's bytes as sent (its Content-Encoding kept), if there was one. */
   body: Buffer | undefined;
+  /** Aborted once the client is gone: the upstream exchange stops with it. */
+  signal?: AbortSignal;
 }
 
 /** What a pass-through mode answers: the status, headers and bytes to send as they are, and what broke the spec. */

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { stringifyJson } from '../exact-json.js';
+import { requestSignal } from '../http/request-signal.js';
 
 /** One Server-Sent Event: its type and its data, sent as JSON. */
 export interface SentEvent {
@@ -31,8 +32,15 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
  */
 export const formatEvent = ({ event, data }: SentEvent): string => `event: ${event}\ndata: ${stringifyJson(data)}\n\n`;
 
-/** Writes an event stream until the client closes it (or cannot keep up). */
+/**
+ * Writes an event stream until the client closes it (or cannot keep up).
+ * The operation awaited before this (a journal read) may have outlived its
+ * client: then the response has closed already and nothing is started,
+ * since no `close` would ever come to stop it.
+ */
 export function sendEventStream(res: ServerResponse, stream: EventStream): void {
+  const signal = requestSignal(res);
+  if (signal.aborted) return;
   res.statusCode = 200;
   res.setHeader('Content-Type', 'text/event-stream');
   res.setHeader('Cache-Control', 'no-store');
@@ -43,8 +51,12 @@ export function sendEventStream(res: ServerResponse, stream: EventStream): void 
   for (const event of stream.first) write(formatEvent(event));
   const stop = stream.follow((event) => write(formatEvent(event)));
   const beat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
-  res.on('close', () => {
-    clearInterval(beat);
-    stop();
-  });
+  signal.addEventListener(
+    'abort',
+    () => {
+      clearInterval(beat);
+      stop();
+    },
+    { once: true },
+  );
 }

@@ -3,6 +3,7 @@ import { bearerToken, createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
 import { hasBody } from '../http/has-body.js';
 import { readJsonBody } from '../http/read-json-body.js';
+import { requestSignal } from '../http/request-signal.js';
 import { sendJson, sendJsonStream } from '../http/send.js';
 import { loadSpec, type Spec } from '../openapi/spec.js';
 import { controlCors } from './cors.js';
@@ -110,6 +111,8 @@ function createRoute(options: ControlRouterOptions): Route {
   return (operationId) => async (req, res) => {
     // Read by the request log and the metrics.
     res.locals.operation = operationId;
+    // Watched from before the first wait: what is started after it (a live tail) stops when the client has left meanwhile.
+    requestSignal(res);
     // Express 5 leaves req.body undefined when no body was parsed.
     const checked = check(operationId, {
       headers: req.headers,

@@ -72,9 +72,12 @@ function collect(req: IncomingMessage, stream: Readable, limit: number): Promise
         : ApiError.of('invalid_request', 'The request body was aborted.'),
       ),
     );
-    req.once('close', () => {
+    const aborted = () => {
       if (!req.complete) stop(ApiError.of('invalid_request', 'The request body was aborted.'));
-    });
+    };
+    // A request read after a wait may have closed already: no `close` would come to settle this.
+    if (req.closed) aborted();
+    else req.once('close', aborted);
   });
 }
 

@@ -17,6 +17,8 @@ export const SERVER_LIMITS = {
   timeoutCheckIntervalMs: 1_000,
   /** A connection answered with an error and closed is destroyed after this even if its peer never reads. */
   errorCloseGraceMs: 1_000,
+  /** Once the listener closes, requests in flight get this long; then every connection still open is closed (live journal tails too). */
+  closeGraceMs: 2_000,
 } as const;
 
 /** A whole response written straight to the socket, for requests Express never sees; closes the connection. */
@@ -128,11 +130,11 @@ export async function listen(
   return { server, origin: `http://${shownHost}:${address.port}` };
 }
 
-/** Stops accepting connections, lets requests in flight finish, closes idle ones. */
+/** Stops accepting connections, closes idle ones, gives requests in flight `closeGraceMs`, then closes the rest. */
 export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 2_000).unref();
+    setTimeout(() => server.closeAllConnections(), SERVER_LIMITS.closeGraceMs).unref();
   });
 }

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Interceptor, OperationRequest } from '../operation.js';
 import { ApiError, codeForStatus } from '../http/errors.js';
 import type { OperationSpec } from '../openapi/spec.js';
@@ -25,7 +26,19 @@ export interface Fault extends FaultInput {
 export const OUTAGE_STATUSES: readonly number[] = [500, 502, 503, 504];
 const MAX_LATENCY_MS = 60_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * A fault's delay, cut short when the client leaves: a delay of up to a
+ * minute must not keep its timer (nor the process, on SIGTERM) for a
+ * client that is gone. Such a request goes no further.
+ */
+async function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await delay(ms, undefined, signal ? { signal } : {});
+  } catch (error) {
+    if (signal?.aborted) throw ApiError.of('invalid_request', 'The client closed the connection during the injected delay.');
+    throw error;
+  }
+}
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const FAULT_FIELDS = ['operationId', 'latencyMs', 'status', 'count', 'rate'];
 
@@ -108,7 +121,7 @@ export class Faults {
 export async function enact(fault: Fault, request: OperationRequest): Promise<undefined> {
   if (fault.latencyMs !== undefined) {
     const { min, max } = typeof fault.latencyMs === 'object' ? fault.latencyMs : { min: fault.latencyMs, max: fault.latencyMs };
-    await sleep(min + Math.random() * (max - min));
+    await sleep(min + Math.random() * (max - min), request.signal);
   }
   if (fault.status !== undefined) {
     const headers: Record<string, string> = fault.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};

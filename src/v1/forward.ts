@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerToken } from '../http/auth.js';
 import { readRawBody } from '../http/read-json-body.js';
+import { requestSignal } from '../http/request-signal.js';
 import type { PassThroughMode } from '../operation.js';
 import { exchangeOf } from './exchange.js';
 import type { PipelineDeps, Pipeline, Target } from './serve.js';
@@ -31,6 +32,8 @@ export function createForwarder(deps: PipelineDeps & Pick<Pipeline, 'authenticat
     const exchange = exchangeOf(res);
     if (exchange && target) exchange.op = target.route.op;
     const fail = (error: unknown) => respond.fail(req, res, error);
+    // Before the first wait: a client that leaves while its body is read or the upstream answers stops the exchange.
+    const signal = requestSignal(res);
     try {
       const key = config.upstreamKey ? authenticate(req) : known(req);
       if (exchange && key !== undefined) exchange.key = key;
@@ -40,7 +43,7 @@ export function createForwarder(deps: PipelineDeps & Pick<Pipeline, 'authenticat
         .then((body) => {
           if (exchange && body) exchange.bytes = body;
           const mode = passThrough as PassThroughMode;
-          const request = { req, op: target?.route.op, params: target?.params ?? {}, query: target?.query ?? {}, url, body };
+          const request = { req, op: target?.route.op, params: target?.params ?? {}, query: target?.query ?? {}, url, body, signal };
           const asked = mode.check(request);
           if (exchange) exchange.violations = asked;
           return mode.forward(request, asked);

@@ -47,7 +47,7 @@ export function createProxyMode(options: {
   return {
     check: (request) => requestViolations(request.op && validatorOf(request.op), request),
     async forward(request: ForwardRequest, asked: Violation[]): Promise<ForwardReply> {
-      const answer = await upstream.send(request.req.method ?? 'GET', request.url, outgoing(request), request.body);
+      const answer = await upstream.send(request.req.method ?? 'GET', request.url, outgoing(request), request.body, request.signal);
       const { violations, value } = responseViolations(checkResponse, request.op, answer, request.req.method === 'HEAD');
       const plain = answer.headers['content-encoding'] === undefined || answer.headers['content-encoding'] === 'identity';
       return {

@@ -48,8 +48,11 @@ export interface UpstreamAnswer {
 }
 
 export interface Upstream {
-  /** Sends a request to `base + target`; rejects with a 502 `upstream_unavailable` when no whole answer comes. */
-  send(method: string, target: string, headers: OutgoingHttpHeaders, body: Buffer | undefined): Promise<UpstreamAnswer>;
+  /**
+   * Sends a request to `base + target`; rejects with a 502 `upstream_unavailable` when no whole answer comes.
+   * `left`, when given, is aborted once the client is gone: the exchange stops and its socket is freed.
+   */
+  send(method: string, target: string, headers: OutgoingHttpHeaders, body: Buffer | undefined, left?: AbortSignal): Promise<UpstreamAnswer>;
   /** Closes the kept-alive connections. */
   close(): void;
 }
@@ -87,14 +90,19 @@ export function createUpstream(base: string, timeoutMs: number, maxSockets = 64)
   const agent = secure ? new HttpsAgent({ keepAlive: true, maxSockets }) : new HttpAgent({ keepAlive: true, maxSockets });
   const request = secure ? httpsRequest : httpRequest;
   return {
-    send(method, target, headers, body) {
+    send(method, target, headers, body, left) {
       return new Promise((resolve, reject) => {
-        const signal = AbortSignal.timeout(timeoutMs);
+        const deadline = AbortSignal.timeout(timeoutMs);
+        const signal = left ? AbortSignal.any([deadline, left]) : deadline;
         const outgoing = request(`${base}${target}`, { method, headers, agent, signal }, (res) =>
           readAnswer(res, UPSTREAM_BODY_LIMIT, base).then(resolve, reject),
         );
         outgoing.once('error', (error: Error & { code?: string }) =>
-          reject(unavailable(base, signal.aborted ? `no answer within ${timeoutMs / 1000} s` : (error.code ?? error.message))),
+          reject(
+            left?.aborted ?
+              ApiError.of('invalid_request', 'The client closed the connection while the upstream answered.')
+            : unavailable(base, deadline.aborted ? `no answer within ${timeoutMs / 1000} s` : (error.code ?? error.message)),
+          ),
         );
         outgoing.end(body);
       });
