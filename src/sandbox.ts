@@ -132,7 +132,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
   const { journal, faults, mode: runtime } = backend;
   const check = responseChecker(spec, validators);
   const capture = createJournalCapture(check);
-  const metrics = createMetrics({ openWorkspaces: () => backend.workspaces.openIds().length, journalMemory: () => journal.memory() });
+  const metrics = createMetrics({ workspaces: backend.workspaces, journalMemory: () => journal.memory() });
   const workspaces = instrumentWorkspaces(backend.workspaces, metrics);
   const reporting = createReporting({
     logger,
