@@ -160,14 +160,15 @@ export class Workspaces implements WorkspaceStore {
   }
 
   private async openStore(key: string, entry: Entry): Promise<PetStore> {
+    // Checked before anything waits, so that workspaces opening together each make room in turn.
+    if (this.entries.size >= this.maxOpen && !(await this.closeOne())) {
+      throw new StoreFailure('service_unavailable', `Too many workspaces are in use at once (${this.maxOpen}, --max-workspaces). Try again shortly.`);
+    }
     if (entry.openKey && this.kept) {
       // Its files may be going (removed while idle): they are not read before they are gone.
       await this.kept.settled(entry.id);
       this.kept.touch(entry.id, key);
       await this.kept.trim(this.detach);
-    }
-    if (this.entries.size >= this.maxOpen && !(await this.closeOne())) {
-      throw new StoreFailure('service_unavailable', `Too many workspaces are in use at once (${this.maxOpen}, --max-workspaces). Try again shortly.`);
     }
     const file = await this.prepareFile(key);
     for (let attempt = 0; ; attempt++) {
