@@ -93,20 +93,30 @@ export class OpenKeyWorkspaces {
     this.kept.set(id, { ...item, lastUsed: now, key });
   }
 
+  /** A workspace just opened: kept as the most recently used, then the others trimmed to the cap. */
+  async keep(id: string, key: string, detach: Detach): Promise<void> {
+    this.touch(id, key);
+    await this.trim(detach);
+  }
+
   /** Resolves once a removal of `id` under way is done, so its files are not opened while they go. */
   settled(id: string): Promise<void> {
     return this.removals.get(id) ?? Promise.resolve();
   }
 
-  /** Removes, least recently used first, those beyond the cap and those unused past the TTL, skipping any in use. */
-  async trim(detach: Detach, now = Date.now()): Promise<void> {
+  /**
+   * Removes, least recently used first, those unused past the TTL and those
+   * beyond the cap (less `room`, kept for workspaces about to be created),
+   * skipping any in use.
+   */
+  async trim(detach: Detach, room = 0, now = Date.now()): Promise<void> {
     const stale = now - this.policy.ttlMs;
     for (const id of [...this.kept.keys()]) {
       const item = this.kept.get(id);
       if (!item) continue;
       const reason =
         item.lastUsed < stale ? 'ttl'
-        : this.kept.size > this.policy.max ? 'cap'
+        : this.kept.size + room > this.policy.max ? 'cap'
         : undefined;
       if (!reason) return;
       const store = detach(item.key);

@@ -116,7 +116,8 @@ export class Workspaces implements WorkspaceStore {
     } finally {
       entry.users -= 1;
       entry.lastUsed = Date.now();
-      if (entry.openKey) this.kept?.touch(entry.id, key, entry.lastUsed);
+      // Only a workspace that opened is kept: one refused (503) or failed has no files to count.
+      if (entry.openKey && entry.store) this.kept?.touch(entry.id, key, entry.lastUsed);
     }
   }
 
@@ -165,11 +166,17 @@ export class Workspaces implements WorkspaceStore {
       throw new StoreFailure('service_unavailable', `Too many workspaces are in use at once (${this.maxOpen}, --max-workspaces). Try again shortly.`);
     }
     if (entry.openKey && this.kept) {
-      // Its files may be going (removed while idle): they are not read before they are gone.
+      // Its files may be going (removed while idle): they are not read before they are gone. Room is made before it is created.
       await this.kept.settled(entry.id);
-      this.kept.touch(entry.id, key);
-      await this.kept.trim(this.detach);
+      await this.kept.trim(this.detach, 1);
     }
+    const store = await this.openFile(key);
+    // Kept once open, then trimmed for others kept meanwhile (this one, still opening, cannot be removed).
+    if (entry.openKey) await this.kept?.keep(entry.id, key, this.detach);
+    return store;
+  }
+
+  private async openFile(key: string): Promise<PetStore> {
     const file = await this.prepareFile(key);
     for (let attempt = 0; ; attempt++) {
       try {

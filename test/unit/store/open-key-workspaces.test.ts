@@ -83,6 +83,22 @@ describe('workspaces of open keys', () => {
     expect(names).not.toContain('before');
   });
 
+  it('counts only workspaces that opened: a key refused at --max-workspaces takes no place', async () => {
+    const { ws, dir, removed } = await start({ max: 2 }, undefined, { maxOpen: 2 });
+    await ws.use('main', () => undefined);
+    let release: () => void = () => undefined;
+    let started: () => void = () => undefined;
+    const inUse = new Promise<void>((resolve) => (started = resolve));
+    const holding = ws.use('k1', () => new Promise<void>((resolve) => ((release = resolve), started())));
+    await inUse;
+    expect(await ws.use('k2', () => undefined).catch((e: unknown) => (e as { code?: string }).code)).toBe('service_unavailable');
+    release();
+    await holding;
+    await create(ws, 'k3');
+    expect(removed).toEqual([]);
+    expect(onDisk(dir)).toEqual(new Set([ws.idOf('k1'), ws.idOf('k3')]));
+  });
+
   it('removes those unused past the TTL', async () => {
     const { ws, dir, removed } = await start({ max: 100, ttlMs: 200 });
     await create(ws, 'k1');
