@@ -136,6 +136,8 @@ describe('open keys bounded on disk', () => {
         expect((await v1(sb.origin, `short-lived-${i}`, '/pets', { method: 'POST', json: { name: 'x', categoryId: 1 } })).status).toBe(201);
       for (let i = 0; i < 100 && snapshots(dir).length > 1; i++) await sleep(100);
       expect(snapshots(dir)).toEqual([teamId]);
+      // Counted once its folder is synced, a moment after its files are gone.
+      for (let i = 0; i < 50 && (await metric(sb.origin, 'petstore_workspaces_removed_total')) < 5; i++) await sleep(100);
       expect(await metric(sb.origin, 'petstore_workspaces_removed_total')).toBe(5);
       await expectLedgerKept(sb.origin, team, TEAM_KEY);
       expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RemovalReason } from '../../../src/store/open-key-workspaces.js';
 import { Workspaces, type WorkspacesOptions } from '../../../src/store/workspaces.js';
 import { tempDir } from '../../support/harness.js';
+import { filesOpenForWriting } from '../../support/mounts.js';
 
 const opened: Workspaces[] = [];
 afterEach(async () => {
@@ -61,6 +62,9 @@ describe('workspaces of open keys', () => {
     expect(readdirSync(join(dir, 'db.checkpoints'))).toEqual([]);
     expect(readdirSync(dir).filter((f) => f.includes(ws.idOf('k1')))).toEqual([]);
     expect(ws.openIds()).not.toContain(ws.idOf('k1'));
+    // A removed workspace was closed: no descriptor of this process points at it (its log was open for writing).
+    expect(filesOpenForWriting(process.pid, dir).filter((f) => f.includes(ws.idOf('k1')) || f.includes(ws.idOf('k2')))).toEqual([]);
+    expect(filesOpenForWriting(process.pid, dir)).toContain(`${join(dir, `db.${ws.idOf('k6')}.json`)}.log`);
     expect(await ws.use('main', (s) => s.size)).toBe(3);
     expect(await ws.use('other', (s) => s.all().map((p) => p.name))).toContain('of other');
   });
@@ -103,7 +107,7 @@ describe('workspaces of open keys', () => {
     const { ws, dir, removed } = await start({ max: 100, ttlMs: 200 });
     await create(ws, 'k1');
     await create(ws, 'other');
-    for (let i = 0; i < 100 && onDisk(dir).has(ws.idOf('k1')); i++) await sleep(50);
+    for (let i = 0; i < 100 && removed.length === 0; i++) await sleep(50);
     expect(onDisk(dir)).toEqual(new Set([ws.idOf('other')]));
     expect(removed).toEqual([[ws.idOf('k1'), 'ttl']]);
   });
