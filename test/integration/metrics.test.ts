@@ -125,6 +125,10 @@ describe('petstore_workspaces_open with --open-keys --max-workspaces 4', () => {
     await Promise.all(held);
     expect(value((await scrape(sb)).families, 'petstore_workspaces_open')).toBe(onPostgres ? 0 : sb.backend.workspaces.openCount());
   });
+
+  it("says at start, on PostgreSQL only, that open keys' workspaces are not removed there", () => {
+    expect(sb.notices.filter((n) => n.includes('--open-key-workspaces'))).toHaveLength(onPostgres ? 1 : 0);
+  });
 });
 
 describe('--metrics-token', () => {
