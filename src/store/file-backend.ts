@@ -71,6 +71,7 @@ export interface FileBackendOptions {
  */
 export async function openFileBackend({ config, logger, checkPet, checkResponse, operations, maxOpen }: FileBackendOptions): Promise<Backend> {
   const journal = new Journal(config.journalSize, config.journalMemory, checkResponse);
+  // Made before the workspaces, whose removals clear them; `workspaces` is read only once requests are served.
   const faults = new Faults(operations, (key) => workspaces.idOf(key));
   const workspaces = await openWorkspaces(config, logger, checkPet, maxOpen, config.openKeys ? openKeyPolicy(config, logger, journal, faults) : undefined);
   await workspaces
