@@ -56,6 +56,10 @@ export interface WorkspaceStore {
   peek(key: string): Workspace | undefined;
   /** Ids of the workspaces open (or known) now. */
   openIds(): string[];
+  /** Workspaces open now: the file backend's open stores; on PostgreSQL, those this instance's requests use. */
+  openCount(): number;
+  /** Workspaces of open keys removed since start (beyond `--open-key-workspaces` or unused past `--open-key-ttl`). */
+  removedCount(): number;
   close(): Promise<void>;
 }
 

@@ -3,6 +3,7 @@ import { ConfigError } from './config-error.js';
 import { upstreamOptions } from './config-upstream.js';
 import { STORE_OPTIONS, storeConfigOf, type StoreConfig } from './config-store.js';
 import { opsConfigOf, OPS_OPTIONS, type OpsConfig } from './config-ops.js';
+import { OPEN_KEY_OPTIONS, openKeysConfigOf, type OpenKeysConfig } from './config-open-keys.js';
 import { adminTokenOf, apiKeysOf, fileIo, readSecret, type ConfigIo } from './config-secrets.js';
 
 export { ConfigError } from './config-error.js';
@@ -14,7 +15,7 @@ export const MODES = [...ANSWERING_MODES, 'proxy'] as const;
 export type Mode = (typeof MODES)[number];
 
 /** Everything the sandbox can be told, after defaults (the operator's logs, metrics and shutdown in OpsConfig). Frozen. */
-export interface Config extends OpsConfig, StoreConfig {
+export interface Config extends OpsConfig, StoreConfig, OpenKeysConfig {
   /** TCP port; 0 picks a free one. Default 4010. */
   readonly port: number;
   /** Interface to listen on. Default 127.0.0.1 (use 0.0.0.0 to share the sandbox). */
@@ -98,6 +99,7 @@ export const OPTIONS = {
   'quota-bytes': { env: 'PETSTORE_QUOTA_BYTES', default: String(128 * 1024 * 1024), help: 'most bytes of pet data per workspace' },
   'max-workspaces': { env: 'PETSTORE_MAX_WORKSPACES', default: '1000', help: 'workspaces open at once' },
   'workspace-idle': { env: 'PETSTORE_WORKSPACE_IDLE', default: '60', help: 'seconds before an unused workspace is closed' },
+  ...OPEN_KEY_OPTIONS,
   'checkpoint-count': { env: 'PETSTORE_CHECKPOINT_COUNT', default: '20', help: 'named checkpoints per workspace' },
   'checkpoint-bytes': { env: 'PETSTORE_CHECKPOINT_BYTES', default: String(256 * 1024 * 1024), help: 'bytes of checkpoints per workspace' },
   ...OPS_OPTIONS,
@@ -237,6 +239,7 @@ export function loadConfig(
     quotaBytes: integer('quota-bytes', get('quota-bytes'), 0, 64 * 1024 * 1024 * 1024),
     maxWorkspaces: integer('max-workspaces', get('max-workspaces'), 1, 1_000_000),
     workspaceIdleMs: integer('workspace-idle', get('workspace-idle'), 1, 7 * 24 * 3600) * 1000,
+    ...openKeysConfigOf(get, integer),
     checkpointCount: integer('checkpoint-count', get('checkpoint-count'), 0, 10_000),
     // A checkpoint is read back as one string when restored: V8 caps a string just under 512 MiB.
     checkpointBytes: integer('checkpoint-bytes', get('checkpoint-bytes'), 0, 500 * 1024 * 1024),

@@ -132,7 +132,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
   const { journal, faults, mode: runtime } = backend;
   const check = responseChecker(spec, validators);
   const capture = createJournalCapture(check);
-  const metrics = createMetrics({ openWorkspaces: () => backend.workspaces.openIds().length, journalMemory: () => journal.memory() });
+  const metrics = createMetrics({ workspaces: backend.workspaces, journalMemory: () => journal.memory() });
   const workspaces = instrumentWorkspaces(backend.workspaces, metrics);
   const reporting = createReporting({
     logger,
@@ -190,6 +190,12 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
   return { listener, onRefused: reporting.onRefused };
 }
 
+/** On PostgreSQL nothing removes open keys' workspaces (docs/open-keys.md): said at start rather than ignored in silence. */
+function openKeyNotice(config: Config, kind: Backend['kind']): string[] {
+  if (!config.openKeys || kind !== 'postgres') return [];
+  return ["open keys' workspaces stay in the database: --open-key-workspaces and --open-key-ttl apply to a data file only"];
+}
+
 /** Everything but the lock: stores, control plane, app, listener. */
 async function wire(config: Config, logger: Logger, options: SandboxOptions): Promise<Sandbox> {
   const startedAt = Date.now();
@@ -221,7 +227,7 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
     runtime: backend.mode,
     workspaces: backend.workspaces,
     maxConnections: caps.connections,
-    notices: caps.notes,
+    notices: [...caps.notes, ...openKeyNotice(config, backend.kind)],
     drain: () => {
       draining = true;
     },

@@ -93,7 +93,9 @@ export class Faults {
   clear(workspace: string, id?: number): number {
     const before = this.list(workspace);
     const after = id === undefined ? [] : before.filter((f) => f.id !== id);
-    this.byWorkspace.set(workspace, after);
+    // An empty list gives up its slot: with open keys, ever new workspaces would otherwise each keep one.
+    if (after.length > 0) this.byWorkspace.set(workspace, after);
+    else this.byWorkspace.delete(workspace);
     return before.length - after.length;
   }
 

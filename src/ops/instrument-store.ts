@@ -53,6 +53,8 @@ export function instrumentWorkspaces(store: WorkspaceStore, metrics: Pick<Metric
       return ws && wrap(ws);
     },
     openIds: () => store.openIds(),
+    openCount: () => store.openCount(),
+    removedCount: () => store.removedCount(),
     close: () => store.close(),
   };
 }

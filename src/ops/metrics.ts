@@ -1,10 +1,11 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { MaybePromise } from '../backend.js';
+import type { MaybePromise, WorkspaceStore } from '../backend.js';
 import type { JournalMemory } from '../control/journal.js';
 
 /** What the gauges read when Prometheus scrapes. */
 export interface MetricSources {
-  openWorkspaces(): number;
+  /** Workspaces open (or in use) now, and those of open keys removed since start. */
+  workspaces: Pick<WorkspaceStore, 'openCount' | 'removedCount'>;
   journalMemory(): MaybePromise<JournalMemory>;
 }
 
@@ -44,10 +45,21 @@ function processMetrics(): Registry {
 function registerGauges(registers: Registry[], sources: MetricSources): void {
   new Gauge({
     name: 'petstore_workspaces_open',
-    help: 'Workspaces open now (each an API key with its data in memory).',
+    help: 'Workspaces open now (each an API key with its data in memory; on PostgreSQL, in use by this instance).',
     registers,
     collect() {
-      this.set(sources.openWorkspaces());
+      this.set(sources.workspaces.openCount());
+    },
+  });
+  let removed = 0;
+  new Counter({
+    name: 'petstore_workspaces_removed_total',
+    help: 'Workspaces of open keys removed with their data, beyond --open-key-workspaces or unused past --open-key-ttl.',
+    registers,
+    collect() {
+      const now = sources.workspaces.removedCount();
+      if (now > removed) this.inc(now - removed);
+      removed = now;
     },
   });
   const journal = (name: string, help: string, field: keyof JournalMemory) =>

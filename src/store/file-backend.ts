@@ -7,15 +7,26 @@ import type { Logger } from '../logger.js';
 import type { OperationSpec } from '../openapi/spec.js';
 import { FileCheckpoints } from './checkpoints.js';
 import { storageFailure } from './errors.js';
-import { Workspaces } from './workspaces.js';
+import { Workspaces, type WorkspacesOptions } from './workspaces.js';
 
-/** The file-backed workspaces of a configuration (also used by the QA commands working on the files). */
-export function openWorkspaces(config: Config, logger: Logger, checkPet?: (pet: unknown) => string[], maxOpen = config.maxWorkspaces): Promise<Workspaces> {
+/**
+ * The file-backed workspaces of a configuration (also used by the QA
+ * commands working on the files, which remove nothing: only a serving
+ * sandbox is given `openKeys`, the policy for open keys' workspaces).
+ */
+export function openWorkspaces(
+  config: Config,
+  logger: Logger,
+  checkPet?: (pet: unknown) => string[],
+  maxOpen = config.maxWorkspaces,
+  openKeys?: WorkspacesOptions['openKeys'],
+): Promise<Workspaces> {
   return Workspaces.open({
     dataFile: config.dataFile,
     defaultKey: config.apiKeys[0] as string,
     maxOpen,
     idleMs: config.workspaceIdleMs,
+    ...(openKeys ? { openKeys } : {}),
     store: {
       seed: { seed: config.seed, count: config.count },
       compactAfter: config.compactAfter,
@@ -59,7 +70,10 @@ export interface FileBackendOptions {
  * clear error.
  */
 export async function openFileBackend({ config, logger, checkPet, checkResponse, operations, maxOpen }: FileBackendOptions): Promise<Backend> {
-  const workspaces = await openWorkspaces(config, logger, checkPet, maxOpen);
+  const journal = new Journal(config.journalSize, config.journalMemory, checkResponse);
+  // Made before the workspaces, whose removals clear them; `workspaces` is read only once requests are served.
+  const faults = new Faults(operations, (key) => workspaces.idOf(key));
+  const workspaces = await openWorkspaces(config, logger, checkPet, maxOpen, config.openKeys ? openKeyPolicy(config, logger, journal, faults) : undefined);
   await workspaces
     .use(config.apiKeys[0] as string, () => undefined)
     .catch(async (error: unknown) => {
@@ -69,8 +83,8 @@ export async function openFileBackend({ config, logger, checkPet, checkResponse,
   return {
     kind: 'file',
     workspaces,
-    journal: new Journal(config.journalSize, config.journalMemory, checkResponse),
-    faults: new Faults(operations, (key) => workspaces.idOf(key)),
+    journal,
+    faults,
     mode: memoryMode(config.mode),
     checkpoints: new FileCheckpoints(config.dataFile, { count: config.checkpointCount, bytes: config.checkpointBytes }),
     health: async () => {
@@ -79,5 +93,25 @@ export async function openFileBackend({ config, logger, checkPet, checkResponse,
       });
     },
     close: () => workspaces.close(),
+  };
+}
+
+/**
+ * With `--open-keys`: the workspaces of keys that are not configured are
+ * kept within `--open-key-workspaces` and `--open-key-ttl`; a removed one's
+ * journal and faults go with its files, and the removal is logged.
+ */
+function openKeyPolicy(config: Config, logger: Logger, journal: Journal, faults: Faults): WorkspacesOptions['openKeys'] {
+  const why = { cap: `beyond --open-key-workspaces ${config.openKeyWorkspaces}`, ttl: `unused for --open-key-ttl ${config.openKeyTtlMs / 1000} s` };
+  return {
+    configured: config.apiKeys,
+    max: config.openKeyWorkspaces,
+    ttlMs: config.openKeyTtlMs,
+    onRemoved: (id, reason) => {
+      journal.clear(id);
+      faults.clear(id);
+      logger.info(`Removed the workspace ${id} of an open key with its files (${why[reason]})`, { workspace: id, reason });
+    },
+    warn: (message) => logger.warn(message),
   };
 }

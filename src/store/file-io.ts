@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, rm, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 /**
  * Small, careful file primitives for the store: every byte written or an
@@ -81,5 +82,23 @@ export async function* readLines(file: string): AsyncGenerator<Line> {
     if (carry.length > 0) yield { bytes: Buffer.concat(carry), offset: carryStart, complete: false };
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * Removes files and folders (with what they hold), then syncs each folder
+ * they were in, so the removal survives a power cut. A path already gone is
+ * no error, nor is a parent folder that never existed.
+ */
+export async function removeDurably(paths: readonly string[]): Promise<void> {
+  const parents = new Set<string>();
+  for (const path of paths) {
+    await rm(path, { recursive: true, force: true });
+    parents.add(dirname(path));
+  }
+  for (const dir of parents) {
+    await fsyncDir(dir).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    });
   }
 }

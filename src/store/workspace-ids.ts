@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, rename, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsyncDir } from './file-io.js';
 
@@ -50,6 +50,11 @@ export class WorkspaceIds {
     return id;
   }
 
+  /** The ids of `keys`, under their names of now and of older versions (a bare hash). */
+  ofKeys(keys: readonly string[]): ReadonlySet<string> {
+    return new Set(keys.flatMap((key) => [this.of(key), legacyWorkspaceId(key)]));
+  }
+
   /** Writes the secret if it is only in memory: before any file is named by an id. */
   async persist(): Promise<void> {
     if (this.persisted) return;
@@ -81,3 +86,21 @@ async function readSecret(file: string): Promise<Buffer | undefined> {
 
 /** The id an older version named a workspace file by (a bare hash): found once and renamed. */
 export const legacyWorkspaceId = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, ID_LENGTH);
+
+/** Renames a workspace's files named as an older version did (`legacy`) to `file`, unless `file` exists. */
+export async function adoptLegacyFile(legacy: string, file: string): Promise<void> {
+  if ((await exists(file)) || !(await exists(legacy))) return;
+  // The log first: a crash in between leaves a log the data file then finds, not an orphan.
+  if (await exists(`${legacy}.log`)) await rename(`${legacy}.log`, `${file}.log`);
+  await rename(legacy, file);
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    (error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    },
+  );
+}

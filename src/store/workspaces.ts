@@ -1,8 +1,8 @@
-import { rename, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { StoreError, StoreFailure, errnoOf, storageFailure } from './errors.js';
 import { PetStore, type PetStoreOptions } from './pet-store.js';
-import { legacyWorkspaceId, WorkspaceIds } from './workspace-ids.js';
+import { OpenKeyWorkspaces, type OpenKeyPolicy } from './open-key-workspaces.js';
+import { adoptLegacyFile, legacyWorkspaceId, WorkspaceIds } from './workspace-ids.js';
 import type { WorkspaceStore } from '../backend.js';
 
 export interface WorkspacesOptions {
@@ -15,9 +15,14 @@ export interface WorkspacesOptions {
   maxOpen?: number;
   /** An unused workspace is closed after this long. Default 60 s. */
   idleMs?: number;
+  /** With open keys: the policy for workspaces of keys not in `configured`, which alone are ever removed. */
+  openKeys?: OpenKeyPolicy & { configured: readonly string[] };
 }
 
 interface Entry {
+  /** The workspace id, and whether its key is an open key's (not configured). */
+  id: string;
+  openKey: boolean;
   opening: Promise<PetStore>;
   store?: PetStore;
   /** Requests using it now: it is not closed under them. */
@@ -41,21 +46,44 @@ export class Workspaces implements WorkspaceStore {
   private readonly maxOpen: number;
   private readonly idleMs: number;
   private readonly sweeper: NodeJS.Timeout;
+  /** Ids of the configured keys' workspaces (and their older names): never removed. */
+  private readonly configured: ReadonlySet<string>;
+  /** Takes an idle workspace out of service for removal (see OpenKeyWorkspaces). */
+  private readonly detach = (key: string | undefined) => this.detachEntry(key);
 
   private constructor(
     private readonly options: WorkspacesOptions,
     readonly ids: WorkspaceIds,
+    private readonly kept?: OpenKeyWorkspaces,
   ) {
     this.maxOpen = options.maxOpen ?? 1000;
     this.idleMs = options.idleMs ?? 60_000;
-    this.sweeper = setInterval(() => void this.closeIdle(), Math.min(this.idleMs, 30_000) / 2).unref();
+    this.configured = ids.ofKeys([options.defaultKey, ...(options.openKeys?.configured ?? [])]);
+    const period = Math.min(this.idleMs, kept?.policy.ttlMs ?? Infinity, 30_000) / 2;
+    this.sweeper = setInterval(() => void this.closeIdle(), period).unref();
   }
 
   static async open(options: WorkspacesOptions): Promise<Workspaces> {
     const ids = await WorkspaceIds.load(options.dataFile).catch((error: unknown) => {
       throw new StoreError(`Cannot read the workspace secret: ${(error as Error).message}`);
     });
-    return new Workspaces(options, ids);
+    const policy = options.openKeys;
+    const configured = ids.ofKeys([options.defaultKey, ...(policy?.configured ?? [])]);
+    const kept = policy && (await OpenKeyWorkspaces.scan(options.dataFile, policy, configured));
+    const workspaces = new Workspaces(options, ids, kept);
+    // Those left beyond the cap or past the TTL by an earlier run go now.
+    await kept?.trim(workspaces.detach);
+    return workspaces;
+  }
+
+  /** Workspaces of open keys removed since start (beyond the cap or past the TTL). */
+  removedCount(): number {
+    return this.kept?.removed ?? 0;
+  }
+
+  /** Workspaces open (or opening) now. */
+  openCount(): number {
+    return this.entries.size;
   }
 
   get dataFile(): string {
@@ -88,6 +116,8 @@ export class Workspaces implements WorkspaceStore {
     } finally {
       entry.users -= 1;
       entry.lastUsed = Date.now();
+      // Only a workspace that opened is kept: one refused (503) or failed has no files to count.
+      if (entry.openKey && entry.store) this.kept?.touch(entry.id, key, entry.lastUsed);
     }
   }
 
@@ -97,7 +127,10 @@ export class Workspaces implements WorkspaceStore {
    */
   peek(key: string): PetStore | undefined {
     const entry = this.entries.get(key);
-    if (entry?.store) entry.lastUsed = Date.now();
+    if (entry?.store) {
+      entry.lastUsed = Date.now();
+      if (entry.openKey) this.kept?.touch(entry.id, key, entry.lastUsed);
+    }
     return entry?.store;
   }
 
@@ -109,6 +142,7 @@ export class Workspaces implements WorkspaceStore {
   /** Flushes and closes every open store. */
   async close(): Promise<void> {
     clearInterval(this.sweeper);
+    await this.kept?.close();
     const entries = [...this.entries.values()];
     this.entries.clear();
     const stores = await Promise.allSettled(entries.map((e) => e.opening));
@@ -116,18 +150,33 @@ export class Workspaces implements WorkspaceStore {
   }
 
   private startOpening(key: string): Entry {
-    const entry: Entry = { opening: Promise.resolve(undefined as unknown as PetStore), users: 0, lastUsed: Date.now() };
-    entry.opening = this.openStore(key).then((store) => (entry.store = store));
+    const id = this.idOf(key);
+    const openKey = this.kept !== undefined && !this.configured.has(id);
+    const entry: Entry = { id, openKey, opening: Promise.resolve(undefined as unknown as PetStore), users: 0, lastUsed: Date.now() };
+    entry.opening = this.openStore(key, entry).then((store) => (entry.store = store));
     this.entries.set(key, entry);
     // A workspace that failed to open is tried again on the next request.
     entry.opening.catch(() => this.entries.get(key) === entry && this.entries.delete(key));
     return entry;
   }
 
-  private async openStore(key: string): Promise<PetStore> {
+  private async openStore(key: string, entry: Entry): Promise<PetStore> {
+    // Checked before anything waits, so that workspaces opening together each make room in turn.
     if (this.entries.size >= this.maxOpen && !(await this.closeOne())) {
       throw new StoreFailure('service_unavailable', `Too many workspaces are in use at once (${this.maxOpen}, --max-workspaces). Try again shortly.`);
     }
+    if (entry.openKey && this.kept) {
+      // Its files may be going (removed while idle): they are not read before they are gone. Room is made before it is created.
+      await this.kept.settled(entry.id);
+      await this.kept.trim(this.detach, 1);
+    }
+    const store = await this.openFile(key);
+    // Kept once open, then trimmed for others kept meanwhile (this one, still opening, cannot be removed).
+    if (entry.openKey) await this.kept?.keep(entry.id, key, this.detach);
+    return store;
+  }
+
+  private async openFile(key: string): Promise<PetStore> {
     const file = await this.prepareFile(key);
     for (let attempt = 0; ; attempt++) {
       try {
@@ -148,11 +197,7 @@ export class Workspaces implements WorkspaceStore {
     try {
       await this.ids.persist();
       const legacy = this.fileFor(key, legacyWorkspaceId(key));
-      if (!(await exists(file)) && (await exists(legacy))) {
-        // The log first: a crash in between leaves a log the data file then finds, not an orphan.
-        if (await exists(`${legacy}.log`)) await rename(`${legacy}.log`, `${file}.log`);
-        await rename(legacy, file);
-      }
+      await adoptLegacyFile(legacy, file);
     } catch (error) {
       throw storageFailure(error, 'Could not open the workspace');
     }
@@ -170,13 +215,27 @@ export class Workspaces implements WorkspaceStore {
     return true;
   }
 
-  /** Closes workspaces unused for `idleMs`; of those that stay open (the default one, those in use), the log's descriptor if nothing was written for as long. */
+  /**
+   * Removes open keys' workspaces beyond the cap or past the TTL; closes
+   * workspaces unused for `idleMs`; of those that stay open (the default one,
+   * those in use), the log's descriptor if nothing was written for as long.
+   */
   private async closeIdle(): Promise<void> {
+    await this.kept?.trim(this.detach).catch(() => undefined);
     const before = Date.now() - this.idleMs;
     for (const [key, entry] of [...this.entries]) {
       if (entry.lastUsed < before && this.closable(key, entry)) await this.closeEntry(key, entry).catch(() => undefined);
       else await entry.store?.releaseLog(before).catch(() => undefined);
     }
+  }
+
+  /** An idle workspace out of service, for removal: its store to close (undefined if it is not open), or false while in use. */
+  private detachEntry(key: string | undefined): PetStore | undefined | false {
+    const entry = key === undefined ? undefined : this.entries.get(key);
+    if (key === undefined || !entry) return undefined;
+    if (!this.closable(key, entry)) return false;
+    this.entries.delete(key);
+    return entry.store;
   }
 
   private closable(key: string, entry: Entry): boolean {
@@ -187,14 +246,4 @@ export class Workspaces implements WorkspaceStore {
     this.entries.delete(key);
     await entry.store?.close({ fold: false });
   }
-}
-
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    (error: unknown) => {
-      if (errnoOf(error) === 'ENOENT') return false;
-      throw error;
-    },
-  );
 }

@@ -7,7 +7,7 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientOf } from '../support/control-client.js';
-import { startTestSandbox, type TestSandbox } from '../support/harness.js';
+import { onPostgres, startTestSandbox, type TestSandbox } from '../support/harness.js';
 import { expectControlValid } from '../support/spec-check.js';
 
 type Family = ReturnType<typeof parsePrometheusTextFormat>[number];
@@ -88,8 +88,11 @@ describe('/metrics', () => {
     const { families } = await scrape(sb);
     // What the backend itself says (the file backend's and PostgreSQL's differ), read when scraped.
     const memory = await sb.backend.journal.memory();
-    expect(value(families, 'petstore_workspaces_open')).toBe(sb.backend.workspaces.openIds().length);
-    expect(value(families, 'petstore_workspaces_open')).toBeGreaterThanOrEqual(1);
+    expect(value(families, 'petstore_workspaces_open')).toBe(sb.backend.workspaces.openCount());
+    // The default workspace stays open on the file backend; on PostgreSQL no request holds one while scraping.
+    expect(value(families, 'petstore_workspaces_open')).toBe(onPostgres ? 0 : sb.backend.workspaces.openCount());
+    if (!onPostgres) expect(value(families, 'petstore_workspaces_open')).toBeGreaterThanOrEqual(1);
+    expect(value(families, 'petstore_workspaces_removed_total')).toBe(0);
     expect(value(families, 'petstore_journal_entries')).toBe(memory.kept);
     // At least the six /v1 requests (the others are not journaled).
     expect(memory.kept).toBeGreaterThanOrEqual(6);
@@ -97,6 +100,34 @@ describe('/metrics', () => {
     expect(value(families, 'petstore_journal_memory_budget_bytes')).toBe(memory.budget);
     for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds'])
       expect(families.has(name), name).toBe(true);
+  });
+});
+
+describe('petstore_workspaces_open with --open-keys --max-workspaces 4', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startTestSandbox(['--open-keys', '--count', '1', '--max-workspaces', '4']);
+  });
+  afterAll(() => sb.stop());
+
+  it('counts the workspaces open (on PostgreSQL, in use), never more than the cap, not every workspace ever used', async () => {
+    for (let i = 0; i < 12; i++) expect((await sb.call('/pets', { key: `visitor-${i}` })).status).toBe(200);
+    const after = value((await scrape(sb)).families, 'petstore_workspaces_open');
+    expect(after).toBeLessThanOrEqual(4);
+    expect(after).toBe(onPostgres ? 0 : sb.backend.workspaces.openCount());
+    // Three workspaces held by work under way: counted while held, and no longer once done.
+    const release: (() => void)[] = [];
+    const held = ['holder-1', 'holder-2', 'holder-3'].map((key) => sb.backend.workspaces.use(key, () => new Promise<void>((done) => release.push(done))));
+    for (let i = 0; i < 100 && release.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const during = value((await scrape(sb)).families, 'petstore_workspaces_open');
+    expect(during).toBe(onPostgres ? 3 : sb.backend.workspaces.openCount());
+    release.forEach((done) => done());
+    await Promise.all(held);
+    expect(value((await scrape(sb)).families, 'petstore_workspaces_open')).toBe(onPostgres ? 0 : sb.backend.workspaces.openCount());
+  });
+
+  it("says at start, on PostgreSQL only, that open keys' workspaces are not removed there", () => {
+    expect(sb.notices.filter((n) => n.includes('--open-key-workspaces'))).toHaveLength(onPostgres ? 1 : 0);
   });
 });
 

@@ -80,6 +80,16 @@ export class PgWorkspaces implements WorkspaceStore {
     return [...this.known.keys()];
   }
 
+  /** Workspaces in use by this instance's requests now: what `--max-workspaces` caps. */
+  openCount(): number {
+    return this.inUse.size;
+  }
+
+  /** Rows of open keys' workspaces are kept: nothing is removed. */
+  removedCount(): number {
+    return 0;
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }
