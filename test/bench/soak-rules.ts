@@ -1,0 +1,94 @@
+/**
+ * When a soak fails: the rules, as pure functions of what was measured, so
+ * that each can be shown to fail (test/unit/bench/soak-rules.test.ts).
+ * docs/soak.md states the same rules; keep the two in step.
+ */
+import type { ProcessSample, SoakWindow } from './soak-window.js';
+
+export interface SoakLimits {
+  /** Memory keeps growing when the second half's RSS slope is above this (MB per minute)... */
+  slopeMbPerMin: number;
+  /** ...and its last window is above its first by more than this (MB). */
+  growthMb: number;
+  /** Descriptors came back when, after the settle, at most this many more are open than at the baseline. */
+  fdMargin: number;
+  /** The sandbox must exit within this long of SIGTERM (ms). */
+  sigtermMs: number;
+}
+
+export interface Check {
+  name: string;
+  pass: boolean;
+  /** False when too little was measured to judge (a short run): shown, never a failure. */
+  judged: boolean;
+  detail: string;
+}
+
+/** The least-squares slope of `ys` over `xs`. */
+export function slope(xs: number[], ys: number[]): number {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += ((xs[i] as number) - mx) * ((ys[i] as number) - my);
+    den += ((xs[i] as number) - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+const mb = (n: number) => `${n.toFixed(1)} MB`;
+
+/**
+ * Memory: over the second half of the load's windows (the later half when
+ * their number is odd; at least 4 windows in all, else not judged), the
+ * least-squares slope of each window's lowest RSS (the floor the garbage
+ * collector got back to; a median follows its sawtooth) against time is above
+ * `slopeMbPerMin` AND the last window's median is above the half's first by
+ * more than `growthMb`. Either alone is noise: a slope over a few flat
+ * windows, or one garbage collection's step.
+ */
+export function memoryCheck(load: SoakWindow[], limits: SoakLimits): Check {
+  const name = 'memory stops growing';
+  if (load.length < 4) return { name, pass: true, judged: false, detail: `${load.length} load windows; at least 4 are needed to judge` };
+  const half = load.slice(Math.floor(load.length / 2));
+  const first = half[0] as SoakWindow;
+  const last = half.at(-1) as SoakWindow;
+  const perMin = slope(
+    half.map((w) => w.atSec / 60),
+    half.map((w) => w.rssMinMb),
+  );
+  const growth = last.rssMinMb - first.rssMinMb;
+  const pass = !(perMin > limits.slopeMbPerMin && growth > limits.growthMb);
+  const detail =
+    `second half (${half.length} windows, ${first.atSec}-${last.atSec} s): lowest RSS ${mb(first.rssMinMb)} -> ${mb(last.rssMinMb)}, ` +
+    `slope ${perMin.toFixed(2)} MB/min (limit ${limits.slopeMbPerMin}), growth ${mb(growth)} (limit ${limits.growthMb} MB)`;
+  return { name, pass, judged: true, detail };
+}
+
+/** Descriptors: after the load stops and the settle, at most `fdMargin` more are open than at the baseline (after the warm-up and the same settle). */
+export function descriptorCheck(baseline: ProcessSample, after: ProcessSample, limits: SoakLimits): Check {
+  const pass = after.fds <= baseline.fds + limits.fdMargin;
+  const detail = `${after.fds} open after the settle, ${baseline.fds} at the baseline (margin ${limits.fdMargin})`;
+  return { name: 'descriptors come back', pass, judged: true, detail };
+}
+
+/** Nothing acknowledged (a 201, a reset, a load, a checkpoint) is missing or changed. */
+export function ledgerCheck(lost: string[], acknowledged: number): Check {
+  const detail = lost.length === 0 ? `${acknowledged} acknowledged writes checked` : `${lost.length} problem(s); first: ${lost.slice(0, 5).join('; ')}`;
+  return { name: 'nothing acknowledged is lost', pass: lost.length === 0, judged: true, detail };
+}
+
+/** Every request got an answer it may get (an injected fault's 5xx only where faults are injected; the error model for bad input). */
+export function answersCheck(unexpected: number, first: string[]): Check {
+  const detail = unexpected === 0 ? 'every answer as expected' : `${unexpected} unexpected; first: ${first.slice(0, 3).join('; ')}`;
+  return { name: 'every answer expected', pass: unexpected === 0, judged: true, detail };
+}
+
+/** SIGTERM: the sandbox exits within `sigtermMs`. */
+export function sigtermCheck(exitMs: number | undefined, limits: SoakLimits): Check {
+  const detail =
+    exitMs === undefined ? `still running ${limits.sigtermMs / 1000} s after SIGTERM (then killed)` : `exited ${exitMs.toFixed(0)} ms after SIGTERM`;
+  return { name: 'exits on SIGTERM', pass: exitMs !== undefined, judged: true, detail };
+}
