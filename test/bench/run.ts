@@ -4,7 +4,6 @@
  * and the targets, writes the results to `.bench/results-<date>.json`.
  * `--smoke` (or BENCH_DURATION=1) makes it short enough for CI; it never
  * fails on timings, only when a server does not start or answers with errors.
- * `--soak` runs the soak instead (soak-run.ts, docs/soak.md).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -12,12 +11,9 @@ import { join } from 'node:path';
 import { crossInstances, CROSS_CLIENTS, startBenchPostgres, type BenchPostgres } from './postgres.js';
 import { killAll, startBare, startBaseline, startPrism, startSandbox, type ServerProcess } from './processes.js';
 import { maxTarget, ratioTarget, render, rowsOf, writeResults, type Measure, type Row, type Target } from './report.js';
-import { BIG, compareBin, compareLabel, only, opts, smoke, soak, withPostgres } from './options.js';
+import { BIG, compareBin, compareLabel, only, opts, smoke, withPostgres } from './options.js';
 import { compare, freshCopy, NEW_PET, readyTime } from './scenarios.js';
 import type { LoadResult } from './load.js';
-import { runSoak } from './soak-run.js';
-
-if (soak) process.exit(await runSoak());
 
 const PG = 'sandbox on PostgreSQL';
 

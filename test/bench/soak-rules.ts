@@ -40,29 +40,38 @@ export function slope(xs: number[], ys: number[]): number {
 
 const mb = (n: number) => `${n.toFixed(1)} MB`;
 
+/** Windows whose readings make one floor: a garbage collection's cycle under load can outlast one window. */
+export const FLOOR_SPAN = 3;
+
 /**
- * Memory: over the second half of the load's windows (the later half when
- * their number is odd; at least 4 windows in all, else not judged), the
- * least-squares slope of each window's lowest RSS (the floor the garbage
- * collector got back to; a median follows its sawtooth) against time is above
- * `slopeMbPerMin` AND the last window's median is above the half's first by
- * more than `growthMb`. Either alone is noise: a slope over a few flat
- * windows, or one garbage collection's step.
+ * Memory: take the second half of the load's windows (the later half when
+ * their number is odd). A window's floor is the lowest RSS reading in it and
+ * the FLOOR_SPAN - 1 windows before it (45 s at the default 15 s windows):
+ * the level the garbage collector got back to, where a median, or one
+ * window's lowest, follows its sawtooth (tens of MB on this sandbox). The
+ * floors judged are those whose windows all lie in the second half: at least
+ * 3 of them (10 load windows), else the check is not judged. It fails when
+ * the least-squares slope of those floors against time is above
+ * `slopeMbPerMin` AND the last floor is above the first by more than
+ * `growthMb`. Either alone is noise: a slope over a few flat windows, or one
+ * step.
  */
 export function memoryCheck(load: SoakWindow[], limits: SoakLimits): Check {
   const name = 'memory stops growing';
-  if (load.length < 4) return { name, pass: true, judged: false, detail: `${load.length} load windows; at least 4 are needed to judge` };
-  const half = load.slice(Math.floor(load.length / 2));
-  const first = half[0] as SoakWindow;
-  const last = half.at(-1) as SoakWindow;
+  const start = Math.floor(load.length / 2) + FLOOR_SPAN - 1;
+  if (load.length - start < 3) return { name, pass: true, judged: false, detail: `${load.length} load windows; at least 9 are needed to judge` };
+  const floorAt = (i: number) => Math.min(...load.slice(i + 1 - FLOOR_SPAN, i + 1).map((v) => v.rssMinMb));
+  const half = load.slice(start).map((w, i) => ({ atSec: w.atSec, mb: floorAt(start + i) }));
+  const first = half[0] as (typeof half)[number];
+  const last = half.at(-1) as (typeof half)[number];
   const perMin = slope(
-    half.map((w) => w.atSec / 60),
-    half.map((w) => w.rssMinMb),
+    half.map((f) => f.atSec / 60),
+    half.map((f) => f.mb),
   );
-  const growth = last.rssMinMb - first.rssMinMb;
+  const growth = last.mb - first.mb;
   const pass = !(perMin > limits.slopeMbPerMin && growth > limits.growthMb);
   const detail =
-    `second half (${half.length} windows, ${first.atSec}-${last.atSec} s): lowest RSS ${mb(first.rssMinMb)} -> ${mb(last.rssMinMb)}, ` +
+    `second half (${half.length} floors, at ${first.atSec}-${last.atSec} s): RSS floor ${mb(first.mb)} -> ${mb(last.mb)}, ` +
     `slope ${perMin.toFixed(2)} MB/min (limit ${limits.slopeMbPerMin}), growth ${mb(growth)} (limit ${limits.growthMb} MB)`;
   return { name, pass, judged: true, detail };
 }

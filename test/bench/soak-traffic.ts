@@ -46,7 +46,8 @@ export async function runTraffic(ctx: SoakContext, work: Workload, controls: Con
   const rotator = async () => {
     for (let i = 0; ; i++) {
       await sleep(Math.max(0, Math.min(settings.rotateEveryMs, until - performance.now())));
-      if (!live()) return;
+      // Not in the last second: a workspace rotated then would end the run with an empty ledger.
+      if (until - performance.now() < 1000) return;
       await rotate(ctx, work.ledgers[i % work.ledgers.length] as Workload['faulted'], settings.seeded);
     }
   };
