@@ -76,6 +76,25 @@ export function memoryCheck(load: SoakWindow[], limits: SoakLimits): Check {
   return { name, pass, judged: true, detail };
 }
 
+/**
+ * Disk (the file backend, whose windows count the files in its data folder):
+ * over the second half of the load's windows (at least 2), the files at the
+ * last window are at most the first's plus the larger of 20 and 10 %. The
+ * workspaces of new keys must be bounded on disk, and the default bound is
+ * reached within a full run's first half.
+ */
+export function diskCheck(load: SoakWindow[]): Check | undefined {
+  const half = load.slice(Math.floor(load.length / 2));
+  const first = half[0];
+  const last = half.at(-1);
+  if (first?.files === undefined || last?.files === undefined) return undefined;
+  const name = 'the data folder stops growing';
+  if (half.length < 2) return { name, pass: true, judged: false, detail: `${load.length} load windows; at least 4 are needed to judge` };
+  const margin = Math.max(20, Math.ceil(first.files / 10));
+  const detail = `second half: ${first.files} files at ${first.atSec} s, ${last.files} at ${last.atSec} s (margin ${margin})`;
+  return { name, pass: last.files <= first.files + margin, judged: true, detail };
+}
+
 /** Descriptors: after the load stops and the settle, at most `fdMargin` more are open than at the baseline (after the warm-up and the same settle). */
 export function descriptorCheck(baseline: ProcessSample, after: ProcessSample, limits: SoakLimits): Check {
   const pass = after.fds <= baseline.fds + limits.fdMargin;

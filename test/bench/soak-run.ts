@@ -24,7 +24,7 @@ if (env.BENCH_POSTGRES === '0') backends.delete('postgres');
 function settingsFor(backend: 'file' | 'postgres'): SoakSettings & { backend: string } {
   return {
     backend,
-    durationSec: positive(env.BENCH_SOAK_SECONDS, 240),
+    durationSec: positive(env.BENCH_SOAK_SECONDS, 300),
     warmupSec: positive(env.BENCH_SOAK_WARMUP, 30),
     windowSec: positive(env.BENCH_SOAK_WINDOW, 15),
     settleSec: positive(env.BENCH_SOAK_SETTLE, backend === 'file' ? 20 : 35),
@@ -34,7 +34,7 @@ function settingsFor(backend: 'file' | 'postgres'): SoakSettings & { backend: st
     rotateEveryMs: 5_000,
     limits: {
       slopeMbPerMin: positive(env.BENCH_SOAK_SLOPE, 3),
-      growthMb: positive(env.BENCH_SOAK_GROWTH, 8),
+      growthMb: positive(env.BENCH_SOAK_GROWTH, 6),
       fdMargin: positive(env.BENCH_SOAK_FD_MARGIN, 10),
       sigtermMs: 10_000,
     },

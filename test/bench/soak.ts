@@ -13,7 +13,7 @@ import { verifyAll } from './soak-control.js';
 import { createSoakHttp } from './soak-http.js';
 import { ControlWorkspace, Findings, LedgerWorkspace } from './soak-ledger.js';
 import type { Workload } from './soak-ops.js';
-import { answersCheck, descriptorCheck, ledgerCheck, memoryCheck, sigtermCheck, type Check, type SoakLimits } from './soak-rules.js';
+import { answersCheck, descriptorCheck, diskCheck, ledgerCheck, memoryCheck, sigtermCheck, type Check, type SoakLimits } from './soak-rules.js';
 import { runTraffic, type TrafficSettings } from './soak-traffic.js';
 import { sampleProcess, WindowRecorder, type ProcessSample, type SoakWindow } from './soak-window.js';
 
@@ -122,10 +122,11 @@ export async function soakOne(
       windows.filter((w) => w.phase === 'load'),
       settings.limits,
     ),
+    diskCheck(windows.filter((w) => w.phase === 'load')),
     descriptorCheck(baseline, after, settings.limits),
     ledgerCheck(findings.lost, findings.acknowledged),
     answersCheck(findings.unexpected, findings.firstUnexpected),
     sigtermCheck(exitMs, settings.limits),
-  ];
+  ].filter((c) => c !== undefined);
   return { backend, windows, baseline, after, newKeys: work.newKeys, acknowledged: findings.acknowledged, checks };
 }

@@ -1,6 +1,6 @@
 /** The soak's pass/fail rules (test/bench/soak-rules.ts, docs/soak.md) on made-up windows: each passes flat data and fails what it must. */
 import { describe, expect, it } from 'vitest';
-import { answersCheck, descriptorCheck, ledgerCheck, memoryCheck, sigtermCheck, slope, type SoakLimits } from '../../bench/soak-rules.js';
+import { answersCheck, descriptorCheck, diskCheck, ledgerCheck, memoryCheck, sigtermCheck, slope, type SoakLimits } from '../../bench/soak-rules.js';
 import type { SoakWindow } from '../../bench/soak-window.js';
 
 const LIMITS: SoakLimits = { slopeMbPerMin: 3, growthMb: 8, fdMargin: 10, sigtermMs: 10_000 };
@@ -68,6 +68,25 @@ describe('slope', () => {
     expect(slope([0, 1, 2, 3], [1, 3, 5, 7])).toBe(2);
     expect(slope([0, 1, 2], [5, 5, 5])).toBe(0);
     expect(slope([1, 1], [2, 9])).toBe(0);
+  });
+});
+
+describe('diskCheck', () => {
+  const counted = (files: number[]) => windows(files.map(() => 128)).map((w, i) => ({ ...w, files: files[i] }));
+
+  it('passes a data folder that stopped growing before the second half, within its margin', () => {
+    expect(diskCheck(counted([500, 1000, 1500, 2000, 2010, 2000, 2030, 2100]))).toMatchObject({ pass: true, judged: true });
+  });
+
+  it('fails one that keeps growing, and says by how much', () => {
+    expect(diskCheck(counted([100, 200, 300, 400, 500, 600, 700, 800]))).toMatchObject({
+      pass: false,
+      detail: 'second half: 500 files at 75 s, 800 at 120 s (margin 50)',
+    });
+  });
+
+  it('does not apply where files are not counted (PostgreSQL)', () => {
+    expect(diskCheck(windows([128, 128, 128, 128]))).toBeUndefined();
   });
 });
 
