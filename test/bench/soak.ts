@@ -64,6 +64,59 @@ async function sigterm(server: ServerProcess, limitMs: number): Promise<number |
   return ms;
 }
 
+/** One backend's soak under way: what its phases share. */
+interface Run {
+  backend: string;
+  server: ServerProcess;
+  settings: SoakSettings;
+  work: Workload;
+  controls: ControlWorkspace[];
+  findings: Findings;
+  windows: SoakWindow[];
+  log: (line: string) => void;
+  dataDir: string | undefined;
+}
+
+/** A client for one phase (its connections closed at the phase's end) and a fresh window. */
+const contextOf = (run: Run): SoakContext => ({
+  http: createSoakHttp(run.server.origin, run.settings.workers + run.controls.length + 2),
+  findings: run.findings,
+  window: new WindowRecorder(),
+});
+
+function logWindow(run: Run, w: SoakWindow): void {
+  const rss = `RSS ${w.rssMinMb.toFixed(1).padStart(6)}-${w.rssMaxMb.toFixed(1).padStart(6)} MB`;
+  const rate = `${w.rps.toFixed(0).padStart(5)} req/s  p99 ${w.p99.toFixed(1).padStart(6)} ms`;
+  const counts = `fds ${String(w.fds).padStart(4)}${w.files === undefined ? '' : `  files ${w.files}`}  new keys ${w.newKeys}  streams ${w.streams}  unexpected ${w.unexpected}`;
+  run.log(`  [${run.backend}] ${w.phase.padEnd(7)} ${String(w.atSec).padStart(4)} s ${rate}  ${rss}  ${counts}`);
+}
+
+/** The load for `seconds`, read in windows: the process sampled once a second, each window's figures logged and kept. */
+async function runPhase(run: Run, phase: SoakWindow['phase'], seconds: number): Promise<void> {
+  const { server, settings, findings, dataDir } = run;
+  const ctx = contextOf(run);
+  const t0 = performance.now();
+  const until = t0 + seconds * 1000;
+  const traffic = runTraffic(ctx, run.work, run.controls, settings, until);
+  for (let start = t0; start < until;) {
+    const end = Math.min(start + settings.windowSec * 1000, until);
+    const samples: ProcessSample[] = [];
+    const unexpected = findings.unexpected;
+    while (performance.now() < end) {
+      await sleep(Math.min(1000, end - performance.now()));
+      const s = sampleProcess(server.pid);
+      if (s) samples.push(s);
+    }
+    const w = ctx.window.take(phase, Math.round((end - t0) / 1000), (end - start) / 1000, findings.unexpected - unexpected, samples);
+    if (dataDir) w.files = readdirSync(dataDir).length;
+    run.windows.push(w);
+    logWindow(run, w);
+    start = end;
+  }
+  await traffic;
+  ctx.http.close();
+}
+
 /** Runs the soak on a started sandbox (`--open-keys`, the keys above configured); stops it with SIGTERM at the end. `dataDir`: its data folder, whose files are counted. */
 export async function soakOne(
   backend: string,
@@ -72,57 +125,27 @@ export async function soakOne(
   log: (line: string) => void,
   dataDir?: string,
 ): Promise<SoakOutcome> {
-  const findings = new Findings();
-  const windows: SoakWindow[] = [];
   const ledgers = LEDGER_KEYS.map((key) => new LedgerWorkspace(key, settings.seeded));
   // The last ledger workspace gets the faults; new keys are new to this run.
   const work: Workload = { ledgers, faulted: ledgers.at(-1) as LedgerWorkspace, newKeyPrefix: `soak-${randomBytes(4).toString('hex')}`, newKeys: 0 };
   const controls = CONTROL_KEYS.map((key) => new ControlWorkspace(key, settings.seeded));
-  const context = (): SoakContext => ({ http: createSoakHttp(server.origin, settings.workers + controls.length + 2), findings, window: new WindowRecorder() });
+  const run: Run = { backend, server, settings, work, controls, findings: new Findings(), windows: [], log, dataDir };
+  const { findings, windows } = run;
 
-  const phase = async (name: SoakWindow['phase'], seconds: number) => {
-    const ctx = context();
-    const t0 = performance.now();
-    const until = t0 + seconds * 1000;
-    const traffic = runTraffic(ctx, work, controls, settings, until);
-    for (let start = t0; start < until;) {
-      const end = Math.min(start + settings.windowSec * 1000, until);
-      const samples: ProcessSample[] = [];
-      const unexpected = findings.unexpected;
-      while (performance.now() < end) {
-        await sleep(Math.min(1000, end - performance.now()));
-        const s = sampleProcess(server.pid);
-        if (s) samples.push(s);
-      }
-      const w = ctx.window.take(name, Math.round((end - t0) / 1000), (end - start) / 1000, findings.unexpected - unexpected, samples);
-      if (dataDir) w.files = readdirSync(dataDir).length;
-      windows.push(w);
-      log(
-        `  [${backend}] ${name.padEnd(7)} ${String(w.atSec).padStart(4)} s ${w.rps.toFixed(0).padStart(5)} req/s  p99 ${w.p99.toFixed(1).padStart(6)} ms  ` +
-          `RSS ${w.rssMinMb.toFixed(1).padStart(6)}-${w.rssMaxMb.toFixed(1).padStart(6)} MB  fds ${String(w.fds).padStart(4)}  new keys ${w.newKeys}  streams ${w.streams}  unexpected ${w.unexpected}`,
-      );
-      start = end;
-    }
-    await traffic;
-    ctx.http.close();
-  };
-
-  await phase('warm-up', settings.warmupSec);
+  await runPhase(run, 'warm-up', settings.warmupSec);
   const baseline = await settled(server.pid, settings.settleSec);
   log(`  [${backend}] baseline after the warm-up and ${settings.settleSec} s idle: RSS ${baseline.rssMb.toFixed(1)} MB, ${baseline.fds} descriptors`);
-  await phase('load', settings.durationSec);
+  await runPhase(run, 'load', settings.durationSec);
   const after = await settled(server.pid, settings.settleSec);
   log(`  [${backend}] after the load and ${settings.settleSec} s idle: RSS ${after.rssMb.toFixed(1)} MB, ${after.fds} descriptors; checking the ledger`);
-  const ctx = context();
+  const ctx = contextOf(run);
   await verifyAll(ctx, work.ledgers, controls);
   ctx.http.close();
   const exitMs = await sigterm(server, settings.limits.sigtermMs);
+  const load = windows.filter((w) => w.phase === 'load');
   const checks = [
-    memoryCheck(
-      windows.filter((w) => w.phase === 'load'),
-      settings.limits,
-    ),
-    diskCheck(windows.filter((w) => w.phase === 'load')),
+    memoryCheck(load, settings.limits),
+    diskCheck(load),
     descriptorCheck(baseline, after, settings.limits),
     ledgerCheck(findings.lost, findings.acknowledged),
     answersCheck(findings.unexpected, findings.firstUnexpected),
