@@ -114,9 +114,11 @@ export function answersCheck(unexpected: number, first: string[]): Check {
   return { name: 'every answer expected', pass: unexpected === 0, judged: true, detail };
 }
 
-/** SIGTERM: the sandbox exits within `sigtermMs`. */
-export function sigtermCheck(exitMs: number | undefined, limits: SoakLimits): Check {
+/** SIGTERM: the sandbox exits within `sigtermMs` (`exit`: ms it took, `killed` when it had not, `gone` when it had ended before). */
+export function sigtermCheck(exit: number | 'killed' | 'gone', limits: SoakLimits): Check {
   const detail =
-    exitMs === undefined ? `still running ${limits.sigtermMs / 1000} s after SIGTERM (then killed)` : `exited ${exitMs.toFixed(0)} ms after SIGTERM`;
-  return { name: 'exits on SIGTERM', pass: exitMs !== undefined, judged: true, detail };
+    exit === 'killed' ? `still running ${limits.sigtermMs / 1000} s after SIGTERM (then killed)`
+    : exit === 'gone' ? 'the sandbox had ended before SIGTERM'
+    : `exited ${exit.toFixed(0)} ms after SIGTERM`;
+  return { name: 'exits on SIGTERM', pass: typeof exit === 'number', judged: true, detail };
 }

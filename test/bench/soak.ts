@@ -52,16 +52,18 @@ async function settled(pid: number, seconds: number): Promise<ProcessSample> {
   return { rssMb: Math.min(...samples.map((s) => s.rssMb)), fds: Math.min(...samples.map((s) => s.fds)) };
 }
 
-/** Sends SIGTERM; ms until the process is gone, or undefined after `limitMs` (it is then killed). */
-async function sigterm(server: ServerProcess, limitMs: number): Promise<number | undefined> {
+/** Sends SIGTERM: the ms until the process is gone; `killed` when it is still there after `limitMs`; `gone` when it had ended before. */
+async function sigterm(server: ServerProcess, limitMs: number): Promise<number | 'killed' | 'gone'> {
+  const gone = () => ['Z', undefined].includes(statFields(server.pid)?.[0]);
+  if (gone()) return (await server.stop(), 'gone');
   const t0 = performance.now();
   process.kill(server.pid, 'SIGTERM');
-  const gone = () => ['Z', undefined].includes(statFields(server.pid)?.[0]);
   while (!gone() && performance.now() - t0 < limitMs) await sleep(20);
-  const ms = gone() ? performance.now() - t0 : undefined;
-  if (ms === undefined) process.kill(server.pid, 'SIGKILL');
+  const ms = performance.now() - t0;
+  const exit = gone() ? ms : 'killed';
+  if (exit === 'killed') process.kill(server.pid, 'SIGKILL');
   await server.stop();
-  return ms;
+  return exit;
 }
 
 /** One backend's soak under way: what its phases share. */
@@ -141,7 +143,7 @@ export async function soakOne(
   const ctx = contextOf(run);
   await verifyAll(ctx, work.ledgers, controls);
   ctx.http.close();
-  const exitMs = await sigterm(server, settings.limits.sigtermMs);
+  const exit = await sigterm(server, settings.limits.sigtermMs);
   const load = windows.filter((w) => w.phase === 'load');
   const checks = [
     memoryCheck(load, settings.limits),
@@ -149,7 +151,7 @@ export async function soakOne(
     descriptorCheck(baseline, after, settings.limits),
     ledgerCheck(findings.lost, findings.acknowledged),
     answersCheck(findings.unexpected, findings.firstUnexpected),
-    sigtermCheck(exitMs, settings.limits),
+    sigtermCheck(exit, settings.limits),
   ].filter((c) => c !== undefined);
   return { backend, windows, baseline, after, newKeys: work.newKeys, acknowledged: findings.acknowledged, checks };
 }

@@ -108,6 +108,7 @@ describe('ledgerCheck, answersCheck, sigtermCheck', () => {
     expect(answersCheck(0, []).pass).toBe(true);
     expect(answersCheck(2, ['GET /v1/pets answered 500: {}']).detail).toBe('2 unexpected; first: GET /v1/pets answered 500: {}');
     expect(sigtermCheck(40, LIMITS).pass).toBe(true);
-    expect(sigtermCheck(undefined, LIMITS)).toMatchObject({ pass: false, detail: 'still running 10 s after SIGTERM (then killed)' });
+    expect(sigtermCheck('killed', LIMITS)).toMatchObject({ pass: false, detail: 'still running 10 s after SIGTERM (then killed)' });
+    expect(sigtermCheck('gone', LIMITS)).toMatchObject({ pass: false, detail: 'the sandbox had ended before SIGTERM' });
   });
 });
