@@ -2,7 +2,10 @@
 import type { BenchOptions } from './scenarios.js';
 
 export const smoke = process.argv.includes('--smoke');
-const positive = (raw: string | undefined, fallback: number) => (raw && Number(raw) > 0 ? Number(raw) : fallback);
+/** `--soak`: the soak run (soak-run.ts) instead of the comparisons. */
+export const soak = process.argv.includes('--soak');
+/** A BENCH_* number when it is one above zero, else `fallback`. */
+export const positive = (raw: string | undefined, fallback: number) => (raw && Number(raw) > 0 ? Number(raw) : fallback);
 export const opts: BenchOptions = {
   durationSec: positive(process.env.BENCH_DURATION, smoke ? 1 : 5),
   rounds: positive(process.env.BENCH_ROUNDS, smoke ? 1 : 3),

@@ -160,15 +160,22 @@ async function start(spec: SpawnSpec): Promise<ServerProcess> {
 /**
  * The sandbox in stateful mode on `store`: a data file (`--data`; a missing file is seeded with `count` pets) or a PostgreSQL URL
  * (`--store postgres://…`; a workspace is seeded with `count` pets on its first use, here the start's first GET). `bin` may be another
- * build, to compare. Its request log is off (`PETSTORE_LOG_LEVEL=warn`, as Prism runs silent) unless `requestLog`: then one JSON
+ * build, to compare; `extraArgs` go after the others (the soak's `--open-keys`, say). Its request log is off (`PETSTORE_LOG_LEVEL=warn`, as Prism runs silent) unless `requestLog`: then one JSON
  * line per request goes to a pipe this process drains. Set by variables, which a build without them ignores.
  */
-export async function startSandbox(store: string, count = 50, name = 'sandbox', bin = SANDBOX_BIN, requestLog = false): Promise<ServerProcess> {
+export async function startSandbox(
+  store: string,
+  count = 50,
+  name = 'sandbox',
+  bin = SANDBOX_BIN,
+  requestLog = false,
+  extraArgs: string[] = [],
+): Promise<ServerProcess> {
   const port = await freePort();
   const where = store.startsWith('postgres://') ? ['--store', store] : ['--data', store];
   return start({
     name,
-    args: [bin, '--port', String(port), ...where, '--count', String(count), '--mode', 'stateful'],
+    args: [bin, '--port', String(port), ...where, '--count', String(count), '--mode', 'stateful', ...extraArgs],
     origin: `http://127.0.0.1:${port}`,
     prefix: '/v1',
     timeoutMs: 120_000,

@@ -53,7 +53,8 @@ export function rowsOf(scenario: string, results: Map<string, LoadResult>, prism
 
 const fmt = (n: number | undefined, digits = 0) => (n === undefined || !Number.isFinite(n) ? '' : n.toFixed(digits));
 
-function table(head: string[], rows: string[][]): string {
+/** A Markdown table: the first two columns left-aligned, the others right-aligned. */
+export function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
   return [line(head), `|${widths.map((w, i) => (i < 2 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
