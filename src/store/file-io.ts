@@ -1,10 +1,10 @@
-import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /**
  * Small, careful file primitives for the store: every byte written or an
- * error, folders synced after a file is created or renamed, and files read
- * as a stream of lines, never as one string (V8 caps a string near 512 MiB).
+ * error, and files read as a stream of lines, never as one string (V8 caps
+ * a string near 512 MiB). Files and folders are created, renamed and
+ * removed in `durable-entries.ts`.
  */
 
 /** Writes all of `data` at `position`; a short write is continued, never ignored. */
@@ -16,30 +16,6 @@ export async function writeAll(handle: FileHandle, data: Buffer, position: numbe
     if (bytesWritten <= 0) throw Object.assign(new Error('The file system accepted no more bytes'), { code: 'ENOSPC' });
     done += bytesWritten;
   }
-}
-
-/** Makes a folder's entries (a created or renamed file) durable. */
-export async function fsyncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Opens `file` for positioned writes, creating it if needed (not O_APPEND:
- * the log writes at its own offset, so a failed write is overwritten, not
- * followed). Tells whether the file was created.
- */
-export async function openForWrite(file: string): Promise<{ handle: FileHandle; created: boolean }> {
-  try {
-    return { handle: await open(file, constants.O_RDWR), created: false };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  return { handle: await open(file, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, 0o644), created: true };
 }
 
 const NEWLINE = 0x0a;

@@ -1,7 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { open, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { fsyncDir } from './file-io.js';
+import { readFile } from 'node:fs/promises';
+import { createFile } from './durable-entries.js';
 
 const SECRET_BYTES = 32;
 const ID_LENGTH = 16;
@@ -53,14 +52,8 @@ export class WorkspaceIds {
   /** Writes the secret if it is only in memory: before any file is named by an id. */
   async persist(): Promise<void> {
     if (this.persisted) return;
-    const handle = await open(this.secretFile, 'wx', 0o600);
-    try {
-      await handle.writeFile(`${this.secret.toString('hex')}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fsyncDir(dirname(this.secretFile));
+    // Never seen half written, and durable with its folder: a secret lost in a power cut would orphan every workspace file.
+    await createFile(this.secretFile, [`${this.secret.toString('hex')}\n`], 0o600);
     this.persisted = true;
   }
 }

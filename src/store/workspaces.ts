@@ -1,5 +1,6 @@
-import { rename, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
+import { renameFile } from './durable-entries.js';
 import { StoreError, StoreFailure, errnoOf, storageFailure } from './errors.js';
 import { PetStore, type PetStoreOptions } from './pet-store.js';
 import { legacyWorkspaceId, WorkspaceIds } from './workspace-ids.js';
@@ -150,8 +151,8 @@ export class Workspaces implements WorkspaceStore {
       const legacy = this.fileFor(key, legacyWorkspaceId(key));
       if (!(await exists(file)) && (await exists(legacy))) {
         // The log first: a crash in between leaves a log the data file then finds, not an orphan.
-        if (await exists(`${legacy}.log`)) await rename(`${legacy}.log`, `${file}.log`);
-        await rename(legacy, file);
+        if (await exists(`${legacy}.log`)) await renameFile(`${legacy}.log`, `${file}.log`);
+        await renameFile(legacy, file);
       }
     } catch (error) {
       throw storageFailure(error, 'Could not open the workspace');
