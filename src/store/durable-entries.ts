@@ -45,23 +45,32 @@ export async function syncIfPending(dir: string): Promise<void> {
 }
 
 /** Folders made durable by this process, or being made so: a second caller waits for the first. */
-const known = new Map<string, Promise<void>>();
+const made = new Map<string, Promise<void>>();
+
+const isDirectory = (dir: string): Promise<boolean> => stat(dir).then((s) => s.isDirectory(), fails);
+const succeeds = (work: Promise<unknown>): Promise<boolean> => work.then(() => true, fails);
+const fails = () => false;
 
 /**
  * Creates `dir` and its missing parents, durably: each folder that gains an
  * entry is synced, parents first. A folder that already existed has its
  * parent synced too, once per process, at best effort (a process killed
  * just after creating it may not have synced it; a parent we cannot read is
- * not ours to fix). Concurrent callers share the work.
+ * not ours to fix). Concurrent callers share the work; a folder removed
+ * since is made again.
  */
-export function ensureDir(dir: string): Promise<void> {
-  let done = known.get(dir);
-  if (!done) {
-    done = makeDir(dir);
-    known.set(dir, done);
-    done.catch(() => known.get(dir) === done && known.delete(dir));
+export async function ensureDir(dir: string): Promise<void> {
+  const known = made.get(dir);
+  if (known && (await succeeds(known)) && (await isDirectory(dir))) return;
+  if (made.get(dir) === known) made.delete(dir);
+  let making = made.get(dir);
+  if (!making) {
+    const started = makeDir(dir);
+    made.set(dir, started);
+    started.catch(() => made.get(dir) === started && made.delete(dir));
+    making = started;
   }
-  return done;
+  return making;
 }
 
 async function makeDir(dir: string): Promise<void> {
@@ -71,13 +80,7 @@ async function makeDir(dir: string): Promise<void> {
   const created = await mkdir(dir).then(
     () => true,
     async (error: unknown) => {
-      if (
-        !(await stat(dir).then(
-          (s) => s.isDirectory(),
-          () => false,
-        ))
-      )
-        throw error;
+      if (!(await isDirectory(dir))) throw error;
       return false;
     },
   );
@@ -170,7 +173,7 @@ export async function renameFile(from: string, to: string): Promise<void> {
 
 /** Removes a folder and everything in it, then syncs its parent; a later `ensureDir` creates it again. */
 export async function removeTree(dir: string): Promise<void> {
-  for (const key of known.keys()) if (key === dir || key.startsWith(`${dir}/`)) known.delete(key);
+  for (const key of made.keys()) if (key === dir || key.startsWith(`${dir}/`)) made.delete(key);
   await rm(dir, { recursive: true, force: true });
   await syncDir(dirname(dir));
 }
