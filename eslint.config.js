@@ -21,7 +21,7 @@ const fsCalls = (names) => {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', '.bench/', 'src/openapi/schema.d.ts', 'src/control/schema.d.ts'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', '.bench/', 'test-output/', 'src/openapi/schema.d.ts', 'src/control/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
