@@ -20,7 +20,9 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleSandbox, type SourcePatch } from '../support/bundle.js';
-import { tempDir } from '../support/harness.js';
+import { generatePets } from '../../src/store/seed.js';
+import { tempDir, type CallResult } from '../support/harness.js';
+import { createPet, DEFAULT_KEY, expectError, exportWorkspace } from '../support/ledger-calls.js';
 import { World } from '../support/power-cut-world.js';
 import { mountPowerCut, powerCutUnavailable, unmountPowerCut, type CutOp, type PowerCutDisk } from '../support/powercut.js';
 import { spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
@@ -210,6 +212,28 @@ class Machine {
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A folder sync that fails (EIO, once) right after the rename that commits a
+ * reset: the new data is served, the answer says it may not survive a power
+ * cut, the next create is refused while the folder's sync fails again, and
+ * once it succeeds the reset and the creates after it survive a power cut.
+ */
+const UNSYNCED_RESET: Round = {
+  name: 'creates after a reset whose folder could not be synced at once',
+  act: async (sb, disk, w) => {
+    await w.create(sb.origin, 5, 2);
+    await disk.arm('fsyncdir', /^data$/, 1, 'fail');
+    const res = await w.replace(sb.origin, { reset: { seed: 3, count: 2 } }, [503]);
+    expectError(res as CallResult, 503, 'service_unavailable', /replaced.*EIO.*power cut/);
+    expect((await exportWorkspace(sb.origin)).pets).toEqual(generatePets(3, 2));
+    w.adoptPending();
+    await disk.arm('fsyncdir', /^data$/, 1, 'fail');
+    expectError(await createPet(sb.origin, DEFAULT_KEY, w.ledger), 503, 'service_unavailable', /I\/O error/);
+    await w.create(sb.origin, 5, 2);
+    expect(w.ledger.size).toBe(5);
+  },
+};
+
 /** Builds that skip one folder sync: the source text taken out on the way (see test/support/bundle.ts). */
 const ENTRIES = 'src/store/durable-entries.ts';
 const BROKEN: { name: string; patch: SourcePatch; rounds: Round[] }[] = [
@@ -238,6 +262,10 @@ describe.skipIf(unavailable)(`power cuts, on a file system that keeps only what 
 
   it('keeps every acknowledged pet, reset, load and checkpoint, and reuses no id', { timeout: 120_000 }, async () => {
     expect(await new Machine(bin).run(ROUNDS)).toEqual({});
+  });
+
+  it('a folder that cannot be synced after a reset: answered 503, creates wait, nothing lost once it syncs', { timeout: 60_000 }, async () => {
+    expect(await new Machine(bin).run([UNSYNCED_RESET])).toEqual({});
   });
 
   it.each(BROKEN)('a build where $name loses acknowledged pets, and the check says so', { timeout: 60_000 }, async ({ name, patch, rounds }) => {

@@ -6,6 +6,7 @@
  */
 import { generatePets } from '../../src/store/seed.js';
 import { controlOfChild, createPet, DEFAULT_KEY, exportWorkspace } from './ledger-calls.js';
+import type { CallResult } from './harness.js';
 import { describePet, PetLedger, type Pet } from './pet-ledger.js';
 
 /** A state the workspace can be in: the pets the last reset or load put there, then the ledger's creates. */
@@ -74,15 +75,25 @@ export class World {
     await Promise.all(Array.from({ length: concurrency }, writer));
   }
 
-  /** POST /reset, or /load with `pets`: in flight until answered, then the new generation. */
-  async replace(origin: string, how: { reset: { seed: number; count: number } } | { load: Pet[] }): Promise<void> {
+  /**
+   * POST /reset, or /load with `pets`: in flight until answered 200, then
+   * the new generation. Any other answer is returned (and the operation
+   * stays in flight: it may have happened).
+   */
+  async replace(origin: string, how: { reset: { seed: number; count: number } } | { load: Pet[] }, allowed = [200]): Promise<CallResult | undefined> {
     const next = { ledger: this.newLedger(), base: 'reset' in how ? (generatePets(how.reset.seed, how.reset.count) as Pet[]) : how.load };
     this.pending = next;
     const [path, json] = 'reset' in how ? ['/reset', how.reset] : ['/load', { pets: how.load, mode: 'replace' }];
     const res = await controlOfChild(origin)('POST', path, { json }).catch(() => undefined);
-    if (!res) return;
-    if (res.status !== 200) throw new Error(`POST ${path} answered ${res.status}: ${res.text}`);
-    this.now = next;
+    if (!res) return undefined;
+    if (!allowed.includes(res.status)) throw new Error(`POST ${path} answered ${res.status}: ${res.text}`);
+    if (res.status === 200) this.adoptPending();
+    return res;
+  }
+
+  /** The reset or load in flight happened, and is acknowledged from now on. */
+  adoptPending(): void {
+    if (this.pending) this.now = this.pending;
     this.pending = undefined;
   }
 

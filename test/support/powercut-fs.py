@@ -21,7 +21,8 @@ Commands, one per line on stdin (each answered "ok" on stdout):
                          fsync, fsyncdir, rename, mkdir, create, link,
                          unlink, truncate) on a name matching REGEX (the
                          entry's name; for rename the new one), WHEN
-                         "before" or "after" it is carried out
+                         "before" or "after" it is carried out; or, WHEN
+                         "fail", make that operation fail with EIO once
   cut                    cut the power now
   release                answer what hangs since the cut with EIO: send
                          it once the callers are killed (SIGKILL), so that
@@ -120,11 +121,18 @@ class PowerCutFs(pyfuse3.Operations):
         """Called before and after each operation that changes something: hangs once the power is cut."""
         await self.hang_if_cut()
         t = self.trigger
-        if t and t["op"] == op and t["when"] == when and t["regex"].search(name or ""):
+        # A failure is injected before the operation is carried out, so that nothing of it happens.
+        phase = "before" if t and t["when"] == "fail" else t and t["when"]
+        if t and t["op"] == op and phase == when and t["regex"].search(name or ""):
             t["seen"] += 1
-            if t["seen"] == t["nth"]:
-                self.cut(op, name)
-                await self.hang_if_cut()
+            if t["seen"] < t["nth"]:
+                return
+            if t["when"] == "fail":
+                self.trigger = None
+                say(f"failed {op} {name}")
+                raise pyfuse3.FUSEError(errno.EIO)
+            self.cut(op, name)
+            await self.hang_if_cut()
 
     def cut(self, op, name):
         self.frozen = True

@@ -30,8 +30,8 @@ export type CutOp = 'write' | 'fsync' | 'fsyncdir' | 'rename' | 'mkdir' | 'creat
 export interface PowerCutDisk {
   /** Where the file system is mounted. */
   readonly dir: string;
-  /** Cuts the power at the `nth` `op` on a name matching `name`, before or after it is carried out. */
-  arm(op: CutOp, name: RegExp, nth: number, when: 'before' | 'after'): Promise<void>;
+  /** Cuts the power at the `nth` `op` on a name matching `name`, before or after it is carried out; or (`fail`) fails that one with EIO. */
+  arm(op: CutOp, name: RegExp, nth: number, when: 'before' | 'after' | 'fail'): Promise<void>;
   /** Cuts the power now (nothing if it is cut already). */
   cut(): Promise<void>;
   /** Lets the processes caught by the cut exit: call it once they are killed (SIGKILL); they never see what is answered. */
