@@ -7,7 +7,8 @@
  * the next `mountPowerCut` serves as a rebooted disk.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +22,17 @@ export function powerCutUnavailable(): string | undefined {
   if (process.getuid?.() !== 0) return 'mounting a FUSE file system needs root here';
   if (!existsSync('/dev/fuse')) return 'no /dev/fuse';
   const probe = spawnSync(PYTHON, ['-c', 'import pyfuse3, trio'], { encoding: 'utf8' });
-  return probe.status === 0 ? undefined : `${PYTHON} cannot import pyfuse3 (apt-get install fuse3 python3-pyfuse3)`;
+  if (probe.status !== 0) return `${PYTHON} cannot import pyfuse3 (apt-get install fuse3 python3-pyfuse3)`;
+  // Mounted once, empty, and unmounted: a container without the right to mount says so here.
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-fuse-probe-'));
+  try {
+    mkdirSync(join(dir, 'image'));
+    const mounted = spawnSync(PYTHON, [FS, join(dir, 'image'), dir, join(dir, 'out')], { input: 'exit\n', encoding: 'utf8', timeout: 20_000 });
+    return mounted.status === 0 ? undefined : `the FUSE file system cannot be mounted: ${mounted.stderr.trim().split('\n').at(-1) ?? mounted.status}`;
+  } finally {
+    spawnSync('umount', ['-l', dir]);
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Operations a cut can be armed at (see powercut-fs.py). */
