@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -148,7 +149,7 @@ export async function writeFileAtomic(file: string, pieces: Iterable<string> | A
 export async function createFile(file: string, pieces: Iterable<string | Buffer> | AsyncIterable<string | Buffer>, mode = 0o644): Promise<void> {
   const dir = dirname(file);
   await ensureDir(dir);
-  const temp = join(dir, `.${basename(file)}.${process.pid}.new`);
+  const temp = join(dir, `.${basename(file)}.${randomUUID()}.new`);
   try {
     const handle = await open(temp, 'wx', mode);
     try {

@@ -15,6 +15,7 @@ const ID_LENGTH = 16;
 export class WorkspaceIds {
   private readonly ids = new Map<string, string>();
   private persisted: boolean;
+  private persisting: Promise<void> | undefined;
 
   private constructor(
     private readonly secretFile: string,
@@ -52,8 +53,10 @@ export class WorkspaceIds {
   /** Writes the secret if it is only in memory: before any file is named by an id. */
   async persist(): Promise<void> {
     if (this.persisted) return;
-    // Never seen half written, and durable with its folder: a secret lost in a power cut would orphan every workspace file.
-    await createFile(this.secretFile, [`${this.secret.toString('hex')}\n`], 0o600);
+    // One write for the workspaces opening together; never seen half written, and durable with its folder:
+    // a secret lost in a power cut would orphan every workspace file.
+    this.persisting ??= createFile(this.secretFile, [`${this.secret.toString('hex')}\n`], 0o600).finally(() => (this.persisting = undefined));
+    await this.persisting;
     this.persisted = true;
   }
 }
