@@ -79,7 +79,10 @@ export async function mountPowerCut(image: string, work: string): Promise<PowerC
       void ended.then(() => reject(new Error(`powercut-fs ended before "${prefix}":\n${errors}`)));
     });
   };
+  // A command after the file system ended (a random cut timed after the round) does nothing.
+  child.stdin?.on('error', () => undefined);
   const command = async (line: string) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
     child.stdin?.write(`${line}\n`);
     await next('ok');
   };
