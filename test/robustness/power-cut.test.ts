@@ -1,5 +1,5 @@
 /**
- * Power cuts: the sandbox (the bundle `npm run build` makes, a real process)
+ * Power cuts: the sandbox (bundled as `npm run build` bundles it, a real process)
  * serves a data folder on a FUSE file system that keeps only what was
  * fsynced (test/support/powercut-fs.py: file data at its fsync, a folder's
  * entries at the folder's fsync, as LazyFS does). The power is cut at the
@@ -10,10 +10,15 @@
  * not fsynced is dropped, and it restarts on what survived. Every
  * acknowledged pet, reset, load and checkpoint must be there, no id reused.
  *
- * The last test shows the check can fail: the same scenarios against a
+ * Another test makes a folder's sync fail (EIO) after a reset's rename.
+ *
+ * The last tests show the check can fail: the same scenarios against a
  * bundle built with one folder fsync taken out of the source on the way
  * (test/support/bundle.ts patches the text; the product has no switch for
  * it) lose acknowledged pets, and the check says so.
+ *
+ * POWER_CUT_SEED=<n> repeats the random moments of a failed run;
+ * POWER_CUT_DEBUG=1 prints each round's steps.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,7 +41,7 @@ const ARGS = ['--seed', String(SEED), '--count', String(COUNT), '--compact-after
 /** Random moments, reproducible: the seed is printed with any failure. */
 const RUN_SEED = Number(process.env.POWER_CUT_SEED ?? Date.now() % 100_000);
 let state = RUN_SEED;
-const random = (below: number) => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) % below) + 0;
+const random = (below: number) => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) % below;
 
 type Arm = [CutOp, RegExp, number, 'before' | 'after'];
 
