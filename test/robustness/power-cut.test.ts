@@ -41,7 +41,7 @@ const ARGS = ['--seed', String(SEED), '--count', String(COUNT), '--compact-after
 /** Random moments, reproducible: the seed is printed with any failure. */
 const RUN_SEED = Number(process.env.POWER_CUT_SEED ?? Date.now() % 100_000);
 let state = RUN_SEED;
-const random = (below: number) => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) % below;
+const random = (below: number) => (state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0) % below;
 
 type Arm = [CutOp, RegExp, number, 'before' | 'after'];
 
