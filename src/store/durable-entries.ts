@@ -172,11 +172,24 @@ export async function renameFile(from: string, to: string): Promise<void> {
   if (dirname(from) !== dirname(to)) await syncDir(dirname(from));
 }
 
-/** Removes a folder and everything in it, then syncs its parent; a later `ensureDir` creates it again. */
-export async function removeTree(dir: string): Promise<void> {
-  for (const key of made.keys()) if (key === dir || key.startsWith(`${dir}/`)) made.delete(key);
-  await rm(dir, { recursive: true, force: true });
-  await syncDir(dirname(dir));
+/**
+ * Removes files and folders (with what they hold), then syncs each folder
+ * they were in, so the removal survives a power cut. A path already gone is
+ * no error, nor is a parent folder that never existed. A removed folder is
+ * made again by a later `ensureDir`.
+ */
+export async function removeDurably(paths: readonly string[]): Promise<void> {
+  const parents = new Set<string>();
+  for (const path of paths) {
+    for (const dir of made.keys()) if (dir === path || dir.startsWith(`${path}/`)) made.delete(dir);
+    await rm(path, { recursive: true, force: true });
+    parents.add(dirname(path));
+  }
+  for (const dir of parents) {
+    await syncDir(dir).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    });
+  }
 }
 
 /** Removes `file` (ENOENT if it is not there), then syncs its folder. */
