@@ -249,7 +249,11 @@ const BROKEN: { name: string; patch: SourcePatch; rounds: Round[] }[] = [
   },
   {
     name: "the folder of a data file's rename not synced",
-    patch: { file: ENTRIES, from: 'await syncDir(dir).catch((error: unknown) => {', to: 'await Promise.resolve().catch((error: unknown) => {' },
+    patch: {
+      file: ENTRIES,
+      from: 'await syncDir(dir).catch((error: unknown) => {\n    throw new RenamedNotDurable',
+      to: 'await Promise.resolve().catch((error: unknown) => {\n    throw new RenamedNotDurable',
+    },
     // Folded into the data file three times (--compact-after 30), the log emptied after each.
     rounds: [createThenCut(100)],
   },
