@@ -3,8 +3,25 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+/** app.ts composes the pipeline from the parts below it: only the wiring above it (sandbox.ts) may import it. */
+const APP_IMPORT = { regex: '(^|/)app\\.js$', message: 'Nothing below app.ts imports it: shared types live in src/operation.ts.' };
+
+/**
+ * Calls that create, rename or remove folder entries: in src/ they go through src/store/durable-entries.ts, which syncs the
+ * folders so that they survive a power cut (docs/durability.md).
+ */
+const ENTRY_CALLS = ['mkdir', 'rename', 'rm', 'rmdir', 'unlink', 'link', 'symlink', 'writeFile', 'appendFile', 'copyFile', 'cp', 'truncate'];
+const fsCalls = (names) => {
+  const message = 'Create, rename and remove files through src/store/durable-entries.ts, which makes folder entries durable.';
+  const sync = [...names.map((n) => `${n}Sync`), 'createWriteStream', 'promises', 'default'];
+  return [
+    { name: 'node:fs/promises', importNames: [...names, 'default'], message },
+    { name: 'node:fs', importNames: [...names, ...sync], message },
+  ];
+};
+
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', '.bench/', 'src/openapi/schema.d.ts', 'src/control/schema.d.ts'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', '.bench/', 'test-output/', 'src/openapi/schema.d.ts', 'src/control/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
@@ -47,16 +64,21 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
     },
   },
+  // Two import rules for src/. ESLint keeps one setting of a rule per file, so each block below says all that applies to its files.
   {
-    // app.ts composes the pipeline from the parts below it: only the wiring above it (sandbox.ts) may import it.
     files: ['src/**/*.ts'],
-    ignores: ['src/sandbox.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '(^|/)app\\.js$', message: 'Nothing below app.ts imports it: shared types live in src/operation.ts.' }] },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { paths: fsCalls(ENTRY_CALLS), patterns: [APP_IMPORT] }] },
+  },
+  { files: ['src/sandbox.ts'], rules: { 'no-restricted-imports': ['error', { paths: fsCalls(ENTRY_CALLS) }] } },
+  {
+    // The file layer itself; a cache rebuilt when missing; an export written where the user asked.
+    files: ['src/store/durable-entries.ts', 'src/openapi/spec-cache.ts', 'src/cli/commands.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [APP_IMPORT] }] },
+  },
+  {
+    // A lock file need not survive a power cut (its process is gone then), but the data folder it is made in must.
+    files: ['src/lock.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: fsCalls(['mkdir']), patterns: [APP_IMPORT] }] },
   },
   prettier,
 );

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ensureDir } from './store/durable-entries.js';
 
 /**
  * What `db.json.lock` holds. Created whole (written aside, then hard-linked
@@ -204,7 +205,7 @@ export async function acquireLock(dataFile: string, holder: string): Promise<Dat
 }
 
 async function claim(dataFile: string, file: string, holder: string): Promise<DataLock> {
-  await mkdir(dirname(file), { recursive: true });
+  await ensureDir(dirname(file)); // The data folder, durably; the lock file itself need not survive a power cut.
   const nonce = randomUUID();
   const mine: LockRecord = { pid: process.pid, nonce, holder };
   // Bounded: each round either creates the lock, finds a live holder or removes a stale lock.

@@ -1,9 +1,8 @@
-import { open, readdir, readFile, rm } from 'node:fs/promises';
+import { open, readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore } from '../backend.js';
-import { writeFileAtomic } from './durable-file.js';
+import { removeFile, RenamedNotDurable, writeFileAtomic } from './durable-entries.js';
 import { errnoOf, StoreError, StoreFailure, storageFailure } from './errors.js';
-import { fsyncDir } from './file-io.js';
 
 /** A checkpoint's name: safe as a file name (no `/`, never a leading `.`), at most 64 characters. The control spec says the same. */
 export const CHECKPOINT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -78,6 +77,7 @@ export class FileCheckpoints implements CheckpointStore {
       try {
         await writeFileAtomic(file, withinBudget(headLine(head), input.text, this.limits.bytes - others, written));
       } catch (error) {
+        if (error instanceof RenamedNotDurable) throw notDurable(name, error);
         throw storageFailure(error, 'Could not save the checkpoint');
       }
       return { name, savedAt: head.savedAt, count: head.count, nextId: head.nextId, bytes: written.bytes };
@@ -116,8 +116,7 @@ export class FileCheckpoints implements CheckpointStore {
     const file = this.fileOf(workspace, name);
     return this.serial(workspace, async () => {
       try {
-        await rm(file);
-        await fsyncDir(dirname(file));
+        await removeFile(file);
         return true;
       } catch (error) {
         if (errnoOf(error) === 'ENOENT') return false;
@@ -141,6 +140,14 @@ export class FileCheckpoints implements CheckpointStore {
     return run;
   }
 }
+
+/** A save whose file is in place but whose folder could not be synced: listed now, maybe gone after a power cut. */
+const notDurable = (name: string, error: RenamedNotDurable) =>
+  new StoreFailure(
+    'service_unavailable',
+    `The checkpoint '${name}' was written, but its folder could not be synced (${error.code ?? (error.cause as Error).message}), so it may not survive a power cut. Save it again with "overwrite": true when storage is back.`,
+    error,
+  );
 
 /** The head line, then the pieces; throws (quota_exceeded) as soon as the bytes pass `budget`, so the temp file is dropped. */
 async function* withinBudget(

@@ -1,11 +1,11 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
 import { parseJson } from '../exact-json.js';
 import { StoreError } from './errors.js';
-import { fsyncDir, openForWrite, readLines, writeAll, type Line } from './file-io.js';
+import { createFile, openForWrite, syncIfPending } from './durable-entries.js';
+import { readLines, writeAll, type Line } from './file-io.js';
 
 /**
  * The commit log beside a data file (`db.json.log`): one record per line,
@@ -76,6 +76,8 @@ export class CommitLog {
   async append(records: string): Promise<void> {
     const handle = await this.openHandle();
     if (this.dirty) await this.cut(handle);
+    // A folder whose last sync failed (the log's creation, a snapshot's rename) is synced before anything more is acknowledged.
+    await syncIfPending(dirname(this.file));
     const data = Buffer.from(records);
     try {
       await writeAll(handle, data, this.end);
@@ -112,16 +114,9 @@ export class CommitLog {
 
   private async openHandle(): Promise<FileHandle> {
     if (this.handle) return this.handle;
-    const { handle, created } = await openForWrite(this.file);
-    try {
-      // A new log's folder entry must be durable too, or a crash could lose the whole file.
-      if (created) await fsyncDir(dirname(this.file));
-    } catch (error) {
-      await handle.close();
-      throw error;
-    }
-    this.handle = handle;
-    return handle;
+    // A new log's folder entry is durable before the first record is, or a power cut could lose the whole file.
+    this.handle = await openForWrite(this.file);
+    return this.handle;
   }
 
   private async cut(handle: FileHandle): Promise<void> {
@@ -134,7 +129,8 @@ export class CommitLog {
   private async setAside(size: number, warn: (message: string) => void): Promise<void> {
     const aside = `${this.file}.discarded-${new Date().toISOString().replaceAll(':', '-')}`;
     try {
-      await pipeline(createReadStream(this.file, { start: this.end }), createWriteStream(aside, { flags: 'wx' }));
+      // Synced with its folder before the log is cut: the bytes are kept through a power cut too.
+      await createFile(aside, createReadStream(this.file, { start: this.end }) as AsyncIterable<Buffer>);
       await this.cut(await this.openHandle());
       warn(
         `${this.file}: the last ${size - this.end} bytes are not a whole record (a write cut short by a crash or a full disk); they were never acknowledged. Moved them to ${aside} and cut the log after the last good record.`,

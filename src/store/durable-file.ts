@@ -1,45 +1,14 @@
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
 import { parseJson, stringifyJson } from '../exact-json.js';
-import { fsyncDir, readLines, writeAll } from './file-io.js';
+import { writeFileAtomic } from './durable-entries.js';
+import { readLines } from './file-io.js';
 import { StoreError, type StoreData } from './types.js';
 
 /** Text is written in pieces of about this size: never the whole file as one string. */
 const PIECE = 1024 * 1024;
 /** A hand-edited file (not one pet per line) is parsed whole, up to this size. */
 const MAX_WHOLE_PARSE = 256 * 1024 * 1024;
-
-/**
- * Writes `pieces` to `file` so that a crash leaves either the old or the new
- * file whole: a temp file, fsync, rename, fsync of the folder. A failed
- * write removes the temp file and leaves `file` as it was.
- */
-export async function writeFileAtomic(file: string, pieces: Iterable<string> | AsyncIterable<string>): Promise<void> {
-  const dir = dirname(file);
-  await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(file)}.tmp`);
-  try {
-    const handle = await open(temp, 'w');
-    try {
-      let position = 0;
-      for await (const piece of pieces) {
-        const data = Buffer.from(piece);
-        await writeAll(handle, data, position);
-        position += data.length;
-      }
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined);
-    throw error;
-  }
-  // The rename is the commit point: the new file is what every reader sees from here on.
-  await fsyncDir(dir).catch(() => undefined);
-}
 
 /**
  * The data file's text in pieces of about 1 MiB: one pet per line, so the

@@ -1,11 +1,10 @@
-import { constants } from 'node:fs';
-import { open, rm, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open, type FileHandle } from 'node:fs/promises';
 
 /**
  * Small, careful file primitives for the store: every byte written or an
- * error, folders synced after a file is created or renamed, and files read
- * as a stream of lines, never as one string (V8 caps a string near 512 MiB).
+ * error, and files read as a stream of lines, never as one string (V8 caps
+ * a string near 512 MiB). Files and folders are created, renamed and
+ * removed in `durable-entries.ts`.
  */
 
 /** Writes all of `data` at `position`; a short write is continued, never ignored. */
@@ -17,30 +16,6 @@ export async function writeAll(handle: FileHandle, data: Buffer, position: numbe
     if (bytesWritten <= 0) throw Object.assign(new Error('The file system accepted no more bytes'), { code: 'ENOSPC' });
     done += bytesWritten;
   }
-}
-
-/** Makes a folder's entries (a created or renamed file) durable. */
-export async function fsyncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Opens `file` for positioned writes, creating it if needed (not O_APPEND:
- * the log writes at its own offset, so a failed write is overwritten, not
- * followed). Tells whether the file was created.
- */
-export async function openForWrite(file: string): Promise<{ handle: FileHandle; created: boolean }> {
-  try {
-    return { handle: await open(file, constants.O_RDWR), created: false };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  return { handle: await open(file, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, 0o644), created: true };
 }
 
 const NEWLINE = 0x0a;
@@ -82,23 +57,5 @@ export async function* readLines(file: string): AsyncGenerator<Line> {
     if (carry.length > 0) yield { bytes: Buffer.concat(carry), offset: carryStart, complete: false };
   } finally {
     await handle.close();
-  }
-}
-
-/**
- * Removes files and folders (with what they hold), then syncs each folder
- * they were in, so the removal survives a power cut. A path already gone is
- * no error, nor is a parent folder that never existed.
- */
-export async function removeDurably(paths: readonly string[]): Promise<void> {
-  const parents = new Set<string>();
-  for (const path of paths) {
-    await rm(path, { recursive: true, force: true });
-    parents.add(dirname(path));
-  }
-  for (const dir of parents) {
-    await fsyncDir(dir).catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    });
   }
 }

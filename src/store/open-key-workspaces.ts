@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import { removeDurably } from './file-io.js';
+import { removeDurably } from './durable-entries.js';
 
 /** Why a workspace was removed: beyond `--open-key-workspaces`, or unused for `--open-key-ttl`. */
 export type RemovalReason = 'cap' | 'ttl';

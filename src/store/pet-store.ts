@@ -1,6 +1,7 @@
 import type { Low } from 'lowdb';
 import type { CommitLog } from './commit-log.js';
 import { Compactor } from './compactor.js';
+import { RenamedNotDurable } from './durable-entries.js';
 import { encodeBatch, prepareCreate, type PendingCreate } from './create-batch.js';
 import { StoreError, StoreFailure, storageFailure } from './errors.js';
 import { PetIndex, petBytes, quotaProblem, type Page, type Quota } from './pet-index.js';
@@ -216,11 +217,23 @@ export class PetStore implements Workspace {
     const quota = quotaProblem(this.options.quota, sorted.length, bytes);
     if (quota) throw new StoreFailure('quota_exceeded', `${quota} Nothing was loaded.`);
     const data: StoreData = { format: 1, epoch: this.epoch + 1, nextId: Math.max(nextId ?? 0, (sorted.at(-1)?.id ?? 0) + 1), pets: sorted };
-    await this.db.adapter.write(data).catch((error: unknown) => {
-      throw storageFailure(error, 'Could not replace the data');
-    });
+    const unsynced = await this.db.adapter.write(data).then(
+      () => undefined,
+      (error: unknown) => {
+        if (error instanceof RenamedNotDurable) return error;
+        throw storageFailure(error, 'Could not replace the data');
+      },
+    );
+    // Once renamed, the new file is what a restart reads: it is served, and later creates are of its generation.
     this.db.data = data;
     this.index.reset(sorted, bytes);
+    // Its folder could not be synced: the log keeps the old generation for a power cut, and creates wait for the sync (CommitLog.append).
+    if (unsynced)
+      throw new StoreFailure(
+        'service_unavailable',
+        `The data was replaced, but its folder could not be synced (${unsynced.code ?? 'unknown error'}), so it may not survive a power cut.`,
+        unsynced,
+      );
     // Records left in the log are of the old generation: replay skips them, so emptying it may wait.
     await this.compactor.clearLog();
   }

@@ -1,6 +1,7 @@
-import { rename, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { Low } from 'lowdb';
 import { CommitLog } from './commit-log.js';
+import { renameFile } from './durable-entries.js';
 import { DurableJsonFile } from './durable-file.js';
 import { StoreError, storageFailure } from './errors.js';
 import { generatePets } from './seed.js';
@@ -83,7 +84,7 @@ async function setAsideOrphanLog(logFile: string, warn: (message: string) => voi
   );
   if (!found) return;
   const aside = `${logFile}.discarded-${new Date().toISOString().replaceAll(':', '-')}`;
-  await rename(logFile, aside).catch((error: unknown) => {
+  await renameFile(logFile, aside).catch((error: unknown) => {
     throw storageFailure(error, `Cannot move aside ${logFile}, whose data file is missing`);
   });
   warn(`${logFile} had no data file beside it; moved it to ${aside} and started fresh data.`);

@@ -1,7 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { open, readFile, rename, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { fsyncDir } from './file-io.js';
+import { readFile, stat } from 'node:fs/promises';
+import { createFile, renameFile } from './durable-entries.js';
 
 const SECRET_BYTES = 32;
 const ID_LENGTH = 16;
@@ -16,6 +15,7 @@ const ID_LENGTH = 16;
 export class WorkspaceIds {
   private readonly ids = new Map<string, string>();
   private persisted: boolean;
+  private persisting: Promise<void> | undefined;
 
   private constructor(
     private readonly secretFile: string,
@@ -58,14 +58,10 @@ export class WorkspaceIds {
   /** Writes the secret if it is only in memory: before any file is named by an id. */
   async persist(): Promise<void> {
     if (this.persisted) return;
-    const handle = await open(this.secretFile, 'wx', 0o600);
-    try {
-      await handle.writeFile(`${this.secret.toString('hex')}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fsyncDir(dirname(this.secretFile));
+    // One write for the workspaces opening together; never seen half written, and durable with its folder:
+    // a secret lost in a power cut would orphan every workspace file.
+    this.persisting ??= createFile(this.secretFile, [`${this.secret.toString('hex')}\n`], 0o600).finally(() => (this.persisting = undefined));
+    await this.persisting;
     this.persisted = true;
   }
 }
@@ -91,8 +87,8 @@ export const legacyWorkspaceId = (key: string): string => createHash('sha256').u
 export async function adoptLegacyFile(legacy: string, file: string): Promise<void> {
   if ((await exists(file)) || !(await exists(legacy))) return;
   // The log first: a crash in between leaves a log the data file then finds, not an orphan.
-  if (await exists(`${legacy}.log`)) await rename(`${legacy}.log`, `${file}.log`);
-  await rename(legacy, file);
+  if (await exists(`${legacy}.log`)) await renameFile(`${legacy}.log`, `${file}.log`);
+  await renameFile(legacy, file);
 }
 
 async function exists(file: string): Promise<boolean> {

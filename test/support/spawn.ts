@@ -135,6 +135,10 @@ export interface SpawnOptions {
   env?: Record<string, string>;
   /** Options for Node itself, e.g. `--max-old-space-size=64`. */
   nodeOptions?: string[];
+  /** A bundle of the sandbox (as `npm run build` makes) run by Node instead of `src/bin.ts` through tsx. */
+  bin?: string;
+  /** Hears of the process as soon as it is spawned, before it listens (to kill it during start-up). */
+  onChild?: (child: ChildProcess) => void;
 }
 
 /**
@@ -144,11 +148,13 @@ export interface SpawnOptions {
 export async function spawnSandbox(dataFile: string, args: string[] = [], options: SpawnOptions = {}): Promise<ChildSandbox> {
   const [command = process.execPath, ...prefix] = options.wrapper ?? [];
   const node = options.wrapper ? [process.execPath] : [];
-  const child = spawn(command, [...prefix, ...node, ...(options.nodeOptions ?? []), ...WITH_TSX, BIN, '--port', '0', '--data', dataFile, ...args], {
+  const entry = options.bin ? [options.bin] : [...WITH_TSX, BIN];
+  const child = spawn(command, [...prefix, ...node, ...(options.nodeOptions ?? []), ...entry, '--port', '0', '--data', dataFile, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'test', ...options.env },
   });
+  options.onChild?.(child);
   const output = collectOutput(child);
   const ended = new Promise<Ended>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const origin = await awaitStartLine(child, output, 60_000);
