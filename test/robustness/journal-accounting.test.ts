@@ -3,10 +3,11 @@
  * 4 KiB, each with a key of its own (with --open-keys every new token is a
  * journal), are journaled by a real sandbox over real HTTP:
  *
- * - in a process of its own, the heap they keep once collected is what the journal
- *   accounts for them, within a fifth either way, whatever the width of the
- *   text (ASCII, Latin-1, beyond Latin-1) and for tiny bodies too: bodies
- *   are kept as text, and the budget counts that text as V8 stores it;
+ * - in a process of its own, the heap they keep once collected is what the
+ *   journal accounts for them (at most a quarter more, never less beyond a
+ *   tenth of noise), whatever the width of the text (ASCII, Latin-1, beyond
+ *   Latin-1) and for tiny bodies too: bodies are kept as text, and the
+ *   budget counts that text as V8 stores it;
  * - in a child sandbox with the default budget, 64 MB of them grow its
  *   resident memory by at most 3 times what was received, and the journal
  *   stays within its budget.
@@ -44,7 +45,7 @@ describe('the heap a journal entry keeps, against what the journal accounts', ()
     return JSON.parse(out.trim().split('\n').pop() ?? '') as { heap: number; accounted: number };
   }
 
-  it.each(Object.keys(BODIES) as (keyof typeof BODIES)[])('a %s body: measured and accounted agree within a fifth', { timeout: 120_000 }, (kind) => {
+  it.each(Object.keys(BODIES) as (keyof typeof BODIES)[])('a %s body: accounted as the heap it keeps, up to a quarter more', { timeout: 120_000 }, (kind) => {
     const body = BODIES[kind];
     // Everything else a request leaves (caches of keys, sockets) is the same without a journal.
     const without = perRequest(body, 0);
@@ -52,8 +53,8 @@ describe('the heap a journal entry keeps, against what the journal accounts', ()
     const held = journaled.heap - without.heap;
     expect(without.accounted).toBe(0);
     const context = JSON.stringify({ held, accounted: journaled.accounted, without: without.heap });
-    expect(journaled.accounted, context).toBeGreaterThanOrEqual(0.8 * held);
-    expect(journaled.accounted, context).toBeLessThanOrEqual(1.2 * held);
+    expect(journaled.accounted, context).toBeGreaterThanOrEqual(0.9 * held);
+    expect(journaled.accounted, context).toBeLessThanOrEqual(1.25 * held);
   });
 });
 
