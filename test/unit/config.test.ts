@@ -34,6 +34,7 @@ describe('loadConfig defaults', () => {
       logFormat: 'auto',
       metricsToken: undefined,
       shutdownDelayMs: 0,
+      maxConnectionsPerClient: 256,
     });
     expect([positionals, help, version]).toEqual([[], false, false]);
   });
