@@ -7,7 +7,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-/** What an operator running the sandbox as a service sets: logs, metrics, shutdown. */
+/** What an operator running the sandbox as a service sets: logs, metrics, shutdown, fairness between clients. */
 export interface OpsConfig {
   /** Lowest level logged; `info` logs one line per request, `warn` none. Default info. */
   readonly logLevel: LogLevel;
@@ -17,6 +17,8 @@ export interface OpsConfig {
   readonly metricsToken: string | undefined;
   /** After SIGTERM, how long `/readyz` answers 503 while requests are still served, before the listener closes. Default 0. */
   readonly shutdownDelayMs: number;
+  /** Open connections one client address may hold (kept below `--max-connections`). Default 256. */
+  readonly maxConnectionsPerClient: number;
 }
 
 /** The options of OpsConfig: flag, environment variable, default, help. */
@@ -26,6 +28,7 @@ export const OPS_OPTIONS = {
   'metrics-token': { env: 'PETSTORE_METRICS_TOKEN', default: '', help: 'bearer token /metrics asks for (none: /metrics is open)' },
   'metrics-token-file': { env: 'PETSTORE_METRICS_TOKEN_FILE', default: '', help: 'file holding the metrics token' },
   'shutdown-delay': { env: 'PETSTORE_SHUTDOWN_DELAY', default: '0', help: 'seconds /readyz answers 503 after SIGTERM before the listener closes' },
+  'max-connections-per-client': { env: 'PETSTORE_MAX_CONNECTIONS_PER_CLIENT', default: '256', help: 'open connections one client address may hold' },
 } as const;
 
 function oneOf<T extends string>(name: string, raw: string, allowed: readonly T[]): T {
@@ -48,5 +51,6 @@ export function opsConfigOf(
     logFormat: oneOf('log-format', get('log-format').trim().toLowerCase(), LOG_FORMATS),
     metricsToken: token.text === '' ? undefined : adminTokenOf(token),
     shutdownDelayMs: integer('shutdown-delay', get('shutdown-delay'), 0, 3600) * 1000,
+    maxConnectionsPerClient: integer('max-connections-per-client', get('max-connections-per-client'), 1, 1_000_000),
   };
 }

@@ -7,6 +7,7 @@ import { createJournalCapture, responseChecker } from './control/journal-capture
 import { createControlRouters } from './control/router.js';
 import { checkExposure } from './exposure.js';
 import { closeServer, listen, type RefusedRequest } from './http/server.js';
+import { perClientCap } from './http/client-limits.js';
 import { acquireLock } from './lock.js';
 import { createPreferInterceptor } from './interceptors/prefer.js';
 import { createPrismEngine, createPrismMode, type PrismEngine } from './modes/prism/index.js';
@@ -213,7 +214,9 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
     // The backend's mode: on a shared database it may be the one the others serve in, not --mode.
     if (usesPrism(backend.mode.mode)) await prism.ready();
     const { listener, onRefused } = createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining: () => draining }, options);
-    ({ server, origin } = await listen(listener, config.port, config.host, caps.connections, onRefused));
+    const { perClient, note } = perClientCap(config.maxConnectionsPerClient, caps.connections);
+    if (note) caps.notes.push(note);
+    ({ server, origin } = await listen(listener, config.port, config.host, { maxConnections: caps.connections, perClient }, onRefused));
   } catch (error) {
     proxy?.close();
     await backend.close();

@@ -19,6 +19,16 @@ export interface BodyText {
 }
 
 /**
+ * Bytes V8 keeps for a flat string: a 16-byte header, then one byte a
+ * character when every one is Latin-1 (V8 then stores it one byte wide, as
+ * it does text decoded from ASCII or Latin-1 UTF-8), else two; 8-byte aligned.
+ */
+export function textBytes(text: string): number {
+  const width = /[\u0100-\uffff]/.test(text) ? 2 : 1;
+  return 16 + ((width * text.length + 7) & ~7);
+}
+
+/**
  * A copy of the start of `text` that does not keep `text` alive: V8 makes a
  * longer substring a view into its parent, so a 4 KiB slice of a 100 KiB
  * string would hold all 100 KiB. A lone surrogate left at the cut becomes U+FFFD.

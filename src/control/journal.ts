@@ -1,6 +1,6 @@
 import { parse as parseQuery } from 'node:querystring';
 import type { Violation } from '../operation.js';
-import { showBody, type BodyText } from './journal-body.js';
+import { showBody, textBytes, type BodyText } from './journal-body.js';
 import { JournalFollowers } from './journal-followers.js';
 
 /** The journal of requests without a valid API key (none, malformed or unknown): it belongs to no workspace. */
@@ -65,19 +65,20 @@ export type ResponseCheck = (operationId: string | null, status: number, body: u
 
 /**
  * Memory of an entry besides its strings (its record, two bodies, list node
- * and their fields), and of a journal besides its entries (its ring, map
- * slot and id). Measured on Node 20 and rounded up; strings count 2 bytes a
- * character, the most V8 stores, so the budget bounds what the heap holds.
+ * and their numbers), and of a journal besides its entries (its ring, map
+ * slot and id). Measured on Node 20 (test/robustness/journal-accounting.test.ts)
+ * and rounded up; strings count as V8 stores them (`textBytes`), so the
+ * budget is what the heap holds, neither half of it nor twice.
  */
-export const ENTRY_BYTES = 512;
-export const JOURNAL_BYTES = 320;
+export const ENTRY_BYTES = 384;
+export const JOURNAL_BYTES = 256;
 
 /** A proxied entry's violations: their strings and, rounded up, each object's own memory. */
 const violationBytes = (list: readonly Violation[] | undefined): number => (list ?? []).reduce((n, v) => n + 96 + 2 * (v.name.length + v.message.length), 0);
 
 /** Bytes an entry is accounted in the budget. */
 export const entryBytes = (r: JournalRecord): number =>
-  ENTRY_BYTES + 2 * (r.url.length + (r.request?.text.length ?? 0) + (r.response?.text.length ?? 0)) + violationBytes(r.violations);
+  ENTRY_BYTES + textBytes(r.url) + (r.request ? textBytes(r.request.text) : 0) + (r.response ? textBytes(r.response.text) : 0) + violationBytes(r.violations);
 
 /** An entry in two queues: all journals' by age (for the budget) and its own journal's. */
 class Kept {

@@ -886,7 +886,7 @@ export interface components {
             /** @description Oldest first. */
             entries: components["schemas"]["JournalEntry"][];
         };
-        /** @description What all journals (every workspace's and the unauthenticated one) hold together. An entry is counted as 2 bytes per character of its request target and kept bodies plus 512 bytes, a journal as 320 bytes: at least what the process holds for them. */
+        /** @description What all journals (every workspace's and the unauthenticated one) hold together, counted as the process's heap holds them: an entry's request target and kept bodies as their text is stored (1 byte per character when all are Latin-1, else 2, plus 16) and 384 bytes, a journal 256 bytes: measured, at least the heap they keep and at most a quarter more. */
         JournalMemory: {
             /**
              * @description Bytes held now; never more than `budget`.

@@ -31,7 +31,7 @@ export const ERROR_CODES = {
   internal: { status: 500, when: 'an unexpected failure; the details go to the server log only' },
   not_implemented: { status: 501, when: 'the store area of the interface, which it does not describe; checkpoints on a backend without them' },
   upstream_unavailable: { status: 502, when: 'proxy mode: the upstream refused the connection, failed, or gave no whole answer within --upstream-timeout' },
-  service_unavailable: { status: 503, when: 'storage cannot be written now, or every open workspace is busy' },
+  service_unavailable: { status: 503, when: 'storage cannot be written now, every open workspace is busy, or the client holds too many connections' },
   insufficient_storage: { status: 507, when: 'the disk holding the data is full or its quota used up' },
   quota_exceeded: { status: 507, when: 'the workspace holds its --quota-pets pets or --quota-bytes bytes' },
 } as const satisfies Record<string, ErrorCodeEntry>;

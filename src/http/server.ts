@@ -1,12 +1,15 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { limitClients, type TurnAway } from './client-limits.js';
 import { ApiError, type ErrorCode } from './errors.js';
 
 /** Limits on the connection level (README, "Limits"). */
 export const SERVER_LIMITS = {
   /** Largest request head (request line and headers), bytes. */
   maxHeaderSize: 16 * 1024,
+  /** Time for a new connection to send its first byte; an idle one is closed after it (408), not after the head's 10 s. */
+  firstRequestTimeoutMs: 2_000,
   /** Time to receive the whole request head. */
   headersTimeoutMs: 10_000,
   /** Time to receive the whole request. */
@@ -90,15 +93,39 @@ function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
   answerAndClose(socket, rawErrorResponse(ApiError.of('method_not_allowed', 'CONNECT is not supported: the sandbox is not a proxy.')));
 }
 
+/** What the listener allows: connections in all (`--max-connections`) and per client address (`--max-connections-per-client`). */
+export interface ConnectionCaps {
+  maxConnections?: number;
+  perClient?: number;
+}
+
+/**
+ * Turns a connection away as the client limits ask: one over its client's
+ * cap gets the 503 Error at once and is closed (what it sends meanwhile is
+ * read and dropped), an idle one gets the 408 Node sends when a head is late.
+ */
+const turnAway = (server: Server, onRefused: (refused: RefusedRequest) => void) => (socket: Socket, why: TurnAway) => {
+  if (why === 'idle') {
+    server.emit('clientError', Object.assign(new Error('No request in time'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket);
+    return;
+  }
+  const answer = ApiError.of('service_unavailable', 'Too many connections from this client address: close some, or reuse them (keep-alive).');
+  socket.on('error', () => undefined);
+  socket.resume();
+  answerAndClose(socket, rawErrorResponse(answer));
+  onRefused({ status: answer.status, code: answer.code });
+};
+
 /**
  * An HTTP server with the sandbox's limits, listening; resolves with its base
- * URL. Connections beyond `maxConnections` are closed as soon as they arrive.
+ * URL. Connections beyond `maxConnections` are closed as soon as they arrive,
+ * and so are those beyond `perClient` from one client address.
  */
 export async function listen(
   handler: RequestListener,
   port: number,
   host: string,
-  maxConnections?: number,
+  caps: ConnectionCaps = {},
   onRefused: (refused: RefusedRequest) => void = () => undefined,
 ): Promise<{ server: Server; origin: string }> {
   const server = createServer(
@@ -112,8 +139,10 @@ export async function listen(
     },
     handler,
   );
+  const perClient = caps.perClient ?? Infinity;
+  limitClients(server, { perClient, firstRequestMs: SERVER_LIMITS.firstRequestTimeoutMs }, turnAway(server, onRefused));
   server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeoutMs;
-  if (maxConnections !== undefined) server.maxConnections = maxConnections;
+  if (caps.maxConnections !== undefined) server.maxConnections = caps.maxConnections;
   server.on('clientError', answerClientError(onRefused));
   server.on('connect', refuseConnect);
   // An `Expect` other than 100-continue would get Node's bare 417; ignoring it is allowed (RFC 9110, 10.1.1).

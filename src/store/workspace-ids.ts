@@ -44,7 +44,11 @@ export class WorkspaceIds {
     if (id === undefined) {
       // Bounded: with --open-keys every well-formed token is a key.
       if (this.ids.size >= 4096) this.ids.clear();
-      id = createHmac('sha256', this.secret).update(key).digest('hex').slice(0, ID_LENGTH);
+      // Hex of the digest's first bytes, not a slice of its whole hex: V8 would keep all 64 digits behind a slice.
+      id = createHmac('sha256', this.secret)
+        .update(key)
+        .digest()
+        .toString('hex', 0, ID_LENGTH / 2);
       this.ids.set(key, id);
     }
     return id;

@@ -4,7 +4,10 @@
  * are closed as they arrive, the default cap is lowered on its own to fit the
  * limit (and the banner says so), and once the idle sockets are gone a
  * request is served as usual; the sandbox never crashes and SIGTERM stops it
- * with exit code 0.
+ * with exit code 0. The idle connections come from several loopback
+ * addresses, each under its own --max-connections-per-client, and each has
+ * begun its request head: a connection that sends nothing is closed after a
+ * short deadline, one that has begun its head only after the head's.
  */
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
@@ -27,15 +30,18 @@ interface Idle {
   closed: boolean;
 }
 
-/** Opens `count` connections that send nothing; each is marked once the server closes it. */
-async function openIdle(port: number, count: number): Promise<Idle[]> {
+/** Opens `count` connections from each of `from` that send the start of a head and no more; each is marked once the server closes it. */
+async function openIdle(port: number, count: number, from: string[]): Promise<Idle[]> {
   return Promise.all(
-    Array.from({ length: count }, () => {
-      const idle: Idle = { socket: connect(port, '127.0.0.1'), closed: false };
+    Array.from({ length: count * from.length }, (_, i) => {
+      const idle: Idle = { socket: connect({ port, host: '127.0.0.1', localAddress: from[i % from.length] }), closed: false };
       idle.socket.on('error', () => undefined);
       idle.socket.once('close', () => (idle.closed = true));
       return new Promise<Idle>((resolve) => {
-        idle.socket.once('connect', () => resolve(idle));
+        idle.socket.once('connect', () => {
+          idle.socket.write('GET /v1/pets HTTP/1.1\r\n');
+          resolve(idle);
+        });
         idle.socket.once('close', () => resolve(idle));
       });
     }),
@@ -73,7 +79,8 @@ describe(`idle connections under a limit of ${FILE_LIMIT} open files`, () => {
     let sb: ChildSandbox | undefined;
     try {
       sb = await spawnSandbox(join(dir, 'capped.json'), ['--max-connections', '50'], LIMITED);
-      const idle = await openIdle(Number(new URL(sb.origin).port), 120);
+      expect(sb.output()).toMatch(/at most 25 connections per client, not 256/);
+      const idle = await openIdle(Number(new URL(sb.origin).port), 60, ['127.0.0.2', '127.0.0.3']);
       await until(() => idle.filter((i) => i.closed).length >= 70);
       expect(idle.filter((i) => !i.closed).length).toBe(50);
       // At the cap, a new client is turned away too: the cap is real.
@@ -113,8 +120,8 @@ describe(`idle connections under a limit of ${FILE_LIMIT} open files`, () => {
         );
         await new Promise((resolve) => writer.once('connect', resolve));
 
-        const idle = await openIdle(Number(port), FILE_LIMIT);
-        await until(() => idle.filter((i) => i.closed).length >= FILE_LIMIT - cap + 1);
+        const idle = await openIdle(Number(port), FILE_LIMIT / 2, ['127.0.0.2', '127.0.0.3', '127.0.0.4']);
+        await until(() => idle.filter((i) => i.closed).length >= idle.length - cap + 1);
         expect(idle.filter((i) => !i.closed).length).toBe(cap - 1);
         writer.write(body);
         await until(() => answer.includes('\r\n\r\n{'));

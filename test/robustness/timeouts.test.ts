@@ -1,10 +1,14 @@
 /**
  * A client that never finishes its request head (slowloris) does not hold a
  * connection for ever: it gets the 408 Error and the connection is closed.
- * How long that takes is a limit (README, "Limits"), not asserted here.
+ * How long that takes is a limit (README, "Limits"), not asserted here,
+ * except that a connection that sends nothing at all goes well before a
+ * head that has begun.
  */
 import { connect, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_LIMITS } from '../../src/http/server.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 
 let sb: TestSandbox;
@@ -24,6 +28,19 @@ describe('request timeouts', () => {
     expect(head).toMatch(/^HTTP\/1\.1 408 /);
     expect(head).toMatch(/\r\nContent-Type: application\/json\r\n/);
     expect(JSON.parse(body)).toEqual({ code: 'request_timeout', message: expect.any(String) as unknown, status: 408 });
+  });
+});
+
+describe('a connection that sends nothing', () => {
+  it('gets the 408 Error and is closed long before the 10 s a begun head has', { timeout: 60_000 }, async () => {
+    const start = performance.now();
+    const socket = connect(Number(new URL(sb.origin).port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => void (received += chunk.toString()));
+    await new Promise((resolve) => socket.once('close', resolve));
+    expect(performance.now() - start).toBeLessThan(SERVER_LIMITS.headersTimeoutMs - 2_000);
+    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(received.split('\r\n\r\n')[1] ?? '')).toMatchObject({ code: 'request_timeout', status: 408 });
   });
 });
 

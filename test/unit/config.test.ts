@@ -36,6 +36,7 @@ describe('loadConfig defaults', () => {
       logFormat: 'auto',
       metricsToken: undefined,
       shutdownDelayMs: 0,
+      maxConnectionsPerClient: 256,
     });
     expect([positionals, help, version]).toEqual([[], false, false]);
   });
@@ -65,6 +66,7 @@ const FROM_FLAG_OR_ENV: [string, string, string, Record<string, unknown>][] = [
     { controlCorsOrigins: ['https://qa.example', 'http://localhost:3000'] },
   ],
   ['max-connections', 'PETSTORE_MAX_CONNECTIONS', '50', { maxConnections: 50 }],
+  ['max-connections-per-client', 'PETSTORE_MAX_CONNECTIONS_PER_CLIENT', '8', { maxConnectionsPerClient: 8 }],
   ['body-limit', 'PETSTORE_BODY_LIMIT', '2048', { bodyLimit: 2048 }],
   ['compact-after', 'PETSTORE_COMPACT_AFTER', '50', { compactAfter: 50 }],
   ['journal-memory', 'PETSTORE_JOURNAL_MEMORY', '1048576', { journalMemory: 1048576 }],
@@ -162,6 +164,7 @@ describe('wrong values -> ConfigError naming the option', () => {
     [['--control-cors-origins', 'qa.example'], {}, '--control-cors-origins'],
     [['--control-cors-origins', 'https://qa.example/app'], {}, '--control-cors-origins'],
     [['--max-connections', '0'], {}, '--max-connections'],
+    [['--max-connections-per-client', '0'], {}, '--max-connections-per-client'],
     [['--max-connections', 'many'], {}, '--max-connections'],
     [['--body-limit', '10'], {}, '--body-limit'],
     [['--body-limit', 'lots'], {}, '--body-limit'],

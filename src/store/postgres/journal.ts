@@ -33,6 +33,13 @@ const VACUUM_EVERY = 4096;
 
 /** Entries waiting for their write at most; past it (the database out of reach) new ones are dropped. */
 const MAX_PENDING = 10_000;
+/**
+ * Bytes of entries waiting for their write at most (as `entryBytes` counts
+ * them), past which new ones are dropped too: the rows are bounded by the
+ * budget, and what waits in this process's memory by this, whatever their size
+ * (10,000 entries of 4 KiB bodies would be some 48 MiB).
+ */
+const MAX_PENDING_BYTES = 16 * 1024 * 1024;
 
 /**
  * The journals in PostgreSQL, shared by every instance: each answered
@@ -44,10 +51,12 @@ const MAX_PENDING = 10_000;
  */
 export class PgJournal implements JournalStore {
   /** Entries waiting for their write, written a batch a statement with a short gather between (the answers never wait for it). */
-  private readonly pending = new BatchQueue<{ workspace: string; record: JournalRecord }>((batch) => this.write(batch), {
+  private readonly pending = new BatchQueue<Pending>((batch) => this.write(batch), {
     gatherMs: GATHER_MS,
     failed: (error) => this.onError(error),
   });
+  /** Bytes of the entries in `pending` (a batch being written no longer counts). */
+  private pendingBytes = 0;
   /** Entries written since the last vacuum, and the vacuum under way. */
   private unvacuumed = 0;
   private vacuuming: Promise<void> | undefined;
@@ -73,8 +82,10 @@ export class PgJournal implements JournalStore {
   }
 
   add(workspace: string, record: JournalRecord): void {
-    if (this.size === 0 || this.pending.waiting >= MAX_PENDING) return;
-    this.pending.push({ workspace, record });
+    const bytes = entryBytes(record);
+    if (this.size === 0 || this.pending.waiting >= MAX_PENDING || this.pendingBytes + bytes > MAX_PENDING_BYTES) return;
+    this.pendingBytes += bytes;
+    this.pending.push({ workspace, record, bytes });
     this.followers.tell(workspace, () => showRecord(record, this.check));
   }
 
@@ -140,7 +151,8 @@ export class PgJournal implements JournalStore {
    * bytes moved by both. Only when that total passes the budget does a
    * second step drop the oldest entries of all journals.
    */
-  private async write(batch: { workspace: string; record: JournalRecord }[]): Promise<void> {
+  private async write(batch: Pending[]): Promise<void> {
+    this.pendingBytes -= batch.reduce((n, b) => n + b.bytes, 0);
     const kept = newestPerWorkspace(batch, this.size);
     // Each record its own parameter: sent as it is, where an array or a JSON document would be escaped and parsed
     // again, and records hold whole bodies. (At most MAX_PENDING rows of three: within the protocol's 65535.) The
@@ -158,7 +170,7 @@ export class PgJournal implements JournalStore {
               RETURNING bytes)
        UPDATE petstore_journal_total SET bytes = bytes + (SELECT coalesce(sum(bytes), 0) FROM ins) - (SELECT coalesce(sum(bytes), 0) FROM gone)
        RETURNING bytes, (SELECT pg_notify('${JOURNAL_CHANNEL}', $3)) IS NULL AS notified`,
-      [this.size, this.instance, noticeOf(kept.map((b) => b.workspace)), ...kept.flatMap((b) => [b.workspace, JSON.stringify(b.record), entryBytes(b.record)])],
+      [this.size, this.instance, noticeOf(kept.map((b) => b.workspace)), ...kept.flatMap((b) => [b.workspace, JSON.stringify(b.record), b.bytes])],
     );
     if (Number(rows[0]?.bytes ?? 0) > this.budget) await this.evict();
     this.unvacuumed += kept.length;
@@ -200,6 +212,13 @@ export class PgJournal implements JournalStore {
       );
     }
   }
+}
+
+/** An entry waiting for its write, with the bytes it is accounted. */
+interface Pending {
+  workspace: string;
+  record: JournalRecord;
+  bytes: number;
 }
 
 /** The newest `size` entries of each workspace in `batch`, in order: older ones would be cut at once. */

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { captureBytes, captureText, JOURNAL_BODY_LIMIT, showBody } from '../../../src/control/journal-body.js';
+import { captureBytes, captureText, JOURNAL_BODY_LIMIT, showBody, textBytes } from '../../../src/control/journal-body.js';
 import { ENTRY_BYTES, Journal, JOURNAL_BYTES, type JournalRecord } from '../../../src/control/journal.js';
 
 /** A record whose URL names it, e.g. `/v1/pets?n=a1`, with small bodies of fixed length. */
@@ -25,12 +25,12 @@ function record(name: string, over: Partial<JournalRecord> = {}): JournalRecord 
 }
 
 /** Bytes one `record(name)` is accounted, names of equal length. */
-const E = ENTRY_BYTES + 2 * (record('a1').url.length + '{"name":"Rex"}'.length + '{"code":"invalid_request","message":"x","status":400}'.length);
+const E = ENTRY_BYTES + textBytes(record('a1').url) + textBytes('{"name":"Rex"}') + textBytes('{"code":"invalid_request","message":"x","status":400}');
 const R = JOURNAL_BYTES;
 const names = (journal: Journal, id: string) => journal.read(id).map((e) => e.query.n);
 
 describe('journal accounting', () => {
-  it('counts each entry as 2 bytes a character of its strings plus a fixed overhead, and each journal once', () => {
+  it('counts each entry as its strings as V8 stores them plus a fixed overhead, and each journal once', () => {
     const journal = new Journal(200, 1e9);
     journal.add('a', record('a1'));
     expect(journal.memory()).toEqual({ bytes: R + E, budget: 1e9, kept: 1, evicted: 0 });
