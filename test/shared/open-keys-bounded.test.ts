@@ -46,7 +46,7 @@ const exists = async (url: string, id: string) => (await query(url, 'SELECT 1 FR
 
 /** Polls `check` until it holds or SETTLE_MS pass. */
 async function until(check: () => Promise<boolean>): Promise<void> {
-  for (const end = Date.now() + SETTLE_MS; Date.now() < end && !(await check()); ) await sleep(250);
+  for (const end = Date.now() + SETTLE_MS; Date.now() < end && !(await check());) await sleep(250);
 }
 
 /** The value of an unlabelled series in /metrics. */
@@ -68,7 +68,10 @@ async function idOf(origin: string, key: string): Promise<string> {
 async function orphans(url: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const table of ['petstore_pets', 'petstore_checkpoints', 'petstore_journal', 'petstore_faults']) {
-    const rows = await query<{ n: string }>(url, `SELECT count(*) AS n FROM ${table} t WHERE NOT EXISTS (SELECT 1 FROM petstore_workspaces w WHERE w.id = t.workspace)`);
+    const rows = await query<{ n: string }>(
+      url,
+      `SELECT count(*) AS n FROM ${table} t WHERE NOT EXISTS (SELECT 1 FROM petstore_workspaces w WHERE w.id = t.workspace)`,
+    );
     counts[table] = Number(rows[0]?.n);
   }
   return counts;
@@ -121,8 +124,12 @@ describe('open keys bounded in the database', () => {
         // A removed key comes back to a fresh seeded workspace, without its checkpoint.
         expect((await v1(origin, first, '/pets')).body).toHaveLength(2);
         expect((await sb.ctl('GET', '/checkpoints', { key: first })).body).toMatchObject({ checkpoints: [] });
+        // It displaces the least recently used one, once that is past the grace.
+        await until(async () => (await openKeyRows(url)) <= CAP);
+        const all = KEYS + 1 - (await openKeyRows(url));
+        expect(await metric(origin, 'petstore_workspaces_removed_total')).toBe(all);
         expect(await stopSandbox(sb.child)).toEqual({ code: 0, signal: null });
-        expect(sb.child.stdout().match(/Removed the workspace [0-9a-f]{16} of an open key from the database/g)?.length).toBe(removed);
+        expect(sb.child.stdout().match(/Removed the workspace [0-9a-f]{16} of an open key from the database/g)?.length).toBe(all);
       } finally {
         await stopInstances(sb);
       }
@@ -149,4 +156,56 @@ describe('open keys bounded in the database', () => {
       await stopInstances(sb);
     }
   });
+
+  it(
+    'two instances: one used through B stays while A removes the unused; one A removed is served fresh by B, never as it was',
+    { timeout: 240_000 },
+    async () => {
+      const url = await freshStore(server.port);
+      let a: Instance | undefined;
+      let b: Instance | undefined;
+      try {
+        // Only A removes soon: B keeps its workspaces a day.
+        a = await startInstance(url, ['--open-keys', ...CONFIGURED, '--count', '3', '--open-key-ttl', '1']);
+        b = await startInstance(url, ['--open-keys', ...CONFIGURED, '--count', '3']);
+        const [ao, bo] = [a.child.origin, b.child.origin];
+        const list = async (origin: string, key: string) => ((await v1(origin, key, '/pets')).body as { id: number; name: string }[]).map((p) => p.name);
+        const seeded = await list(bo, 'seeded-reference');
+        // Each key gets a pet through B, and B reads it twice (the second may be answered from what B kept).
+        const keys = ['gone-then-back-through-a', 'gone-then-back-through-b', 'kept-busy-through-b'];
+        for (const key of keys) {
+          expect((await v1(bo, key, '/pets', { method: 'POST', json: { name: `only-in-${key}`, categoryId: 1 } })).status).toBe(201);
+          for (let i = 0; i < 2; i++) expect(await list(bo, key)).toEqual([...seeded, `only-in-${key}`]);
+        }
+        const [first, second, busy] = await Promise.all(keys.map((key) => idOf(bo, key)));
+        // B keeps using one key, a little more often than once a second, while A removes those left unused.
+        let using = true;
+        const busyLoop = (async () => {
+          while (using) {
+            expect(await list(bo, keys[2] as string)).toEqual([...seeded, `only-in-${keys[2]}`]);
+            await sleep(700);
+          }
+        })();
+        await until(async () => !(await exists(url, first as string)) && !(await exists(url, second as string)));
+        using = false;
+        await busyLoop;
+        expect(await exists(url, first as string)).toBe(false);
+        expect(await exists(url, second as string)).toBe(false);
+        expect(await exists(url, busy as string)).toBe(true);
+        // The two keys' and the one B first read with, all by A.
+        expect(await metric(ao, 'petstore_workspaces_removed_total')).toBe(3);
+        expect(await metric(bo, 'petstore_workspaces_removed_total')).toBe(0);
+        // Made afresh through A first: B, which read the old one, reads the new one.
+        expect(await list(ao, keys[0] as string)).toEqual(seeded);
+        expect(await list(bo, keys[0] as string)).toEqual(seeded);
+        expect((await v1(bo, keys[0] as string, '/pets/4')).status).toBe(404);
+        // Made afresh by B's own next request.
+        expect(await list(bo, keys[1] as string)).toEqual(seeded);
+        expect((await v1(bo, keys[1] as string, '/pets/4')).status).toBe(404);
+        expect(await list(bo, keys[2] as string)).toEqual([...seeded, `only-in-${keys[2]}`]);
+      } finally {
+        await stopInstances(a, b);
+      }
+    },
+  );
 });

@@ -142,7 +142,8 @@ export class PgWorkspaces implements WorkspaceStore {
         [id, openKey],
       );
       // Made for an open key elsewhere, configured here: never removed from now on.
-      if (made.rowCount === 0 && this.configured && !openKey) await client.query('UPDATE petstore_workspaces SET open_key = false WHERE id = $1 AND open_key', [id]);
+      if (made.rowCount === 0 && this.configured && !openKey)
+        await client.query('UPDATE petstore_workspaces SET open_key = false WHERE id = $1 AND open_key', [id]);
       if (made.rowCount === 0) return false;
       const pets = generatePets(seed, count);
       await insertPets(client, id, pets);
