@@ -5,8 +5,9 @@
  * left of the removed ones (pets, checkpoints, journal, faults), the
  * configured keys' pets are all there, and each removal is counted in
  * /metrics and logged. With a short `--open-key-ttl`, workspaces left unused
- * go within seconds; one used through another instance stays, and one
- * removed by one instance is served fresh by the other, never as it was.
+ * go within seconds, but not one whose key another instance has configured;
+ * one used through another instance stays, and one removed by one instance
+ * is served fresh by the other, never as it was.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -139,6 +140,7 @@ describe('open keys bounded in the database', () => {
   it('--open-key-ttl 1: workspaces of open keys left unused are removed within seconds; configured ones stay', { timeout: 180_000 }, async () => {
     const url = await freshStore(server.port);
     let sb: Instance | undefined;
+    let other: Instance | undefined;
     try {
       sb = await startInstance(url, ['--open-keys', ...CONFIGURED, '--count', '1', '--open-key-ttl', '1']);
       const origin = sb.child.origin;
@@ -146,14 +148,21 @@ describe('open keys bounded in the database', () => {
       expect((await createPet(origin, TEAM_KEY, team)).status).toBe(201);
       for (let i = 0; i < 5; i++)
         expect((await v1(origin, `short-lived-${i}`, '/pets', { method: 'POST', json: { name: 'x', categoryId: 1 } })).status).toBe(201);
+      // One more open key here, configured in another instance (without --open-keys): once used there, it is kept.
+      const promoted = new PetLedger('promoted');
+      expect((await createPet(origin, 'promoted-key', promoted)).status).toBe(201);
+      expect(await openKeyRows(url)).toBe(6);
+      other = await startInstance(url, ['--api-keys', `${DEFAULT_KEY},promoted-key`]);
+      await expectLedgerKept(other.child.origin, promoted, 'promoted-key');
       expect(await openKeyRows(url)).toBe(5);
       await until(async () => (await openKeyRows(url)) === 0);
       expect(await openKeyRows(url)).toBe(0);
       expect(await metric(origin, 'petstore_workspaces_removed_total')).toBe(5);
       await expectLedgerKept(origin, team, TEAM_KEY);
+      await expectLedgerKept(origin, promoted, 'promoted-key');
       expect(await orphans(url)).toEqual({ petstore_pets: 0, petstore_checkpoints: 0, petstore_journal: 0, petstore_faults: 0 });
     } finally {
-      await stopInstances(sb);
+      await stopInstances(sb, other);
     }
   });
 

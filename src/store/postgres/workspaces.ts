@@ -51,7 +51,7 @@ export class PgWorkspaces implements WorkspaceStore {
   /** Reads of pets, reused while their workspace's version stands (see ReadCache). */
   readonly cache: ReadCache;
 
-  /** Ids of the configured keys' workspaces, with open keys: never removed, and their rows' `open_key` cleared. */
+  /** Ids of the configured keys' workspaces, with open keys (without, every key is configured): never removed, their rows' `open_key` cleared. */
   private readonly configured: ReadonlySet<string> | undefined;
   private readonly removal: PgOpenKeyRemoval | undefined;
 
@@ -142,8 +142,7 @@ export class PgWorkspaces implements WorkspaceStore {
         [id, openKey],
       );
       // Made for an open key elsewhere, configured here: never removed from now on.
-      if (made.rowCount === 0 && this.configured && !openKey)
-        await client.query('UPDATE petstore_workspaces SET open_key = false WHERE id = $1 AND open_key', [id]);
+      if (made.rowCount === 0 && !openKey) await client.query('UPDATE petstore_workspaces SET open_key = false WHERE id = $1 AND open_key', [id]);
       if (made.rowCount === 0) return false;
       const pets = generatePets(seed, count);
       await insertPets(client, id, pets);
