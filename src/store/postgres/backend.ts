@@ -6,6 +6,7 @@ import type { ResponseCheck } from '../../control/journal.js';
 import type { Logger } from '../../logger.js';
 import type { OperationSpec } from '../../openapi/spec.js';
 import { StoreError } from '../errors.js';
+import type { RemovalReason } from '../open-key-workspaces.js';
 import { PgCheckpoints } from './checkpoints.js';
 import { PgFaults } from './faults.js';
 import { PgJournal } from './journal.js';
@@ -63,21 +64,35 @@ function sharedMode(pool: pg.Pool, initial: Mode): ModeStore & { current: Mode }
   return store;
 }
 
+/** The default key's workspace, made or found at start; if it cannot be, the start stops with a StoreError and nothing is left running. */
+async function openDefault(workspaces: PgWorkspaces, key: string, pool: pg.Pool, where: string): Promise<void> {
+  try {
+    await workspaces.use(key, () => undefined);
+  } catch (error) {
+    await workspaces.close();
+    await pool.end().catch(() => undefined);
+    throw new StoreError(`Cannot use the PostgreSQL database at ${where}: ${(error as Error).message}`);
+  }
+}
+
 /**
  * With `--open-keys`: the workspaces of keys that are not configured are
  * kept within `--open-key-workspaces` and `--open-key-ttl`; each removal (its
  * pets, checkpoints, journal and faults go in its transaction) is logged.
  */
-function openKeyPolicy(config: Config, logger: Logger, remove: boolean): PgWorkspacesOptions['openKeys'] {
+function openKeyPolicy(config: Config, logger: Logger, remove: boolean): Pick<PgWorkspacesOptions, 'openKeys'> {
+  if (!config.openKeys) return {};
   const why = { cap: `beyond --open-key-workspaces ${config.openKeyWorkspaces}`, ttl: `unused for --open-key-ttl ${config.openKeyTtlMs / 1000} s` };
-  return {
+  const openKeys = {
     configured: config.apiKeys,
     remove,
     max: config.openKeyWorkspaces,
     ttlMs: config.openKeyTtlMs,
-    onRemoved: (id, reason) => logger.info(`Removed the workspace ${id} of an open key from the database (${why[reason]})`, { workspace: id, reason }),
-    warn: (message) => logger.warn(message),
+    onRemoved: (id: string, reason: RemovalReason) =>
+      logger.info(`Removed the workspace ${id} of an open key from the database (${why[reason]})`, { workspace: id, reason }),
+    warn: (message: string) => logger.warn(message),
   };
+  return { openKeys };
 }
 
 /** The schema brought up to date and the shared row read; on any failure the pool is closed and a StoreError names the host. */
@@ -117,7 +132,7 @@ export async function openPostgresBackend({
     seed: { seed: config.seed, count: config.count },
     maxOpen: config.maxWorkspaces,
     cacheBytes: READ_CACHE_BYTES,
-    ...(config.openKeys ? { openKeys: openKeyPolicy(config, logger, removeOpenKeys) } : {}),
+    ...openKeyPolicy(config, logger, removeOpenKeys),
   });
   const mode = sharedMode(pool, initialMode);
   const faults = new PgFaults(pool, operations, (key) => workspaces.idOf(key));
@@ -135,13 +150,7 @@ export async function openPostgresBackend({
     (error) => logger.error(`Journal entries were dropped or not shown: PostgreSQL at ${where} failed`, error),
     url,
   );
-  try {
-    await workspaces.use(config.apiKeys[0] as string, () => undefined);
-  } catch (error) {
-    await workspaces.close();
-    await pool.end().catch(() => undefined);
-    throw new StoreError(`Cannot use the PostgreSQL database at ${where}: ${(error as Error).message}`);
-  }
+  await openDefault(workspaces, config.apiKeys[0] as string, pool, where);
   return {
     kind: 'postgres',
     workspaces,
