@@ -51,6 +51,8 @@ export class PgOpenKeyRemoval {
   private running: Promise<void> | undefined;
   private again = false;
   private count = 0;
+  /** Whether the last try failed: a database out of reach is reported once, not every few seconds. */
+  private failing = false;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -96,8 +98,11 @@ export class PgOpenKeyRemoval {
       this.again = false;
       try {
         while ((await this.step()) === BATCH);
+        this.failing = false;
       } catch (error) {
-        this.policy.warn?.(`Could not remove open keys' workspaces from the database: ${(error as Error).message}. Tried again in a few seconds.`);
+        if (!this.failing)
+          this.policy.warn?.(`Could not remove open keys' workspaces from the database: ${(error as Error).message}. Tried again every few seconds.`);
+        this.failing = true;
       }
     } while (this.again);
   }
