@@ -6,13 +6,16 @@
  * configured keys' pets are all there, and each removal is counted in
  * /metrics and logged. With a short `--open-key-ttl`, workspaces left unused
  * go within seconds, but not one whose key another instance has configured;
- * one used through another instance stays, and one removed by one instance
- * is served fresh by the other, never as it was.
+ * one used through another instance stays, one held by a request of the
+ * removing instance stays, and one removed by one instance is served fresh
+ * by the other, never as it was.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlOfChild, createPet, DEFAULT_KEY, expectLedgerKept, v1 } from '../support/ledger-calls.js';
+import { startSandbox } from '../../src/sandbox.js';
+import { testConfig } from '../support/harness.js';
 import { PetLedger } from '../support/pet-ledger.js';
 import { stopSandbox } from '../support/spawn.js';
 import { freshStore, postgresForFile, startInstance, stopInstances, type Instance } from '../support/shared-sandboxes.js';
@@ -225,4 +228,29 @@ describe('open keys bounded in the database', () => {
       }
     },
   );
+
+  it('a workspace held by a request of the removing instance is kept past the TTL and the grace, and goes once released', { timeout: 180_000 }, async () => {
+    const url = await freshStore(server.port);
+    const sandbox = await startSandbox(testConfig(['--store', url, '--open-keys', '--count', '1', '--open-key-ttl', '1']));
+    let release = () => {};
+    try {
+      const { workspaces } = sandbox.backend;
+      const [held, idle] = [workspaces.idOf('held-key'), workspaces.idOf('idle-key')];
+      const holding = workspaces.use('held-key', () => new Promise<void>((done) => (release = done)));
+      expect((await v1(sandbox.origin, 'idle-key', '/pets')).status).toBe(200);
+      await until(async () => !(await exists(url, idle)));
+      expect(await exists(url, idle)).toBe(false);
+      // Held well past the grace: still there.
+      await sleep(12_000);
+      expect(await exists(url, held)).toBe(true);
+      release();
+      await holding;
+      await until(async () => !(await exists(url, held)));
+      expect(await exists(url, held)).toBe(false);
+      expect(workspaces.removedCount()).toBe(2);
+    } finally {
+      release();
+      await sandbox.close();
+    }
+  });
 });
