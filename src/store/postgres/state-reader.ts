@@ -30,7 +30,11 @@ interface Waiting {
  * The same statement marks the asked workspaces used (`last_used`), at most
  * once a second each, and skips a row locked by a load or a removal rather
  * than wait: what decides which open keys' workspaces are least recently
- * used, and which are in use on some instance (PgOpenKeyRemoval).
+ * used, and which are in use on some instance (PgOpenKeyRemoval). Its
+ * commit does not wait for the write-ahead log to reach the disk
+ * (`synchronous_commit` off for this statement's transaction alone): a mark
+ * lost to a crash of the database costs nothing, and a read should not wait
+ * on a flush.
  */
 export class StateReader {
   // No gather between reads: every request waits for one, so a pause would cap each instance's rate (at concurrency 10,
@@ -56,7 +60,7 @@ export class StateReader {
         text: `WITH used AS (
                  UPDATE petstore_workspaces SET last_used = now() WHERE id IN (
                    SELECT id FROM petstore_workspaces WHERE id = ANY($1::text[]) AND last_used < now() - interval '1 second' FOR UPDATE SKIP LOCKED))
-               SELECT s.mode, s.faults_version, w.id, w.version
+               SELECT s.mode, s.faults_version, w.id, w.version, set_config('synchronous_commit', 'off', true) AS async_commit
                FROM petstore_state s LEFT JOIN petstore_workspaces w ON w.id = ANY($1::text[])`,
         values: [ids],
       })
