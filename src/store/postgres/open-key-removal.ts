@@ -8,7 +8,7 @@ import { transaction } from './pool.js';
  * (StateReader) and every few seconds for the workspaces its requests hold
  * (TOUCH_MS), so a workspace in use anywhere is never that old.
  */
-export const IN_USE_GRACE_MS = 10_000;
+const IN_USE_GRACE_MS = 10_000;
 /** How often the workspaces this instance's requests hold are marked used. */
 const TOUCH_MS = 4_000;
 /** Workspaces removed per transaction: a long backlog goes in short steps. */
