@@ -11,7 +11,7 @@ export const OPEN_KEY_OPTIONS = {
   'open-key-workspaces': {
     env: 'PETSTORE_OPEN_KEY_WORKSPACES',
     default: '1000',
-    help: 'with --open-keys, workspaces of keys not configured kept on disk (least recently used removed)',
+    help: 'with --open-keys, workspaces of keys not configured kept, on disk or in the database (least recently used removed)',
   },
   'open-key-ttl': { env: 'PETSTORE_OPEN_KEY_TTL', default: '86400', help: 'with --open-keys, seconds before an unused workspace of such a key is removed' },
 } as const;

@@ -191,12 +191,6 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
   return { listener, onRefused: reporting.onRefused };
 }
 
-/** On PostgreSQL nothing removes open keys' workspaces (docs/open-keys.md): said at start rather than ignored in silence. */
-function openKeyNotice(config: Config, kind: Backend['kind']): string[] {
-  if (!config.openKeys || kind !== 'postgres') return [];
-  return ["open keys' workspaces stay in the database: --open-key-workspaces and --open-key-ttl apply to a data file only"];
-}
-
 /** Everything but the lock: stores, control plane, app, listener. */
 async function wire(config: Config, logger: Logger, options: SandboxOptions): Promise<Sandbox> {
   const startedAt = Date.now();
@@ -230,7 +224,7 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
     runtime: backend.mode,
     workspaces: backend.workspaces,
     maxConnections: caps.connections,
-    notices: [...caps.notes, ...openKeyNotice(config, backend.kind)],
+    notices: caps.notes,
     drain: () => {
       draining = true;
     },

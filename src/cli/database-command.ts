@@ -22,7 +22,15 @@ export async function withDatabase<T>(config: Config, io: CommandIo, run: (backe
   const say = (t: string) => io.err(t);
   const logger = { ...silentLogger, info: say, warn: say, error: say };
   const url = config.postgresUrl as string;
-  const backend = await openPostgresBackend({ config, url, logger, checkResponse: () => true, operations: loadSpec().operations, claimMode: false });
+  const backend = await openPostgresBackend({
+    config,
+    url,
+    logger,
+    checkResponse: () => true,
+    operations: loadSpec().operations,
+    claimMode: false,
+    removeOpenKeys: false,
+  });
   try {
     return await run(backend);
   } finally {

@@ -6,13 +6,14 @@ import type { ResponseCheck } from '../../control/journal.js';
 import type { Logger } from '../../logger.js';
 import type { OperationSpec } from '../../openapi/spec.js';
 import { StoreError } from '../errors.js';
+import type { RemovalReason } from '../open-key-workspaces.js';
 import { PgCheckpoints } from './checkpoints.js';
 import { PgFaults } from './faults.js';
 import { PgJournal } from './journal.js';
 import { migrate } from './migrations.js';
 import { createPool, describeTarget, failed } from './pool.js';
 import { StateReader } from './state-reader.js';
-import { PgWorkspaces } from './workspaces.js';
+import { PgWorkspaces, type PgWorkspacesOptions } from './workspaces.js';
 
 /** Bytes of pet reads each instance keeps for reuse while their workspace is unchanged. */
 const READ_CACHE_BYTES = 16 * 2 ** 20;
@@ -30,6 +31,8 @@ export interface PostgresBackendOptions {
    * control plane set; a QA command passes false.
    */
   claimMode?: boolean;
+  /** Whether this process removes open keys' workspaces (docs/open-keys.md). Default true; a QA command passes false. */
+  removeOpenKeys?: boolean;
 }
 
 /**
@@ -61,6 +64,37 @@ function sharedMode(pool: pg.Pool, initial: Mode): ModeStore & { current: Mode }
   return store;
 }
 
+/** The default key's workspace, made or found at start; if it cannot be, the start stops with a StoreError and nothing is left running. */
+async function openDefault(workspaces: PgWorkspaces, key: string, pool: pg.Pool, where: string): Promise<void> {
+  try {
+    await workspaces.use(key, () => undefined);
+  } catch (error) {
+    await workspaces.close();
+    await pool.end().catch(() => undefined);
+    throw new StoreError(`Cannot use the PostgreSQL database at ${where}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * With `--open-keys`: the workspaces of keys that are not configured are
+ * kept within `--open-key-workspaces` and `--open-key-ttl`; each removal (its
+ * pets, checkpoints, journal and faults go in its transaction) is logged.
+ */
+function openKeyPolicy(config: Config, logger: Logger, remove: boolean): Pick<PgWorkspacesOptions, 'openKeys'> {
+  if (!config.openKeys) return {};
+  const why = { cap: `beyond --open-key-workspaces ${config.openKeyWorkspaces}`, ttl: `unused for --open-key-ttl ${config.openKeyTtlMs / 1000} s` };
+  const openKeys = {
+    configured: config.apiKeys,
+    remove,
+    max: config.openKeyWorkspaces,
+    ttlMs: config.openKeyTtlMs,
+    onRemoved: (id: string, reason: RemovalReason) =>
+      logger.info(`Removed the workspace ${id} of an open key from the database (${why[reason]})`, { workspace: id, reason }),
+    warn: (message: string) => logger.warn(message),
+  };
+  return { openKeys };
+}
+
 /** The schema brought up to date and the shared row read; on any failure the pool is closed and a StoreError names the host. */
 async function startUp(pool: pg.Pool, where: string, prepare: () => Promise<{ secret: string; mode: Mode }>): Promise<{ secret: string; mode: Mode }> {
   try {
@@ -86,6 +120,7 @@ export async function openPostgresBackend({
   checkResponse,
   operations,
   claimMode = config.modeGiven,
+  removeOpenKeys = true,
 }: PostgresBackendOptions): Promise<Backend> {
   const where = describeTarget(url);
   const pool = createPool({ url, size: config.pgPoolSize, onIdleError: (error) => logger.error(`PostgreSQL at ${where}: ${error.message}`) });
@@ -97,12 +132,14 @@ export async function openPostgresBackend({
     seed: { seed: config.seed, count: config.count },
     maxOpen: config.maxWorkspaces,
     cacheBytes: READ_CACHE_BYTES,
+    ...openKeyPolicy(config, logger, removeOpenKeys),
   });
   const mode = sharedMode(pool, initialMode);
   const faults = new PgFaults(pool, operations, (key) => workspaces.idOf(key));
   const state = new StateReader(pool, async (read) => {
     mode.current = read.mode;
     for (const [id, version] of read.versions) workspaces.cache.observe(id, version);
+    for (const id of read.missing) workspaces.forget(id);
     await faults.refresh(read.faultsVersion);
   });
   const journal = new PgJournal(
@@ -113,12 +150,7 @@ export async function openPostgresBackend({
     (error) => logger.error(`Journal entries were dropped or not shown: PostgreSQL at ${where} failed`, error),
     url,
   );
-  try {
-    await workspaces.use(config.apiKeys[0] as string, () => undefined);
-  } catch (error) {
-    await pool.end().catch(() => undefined);
-    throw new StoreError(`Cannot use the PostgreSQL database at ${where}: ${(error as Error).message}`);
-  }
+  await openDefault(workspaces, config.apiKeys[0] as string, pool, where);
   return {
     kind: 'postgres',
     workspaces,
@@ -131,6 +163,7 @@ export async function openPostgresBackend({
       await pool.query('SELECT 1').catch(failed('The database cannot be reached'));
     },
     close: async () => {
+      await workspaces.close();
       await journal.close();
       await pool.end();
     },

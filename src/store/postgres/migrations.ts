@@ -80,6 +80,16 @@ export const MIGRATIONS: readonly string[] = [
      text text NOT NULL,
      PRIMARY KEY (workspace, name)
    );`,
+  // 3: open keys' workspaces bounded (docs/open-keys.md): whether a workspace
+  // was made for a key its instance did not have configured (only those are
+  // ever removed; rows made before are kept), and when it was last used, to
+  // within a second (written with the state read before a request, at most
+  // once a second per workspace), so the least recently used go first. A row
+  // is deleted only with everything keyed by it, in one transaction that
+  // holds its lock (PgOpenKeyRemoval): the pets still need no foreign key.
+  `ALTER TABLE petstore_workspaces ADD COLUMN open_key boolean NOT NULL DEFAULT false,
+     ADD COLUMN last_used timestamptz NOT NULL DEFAULT now();
+   CREATE INDEX petstore_workspaces_open_keys ON petstore_workspaces (last_used) WHERE open_key;`,
 ];
 
 /** Any number of instances may start at once: the first takes this lock and migrates, the others wait and find nothing to do. */

@@ -59,6 +59,12 @@ export class ReadCache {
     }
   }
 
+  /** Forgets `workspace` and its entries: it was removed from the database. */
+  forget(workspace: string): void {
+    if (!this.newest.delete(workspace)) return;
+    for (const id of this.entries.keys()) if (id.startsWith(`${workspace}\n`)) this.drop(id);
+  }
+
   private drop(id: string): void {
     const entry = this.entries.get(id);
     if (!entry) return;
@@ -69,8 +75,6 @@ export class ReadCache {
   /** Forgets the workspace seen longest ago, and its entries. */
   private forgetOldest(): void {
     const [workspace] = this.newest.keys();
-    if (workspace === undefined) return;
-    this.newest.delete(workspace);
-    for (const id of this.entries.keys()) if (id.startsWith(`${workspace}\n`)) this.drop(id);
+    if (workspace !== undefined) this.forget(workspace);
   }
 }

@@ -9,6 +9,8 @@ export interface SharedState {
   faultsVersion: number;
   /** Workspace id → version, for those of the asked that exist. */
   versions: Map<string, number>;
+  /** Those of the asked that do not exist (not made yet, or removed). */
+  missing: string[];
 }
 
 interface Waiting {
@@ -24,6 +26,15 @@ interface Waiting {
  * before it came (read-your-writes across instances), and the requests
  * that arrive meanwhile wait for the next read. Under load a read serves
  * many requests; alone, a request waits for one round trip.
+ *
+ * The same statement marks the asked workspaces used (`last_used`), at most
+ * once a second each, and skips a row locked by a load or a removal rather
+ * than wait: what decides which open keys' workspaces are least recently
+ * used, and which are in use on some instance (PgOpenKeyRemoval). Its
+ * commit does not wait for the write-ahead log to reach the disk
+ * (`synchronous_commit` off for this statement's transaction alone): a mark
+ * lost to a crash of the database costs nothing, and a read should not wait
+ * on a flush.
  */
 export class StateReader {
   // No gather between reads: every request waits for one, so a pause would cap each instance's rate (at concurrency 10,
@@ -46,7 +57,10 @@ export class StateReader {
     const { rows } = await this.pool
       .query<{ mode: Mode; faults_version: string; id: string | null; version: string | null }>({
         name: 'petstore-sync',
-        text: `SELECT s.mode, s.faults_version, w.id, w.version
+        text: `WITH used AS (
+                 UPDATE petstore_workspaces SET last_used = now() WHERE id IN (
+                   SELECT id FROM petstore_workspaces WHERE id = ANY($1::text[]) AND last_used < now() - interval '1 second' FOR UPDATE SKIP LOCKED))
+               SELECT s.mode, s.faults_version, w.id, w.version, set_config('synchronous_commit', 'off', true) AS async_commit
                FROM petstore_state s LEFT JOIN petstore_workspaces w ON w.id = ANY($1::text[])`,
         values: [ids],
       })
@@ -54,7 +68,8 @@ export class StateReader {
     const first = rows[0];
     if (first) {
       const versions = new Map(rows.flatMap((r) => (r.id === null || r.version === null ? [] : [[r.id, Number(r.version)] as const])));
-      await this.apply({ mode: first.mode, faultsVersion: Number(first.faults_version), versions });
+      const missing = ids.filter((id) => !versions.has(id));
+      await this.apply({ mode: first.mode, faultsVersion: Number(first.faults_version), versions, missing });
     }
     for (const waiting of batch) waiting.resolve();
   }

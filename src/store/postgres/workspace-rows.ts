@@ -1,5 +1,6 @@
 import { stringifyJson } from '../../exact-json.js';
 import type pg from 'pg';
+import { StoreFailure } from '../errors.js';
 import type { Pet } from '../types.js';
 import { failed, transaction } from './pool.js';
 
@@ -39,8 +40,10 @@ export async function readExport(pool: pg.Pool, workspace: string): Promise<Expo
     pool,
     async (client) => {
       const { rows } = await client.query<{ next_id: string }>('SELECT next_id FROM petstore_workspaces WHERE id = $1', [workspace]);
-      nextId = Number(rows[0]?.next_id ?? 1);
-      pieces.push(`{"nextId":${rows[0]?.next_id ?? 1},"pets":[`);
+      // Removed (an open key's, unused) since this request's state read: not an empty workspace.
+      if (!rows[0]) throw new StoreFailure('service_unavailable', 'The workspace is missing from the database. Try again.');
+      nextId = Number(rows[0].next_id);
+      pieces.push(`{"nextId":${rows[0].next_id},"pets":[`);
       let after = -1;
       for (;;) {
         const page = await client.query<[string, string]>({

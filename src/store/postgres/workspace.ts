@@ -15,6 +15,8 @@ function textAfterId(input: NewPet): string {
   return stringifyJson(buildPet(0, input)).slice('{"id":0'.length);
 }
 
+const missing = () => new StoreFailure('service_unavailable', 'The workspace is missing from the database. Try again.');
+
 /**
  * One API key's pets in PostgreSQL. Nothing is cached: every read asks the
  * database, so a change made through any instance is seen by the next
@@ -68,11 +70,13 @@ export class PgWorkspace implements Workspace {
         rowMode: 'array',
       })
       .catch(failed('Could not read the pets'));
+    // Removed (an open key's, unused) since this request's state read: not an empty workspace; the next request makes it afresh.
+    if (!rows[0]) throw missing();
     const texts = rows.flatMap((r) => (r[1] === null ? [] : [r[1]]));
     const answer = build(texts);
     // Roughly what the texts and their parsed objects hold.
     const bytes = 256 + texts.reduce((n, t) => n + 3 * t.length, 0);
-    if (rows[0]) this.cache.set(this.id, key, Number(rows[0][0]), answer, bytes);
+    this.cache.set(this.id, key, Number(rows[0][0]), answer, bytes);
     return answer;
   }
 
@@ -169,7 +173,7 @@ export class PgWorkspace implements Workspace {
       [this.id],
     );
     const row = rows[0];
-    if (!row) throw new StoreFailure('service_unavailable', 'The workspace is missing from the database. Try again.');
+    if (!row) throw missing();
     return { nextId: Number(row.next_id), count: Number(row.pet_count), bytes: Number(row.bytes) };
   }
 

@@ -3,9 +3,11 @@ import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import type { MaybePromise, Workspace, WorkspaceStore } from '../../backend.js';
 import { StoreFailure } from '../errors.js';
+import type { OpenKeyPolicy } from '../open-key-workspaces.js';
 import type { Quota } from '../pet-index.js';
 import { generatePets } from '../seed.js';
 import { failed, transaction } from './pool.js';
+import { PgOpenKeyRemoval } from './open-key-removal.js';
 import { ReadCache } from './read-cache.js';
 import { PgWorkspace } from './workspace.js';
 import { insertPets } from './workspace-rows.js';
@@ -21,13 +23,22 @@ export interface PgWorkspacesOptions {
   maxOpen: number;
   /** Bytes of reads this process may keep for reuse (ReadCache). */
   cacheBytes: number;
+  /**
+   * With open keys: the policy for workspaces of keys not in `configured`,
+   * which alone are ever removed, and only when `remove` (a serving
+   * sandbox; the QA commands remove nothing).
+   */
+  openKeys?: OpenKeyPolicy & { configured: readonly string[]; remove: boolean };
 }
 
 /**
  * The workspaces in PostgreSQL, by API key. A workspace is created and
  * seeded in one transaction on its first use by any instance; instances
- * racing to create it wait on its row, and all but one find it made. Rows
- * are never deleted, so knowing that one exists can be remembered.
+ * racing to create it wait on its row, and all but one find it made. With
+ * open keys, the row records whether its key was configured where it was
+ * made: only open keys' workspaces are ever removed (PgOpenKeyRemoval).
+ * Knowing that one exists is remembered until the state read before a
+ * request finds it gone (`forget`); it is then made afresh.
  */
 export class PgWorkspaces implements WorkspaceStore {
   private readonly ids = new Map<string, string>();
@@ -40,9 +51,29 @@ export class PgWorkspaces implements WorkspaceStore {
   /** Reads of pets, reused while their workspace's version stands (see ReadCache). */
   readonly cache: ReadCache;
 
+  /** Ids of the configured keys' workspaces, with open keys (without, every key is configured): never removed, their rows' `open_key` cleared. */
+  private readonly configured: ReadonlySet<string> | undefined;
+  private readonly removal: PgOpenKeyRemoval | undefined;
+
   constructor(private readonly options: PgWorkspacesOptions) {
     this.key = Buffer.from(options.secret, 'hex');
     this.cache = new ReadCache(options.cacheBytes);
+    const policy = options.openKeys;
+    if (!policy) return;
+    this.configured = new Set(policy.configured.map((key) => this.idOf(key)));
+    if (!policy.remove) return;
+    this.removal = new PgOpenKeyRemoval(
+      options.pool,
+      policy,
+      () => [...this.inUse.keys()],
+      (id) => this.forget(id),
+    );
+  }
+
+  /** A workspace found gone from the database: this instance's copies go, and its next use makes it afresh. */
+  forget(id: string): void {
+    this.known.delete(id);
+    this.cache.forget(id);
   }
 
   idOf(key: string): string {
@@ -85,24 +116,34 @@ export class PgWorkspaces implements WorkspaceStore {
     return this.inUse.size;
   }
 
-  /** Rows of open keys' workspaces are kept: nothing is removed. */
+  /** Workspaces of open keys this instance removed from the database since start. */
   removedCount(): number {
-    return 0;
+    return this.removal?.removed ?? 0;
   }
 
-  close(): Promise<void> {
-    return Promise.resolve();
+  /** Stops the removal of open keys' workspaces, once the one under way is done. */
+  async close(): Promise<void> {
+    await this.removal?.close();
   }
 
-  /** The workspace, created and seeded in one transaction if no instance made it yet. */
+  /**
+   * The workspace, created and seeded in one transaction if no instance
+   * made it yet. Its first version is the time in microseconds, above any
+   * that a removed workspace of the same id reached, so no instance takes
+   * reads cached of that one for this one's.
+   */
   private async ensure(id: string): Promise<PgWorkspace> {
     const { seed, count } = this.options.seed;
-    await transaction(this.options.pool, async (client) => {
+    const openKey = this.configured !== undefined && !this.configured.has(id);
+    const made = await transaction(this.options.pool, async (client) => {
       const made = await client.query(
-        'INSERT INTO petstore_workspaces (id, next_id, pet_count, bytes) VALUES ($1, 1, 0, 0) ON CONFLICT (id) DO NOTHING RETURNING id',
-        [id],
+        `INSERT INTO petstore_workspaces (id, next_id, pet_count, bytes, open_key, version)
+         VALUES ($1, 1, 0, 0, $2, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [id, openKey],
       );
-      if (made.rowCount === 0) return;
+      // Made for an open key elsewhere, configured here: never removed from now on.
+      if (made.rowCount === 0 && !openKey) await client.query('UPDATE petstore_workspaces SET open_key = false WHERE id = $1 AND open_key', [id]);
+      if (made.rowCount === 0) return false;
       const pets = generatePets(seed, count);
       await insertPets(client, id, pets);
       const bytes = pets.reduce((n, pet) => n + Buffer.byteLength(stringifyJson(pet)), 0);
@@ -112,7 +153,10 @@ export class PgWorkspaces implements WorkspaceStore {
         pets.length,
         bytes,
       ]);
+      return true;
     }).catch(failed('Could not open the workspace'));
+    // One more open key's workspace: those beyond the cap go, in the background.
+    if (made && openKey) void this.removal?.request();
     const workspace = new PgWorkspace(this.options.pool, id, this.options.quota, this.cache);
     if (this.known.size >= 4096) this.known.clear();
     this.known.set(id, workspace);

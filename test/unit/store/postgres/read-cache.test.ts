@@ -28,6 +28,17 @@ describe('ReadCache', () => {
     expect(cache.get('w', 'page')).toBe('two');
   });
 
+  it('forgets a removed workspace: its entries go, the others stay, and its versions start over', () => {
+    const cache = new ReadCache(1_000);
+    cache.set('gone', 'page', 9, 'old', 10);
+    cache.set('kept', 'page', 2, 'k2', 10);
+    cache.forget('gone');
+    expect(cache.get('gone', 'page')).toBeUndefined();
+    expect(cache.get('kept', 'page')).toBe('k2');
+    cache.set('gone', 'page', 1, 'fresh', 10);
+    expect(cache.get('gone', 'page')).toBe('fresh');
+  });
+
   it('keeps workspaces apart', () => {
     const cache = new ReadCache(1_000);
     cache.set('a', 'page', 1, 'a1', 10);
