@@ -30,6 +30,14 @@ async function terminate(sandbox: ChildSandbox): Promise<{ code: number | null; 
   return { code, ms: Date.now() - start };
 }
 
+/** SIGTERM ends the process with code 0 within the deadline, with nothing reported still held. */
+async function expectCleanExit(sandbox: ChildSandbox): Promise<void> {
+  const ended = await terminate(sandbox);
+  expect(ended.code, sandbox.output()).toBe(0);
+  expect(ended.ms).toBeLessThan(EXIT_WITHIN_MS);
+  expect(sandbox.output()).not.toContain('still held');
+}
+
 /** A few answered requests, so that the journal has entries to read back. */
 async function fillJournal(origin: string): Promise<void> {
   for (let i = 0; i < 6; i++) await (await fetch(`${origin}/v1/pets?limit=1`, { headers: AUTH })).text();
@@ -42,10 +50,7 @@ describe('SIGTERM after clients left while their requests waited', () => {
       await fillJournal(sandbox.origin);
       const url = `${sandbox.origin}/__sandbox/journal/stream?limit=5`;
       await Promise.all(Array.from({ length: 30 }, () => abandonFetch(url, 15, { headers: ADMIN })));
-      const ended = await terminate(sandbox);
-      expect(ended.code, sandbox.output()).toBe(0);
-      expect(ended.ms).toBeLessThan(EXIT_WITHIN_MS);
-      expect(sandbox.output()).not.toContain('still held');
+      await expectCleanExit(sandbox);
     } finally {
       await killSandbox(sandbox);
     }
@@ -96,10 +101,7 @@ describe('SIGTERM after clients left while their requests waited', () => {
         control('/checkpoints', 'POST', { name: 'left' }),
         control('/journal'),
       ]);
-      const ended = await terminate(sandbox);
-      expect(ended.code, sandbox.output()).toBe(0);
-      expect(ended.ms).toBeLessThan(EXIT_WITHIN_MS);
-      expect(sandbox.output()).not.toContain('still held');
+      await expectCleanExit(sandbox);
     } finally {
       await killSandbox(sandbox);
     }
@@ -115,9 +117,7 @@ describe('SIGTERM after clients left while their requests waited', () => {
       );
       expect(streams.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
       const read = streams.map((s) => s.text().catch(() => 'closed'));
-      const ended = await terminate(sandbox);
-      expect(ended.code, sandbox.output()).toBe(0);
-      expect(ended.ms).toBeLessThan(EXIT_WITHIN_MS);
+      await expectCleanExit(sandbox);
       await Promise.all(read);
     } finally {
       controller.abort();
