@@ -7,13 +7,11 @@
 import { isBodyText, isObject, responseBody, type PactBody, type Rules } from './pact-bodies.js';
 import type { JournalEntry } from './journal.js';
 import { PET_STATUSES } from './provider-states.js';
+import { FAULT_MESSAGE } from '../interceptors/faults.js';
 
 /** What stands for the consumer's key: the sandbox's documented development key, and a matcher for any bearer token. */
 export const KEY_PLACEHOLDER = 'Bearer sandbox-key';
 const BEARER_REGEX = '^Bearer [A-Za-z0-9\\-._~+/]+=*$';
-/** The start of the message of an answer forced by a fault: that is the sandbox rehearsing, not the provider's behaviour. */
-const FAULT_MESSAGE = 'Fault injected by the sandbox';
-
 export interface ProviderStateRef {
   name: string;
   params?: Record<string, unknown>;

@@ -831,12 +831,42 @@ export interface components {
              */
             responseBody: components["schemas"]["BodyText"] | unknown;
             /**
-             * @description Whether the response matched `openapi.yaml`: a status the operation documents and a body valid against that response's schema. A status the operation does not document (a forced 503, a 413 for a body over the limit) is never valid, whatever its body. A request that matched no operation is valid when answered with an Error body. Checked when the journal is read, or, for a response body too long to keep whole, when it was sent. In `proxy` mode, whether the upstream's answer had no `response` violation, checked as it passed.
+             * @description Whether `openapi.yaml` allows this exchange: the request matched one of its operations, and the answer is a status that operation documents, with a body valid against that response's schema. False for a request no operation matches, whatever it was answered (a 404 for an unknown path, a 405 for a method the path lacks, the 501 of the store area), and for a status the operation does not document (a forced 503, a 413 for a body over the limit), whatever its body; `specIssues` then says why. Checked when the journal is read, or, for a response body too long to keep whole, when it was sent. In `proxy` mode, whether the request matched an operation and the upstream's answer had no `response` violation, checked as it passed.
              * @example true
              */
             specValid: boolean;
+            /**
+             * @description Present only when `specValid` is false: why. An issue `in: operation` for a request no operation matches, `status` for an undocumented status, `body` (or, in `proxy` mode, `header`) for an answer off its schema.
+             * @example [
+             *       {
+             *         "in": "status",
+             *         "name": "",
+             *         "message": "503 is not a documented status of listPets (200, 400, 401)"
+             *       }
+             *     ]
+             */
+            specIssues?: components["schemas"]["SpecIssue"][];
             /** @description In `proxy` mode only: what the request and the upstream's response broke of `openapi.yaml`, as the `Sandbox-Violations` header listed them; empty when the exchange kept the spec. */
             violations?: components["schemas"]["Violation"][];
+        };
+        /** @description One reason a journaled exchange is not one `openapi.yaml` allows. */
+        SpecIssue: {
+            /**
+             * @description What broke the spec.
+             * @example status
+             * @enum {string}
+             */
+            in: "operation" | "status" | "body" | "header";
+            /**
+             * @description The body field (slash-separated path) or header; empty for the whole.
+             * @example
+             */
+            name: string;
+            /**
+             * @description What is wrong.
+             * @example 503 is not a documented status of listPets (200, 400, 401)
+             */
+            message: string;
         };
         /** @description One way a proxied request or response breaks `openapi.yaml`. */
         Violation: {
