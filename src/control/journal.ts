@@ -218,7 +218,7 @@ export class Journal {
   }
 }
 
-/** A captured record as the control plane shows it; `check` tells whether its response matched the spec. */
+/** A captured record as the control plane shows it; `check` tells what the exchange broke of the spec. */
 export function showRecord(r: JournalRecord, check: ResponseCheck): JournalEntry {
   const q = r.url.indexOf('?');
   const responseBody = showBody(r.response);

@@ -83,7 +83,8 @@ function statesOf(entry: JournalEntry, authenticated: boolean): ProviderStateRef
 
 /** Why an entry is left out of a pact, or undefined when it can be recorded. */
 function unrecordable(entry: JournalEntry, authenticated: boolean): string | undefined {
-  if (!entry.operationId || !entry.specValid) return 'not an answer the spec documents';
+  // Only exchanges the interface allows: never a request no operation matches (404, 405, 501) or an undocumented status.
+  if (!entry.operationId || !entry.specValid) return 'not an exchange the spec allows';
   // With a valid key, only a fault, `Prefer: code=401` or a provider state can answer 401: rehearsals, not the provider.
   if (authenticated === (entry.status === 401)) return 'a 401 is recorded from requests without a valid key only';
   const message = isObject(entry.responseBody) ? entry.responseBody.message : undefined;
