@@ -20,9 +20,14 @@ export function responseChecker(spec: Spec, validators: Validators): ResponseChe
     : issues(operationId, status, body);
 }
 
+/** Shared by every record that kept the spec, so that a valid proxied entry holds no array of its own. */
+const NONE: Issue[] = [];
+
 /** A proxied exchange's issues: the upstream's answer breaking the spec, or a request no operation matches. */
-const passedIssues = (violations: readonly Violation[] = []): Issue[] =>
-  violations.filter((v) => v.at === 'response' || v.in === 'operation').map(({ in: where, name, message }) => ({ in: where, name, message }));
+function passedIssues(violations: readonly Violation[] = []): Issue[] {
+  const issues = violations.filter((v) => v.at === 'response' || v.in === 'operation');
+  return issues.length === 0 ? NONE : issues.map(({ in: where, name, message }) => ({ in: where, name, message }));
+}
 
 interface LongResponse {
   text: string;
