@@ -26,7 +26,7 @@ export async function withDatabase<T>(config: Config, io: CommandIo, run: (backe
     config,
     url,
     logger,
-    checkResponse: () => true,
+    checkResponse: () => [],
     operations: loadSpec().operations,
     claimMode: false,
     removeOpenKeys: false,

@@ -1,15 +1,32 @@
 import { isUtf8 } from 'node:buffer';
-import type { V1Exchange } from '../operation.js';
+import type { V1Exchange, Violation } from '../operation.js';
 import type { Spec } from '../openapi/spec.js';
 import { responseIssues } from '../openapi/response-issues.js';
-import type { Validators } from '../openapi/validate.js';
+import type { Issue, Validators } from '../openapi/validate.js';
 import { captureBytes, captureText, JOURNAL_BODY_LIMIT, type BodyText } from './journal-body.js';
 import type { JournalRecord, ResponseCheck } from './journal.js';
 
-/** Whether a journaled response matched the spec: no issue found by the one response check (`openapi/response-issues.ts`). */
+/**
+ * What an exchange broke of the spec, for the journal and the metrics: a
+ * request that matched no operation (an unknown path's 404, a 405, the
+ * store area's 501) is outside the interface whatever it was answered;
+ * otherwise the one response check (`openapi/response-issues.ts`) decides.
+ */
 export function responseChecker(spec: Spec, validators: Validators): ResponseCheck {
   const issues = responseIssues(spec, validators);
-  return (operationId, status, body) => issues(operationId, status, body).length === 0;
+  return (operationId, status, body) =>
+    operationId === null ?
+      [{ in: 'operation', name: '', message: `no operation of the spec matches the request; its ${status} is the sandbox's own answer` }]
+    : issues(operationId, status, body);
+}
+
+/** Shared by every record that kept the spec, so that a valid proxied entry holds no array of its own. */
+const NONE: Issue[] = [];
+
+/** A proxied exchange's issues: the upstream's answer breaking the spec, or a request no operation matches. */
+function passedIssues(violations: readonly Violation[] = []): Issue[] {
+  const issues = violations.filter((v) => v.at === 'response' || v.in === 'operation');
+  return issues.length === 0 ? NONE : issues.map(({ in: where, name, message }) => ({ in: where, name, message }));
 }
 
 interface LongResponse {
@@ -17,7 +34,7 @@ interface LongResponse {
   operationId: string | null;
   status: number;
   body: BodyText;
-  specValid: boolean;
+  specIssues: Issue[];
 }
 
 /**
@@ -35,7 +52,7 @@ export function createJournalCapture(check: ResponseCheck): (e: V1Exchange) => J
   let last: LongResponse | undefined;
   const longResponse = (operationId: string | null, status: number, text: string, value: unknown): LongResponse => {
     if (last?.status === status && last.operationId === operationId && last.text === text) return last;
-    return (last = { text, operationId, status, body: captureText(text), specValid: check(operationId, status, value) });
+    return (last = { text, operationId, status, body: captureText(text), specIssues: check(operationId, status, value) });
   };
   return (e) => {
     const operationId = e.op?.operationId ?? null;
@@ -49,10 +66,10 @@ export function createJournalCapture(check: ResponseCheck): (e: V1Exchange) => J
       durationMs: Math.round(e.durationMs * 100) / 100,
       request: e.requestBytes && captureBytes(e.requestBytes, isUtf8(e.requestBytes)),
       response: long?.body ?? (e.text === undefined ? undefined : captureText(e.text)),
-      ...(long ? { specValid: long.specValid } : {}),
+      ...(long ? { specIssues: long.specIssues } : {}),
       ...(e.violations ? { violations: e.violations } : {}),
       // An upstream's answer was checked as it passed: that verdict is kept, whatever its body was (HTML, cut).
-      ...(e.passed ? { specValid: (e.violations ?? []).every((v) => v.at === 'request') } : {}),
+      ...(e.passed ? { specIssues: passedIssues(e.violations) } : {}),
     };
   };
 }

@@ -1,5 +1,6 @@
 import { parse as parseQuery } from 'node:querystring';
 import type { Violation } from '../operation.js';
+import type { Issue } from '../openapi/validate.js';
 import { showBody, textBytes, type BodyText } from './journal-body.js';
 import { JournalFollowers } from './journal-followers.js';
 
@@ -22,10 +23,15 @@ export interface JournalRecord {
   /** Undefined when no body was read. */
   request: BodyText | undefined;
   response: BodyText | undefined;
-  /** Whether the response matched the spec, when it had to be checked at capture (its text was cut). */
-  specValid?: boolean;
+  /** What the exchange broke of the spec, when it had to be checked at capture (its text was cut); empty when nothing. */
+  specIssues?: Issue[];
   /** What the exchange broke of the spec, in proxy mode only. */
   violations?: Violation[];
+}
+
+/** One reason an exchange is not one the spec allows: an Issue of the response check, or of a request no operation matches. */
+export interface SpecIssue extends Issue {
+  in: 'operation' | 'status' | 'body' | 'header';
 }
 
 /** One request as the control plane shows it. */
@@ -40,8 +46,13 @@ export interface JournalEntry {
   durationMs: number;
   requestBody: unknown;
   responseBody: unknown;
-  /** Whether the response matched the spec (documented status, valid body). */
+  /**
+   * Whether the interface allows this exchange: the request matched an
+   * operation, and the answer is a status it documents with a valid body.
+   */
   specValid: boolean;
+  /** Why `specValid` is false (absent when it is true). */
+  specIssues?: SpecIssue[];
   /** In proxy mode: what the request and the upstream's response broke of the spec. */
   violations?: Violation[];
 }
@@ -60,8 +71,8 @@ export interface JournalMemory {
 /** Called with each entry added to a journal it follows. */
 export type JournalListener = (entry: JournalEntry) => void;
 
-/** Whether a response matched the spec, from its operation, status and body. */
-export type ResponseCheck = (operationId: string | null, status: number, body: unknown) => boolean;
+/** What an exchange broke of the spec, from its operation (null when none matched), its answer's status and body; empty when nothing. */
+export type ResponseCheck = (operationId: string | null, status: number, body: unknown) => Issue[];
 
 /**
  * Memory of an entry besides its strings (its record, two bodies, list node
@@ -73,12 +84,17 @@ export type ResponseCheck = (operationId: string | null, status: number, body: u
 export const ENTRY_BYTES = 384;
 export const JOURNAL_BYTES = 256;
 
-/** A proxied entry's violations: their strings and, rounded up, each object's own memory. */
-const violationBytes = (list: readonly Violation[] | undefined): number => (list ?? []).reduce((n, v) => n + 96 + 2 * (v.name.length + v.message.length), 0);
+/** A proxied entry's violations (or the issues found at capture): their strings and, rounded up, each object's own memory. */
+const violationBytes = (list: readonly Issue[] | undefined): number => (list ?? []).reduce((n, v) => n + 96 + 2 * (v.name.length + v.message.length), 0);
 
 /** Bytes an entry is accounted in the budget. */
 export const entryBytes = (r: JournalRecord): number =>
-  ENTRY_BYTES + textBytes(r.url) + (r.request ? textBytes(r.request.text) : 0) + (r.response ? textBytes(r.response.text) : 0) + violationBytes(r.violations);
+  ENTRY_BYTES +
+  textBytes(r.url) +
+  (r.request ? textBytes(r.request.text) : 0) +
+  (r.response ? textBytes(r.response.text) : 0) +
+  violationBytes(r.violations) +
+  violationBytes(r.specIssues);
 
 /** An entry in two queues: all journals' by age (for the budget) and its own journal's. */
 class Kept {
@@ -119,11 +135,11 @@ export class Journal {
   /** The live tail of the control plane. */
   private readonly followers = new JournalFollowers();
 
-  /** `check` tells whether a response matched the spec; run on read, off the hot path. */
+  /** `check` tells what an exchange broke of the spec; run on read, off the hot path. */
   constructor(
     readonly size: number,
     readonly budget: number,
-    private readonly check: ResponseCheck = () => true,
+    private readonly check: ResponseCheck = () => [],
   ) {}
 
   add(journal: string, record: JournalRecord): void {
@@ -202,7 +218,7 @@ export class Journal {
   }
 }
 
-/** A captured record as the control plane shows it; `check` tells whether its response matched the spec. */
+/** A captured record as the control plane shows it; `check` tells what the exchange broke of the spec. */
 export function showRecord(r: JournalRecord, check: ResponseCheck): JournalEntry {
   const q = r.url.indexOf('?');
   const responseBody = showBody(r.response);
@@ -217,7 +233,13 @@ export function showRecord(r: JournalRecord, check: ResponseCheck): JournalEntry
     durationMs: r.durationMs,
     requestBody: showBody(r.request),
     responseBody,
-    specValid: r.specValid ?? check(r.operationId, r.status, responseBody),
+    ...verdict(r.specIssues ?? check(r.operationId, r.status, responseBody)),
     ...(r.violations ? { violations: r.violations } : {}),
   };
 }
+
+/** `specValid`, and the issues that make it false. */
+const verdict = (issues: Issue[]): Pick<JournalEntry, 'specValid' | 'specIssues'> =>
+  issues.length === 0 ?
+    { specValid: true }
+  : { specValid: false, specIssues: issues.map(({ in: where, name, message }) => ({ in: where as SpecIssue['in'], name, message })) };

@@ -7,13 +7,11 @@
 import { isBodyText, isObject, responseBody, type PactBody, type Rules } from './pact-bodies.js';
 import type { JournalEntry } from './journal.js';
 import { PET_STATUSES } from './provider-states.js';
+import { FAULT_MESSAGE } from '../interceptors/faults.js';
 
 /** What stands for the consumer's key: the sandbox's documented development key, and a matcher for any bearer token. */
 export const KEY_PLACEHOLDER = 'Bearer sandbox-key';
 const BEARER_REGEX = '^Bearer [A-Za-z0-9\\-._~+/]+=*$';
-/** The start of the message of an answer forced by a fault: that is the sandbox rehearsing, not the provider's behaviour. */
-const FAULT_MESSAGE = 'Fault injected by the sandbox';
-
 export interface ProviderStateRef {
   name: string;
   params?: Record<string, unknown>;
@@ -85,7 +83,8 @@ function statesOf(entry: JournalEntry, authenticated: boolean): ProviderStateRef
 
 /** Why an entry is left out of a pact, or undefined when it can be recorded. */
 function unrecordable(entry: JournalEntry, authenticated: boolean): string | undefined {
-  if (!entry.operationId || !entry.specValid) return 'not an answer the spec documents';
+  // Only exchanges the interface allows: never a request no operation matches (404, 405, 501) or an undocumented status.
+  if (!entry.operationId || !entry.specValid) return 'not an exchange the spec allows';
   // With a valid key, only a fault, `Prefer: code=401` or a provider state can answer 401: rehearsals, not the provider.
   if (authenticated === (entry.status === 401)) return 'a 401 is recorded from requests without a valid key only';
   const message = isObject(entry.responseBody) ? entry.responseBody.message : undefined;

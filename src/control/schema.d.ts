@@ -353,7 +353,7 @@ export interface paths {
         };
         /**
          * Record a consumer's pact from the journal
-         * @description The workspace's journal as a Pact specification V4 file for the consumer `consumer` and the provider `pet-store-api`: one interaction per distinct operation, status and request shape (query parameter names, body field names and types), from the first such request. Provider states come from the sandbox's vocabulary (`a pet with id 7 exists` for a `getPet` 200, `no pet with id 999 exists` for a 404, `no pets exist` or `pets with status X exist` for lists). Values that are data are matched by type; the API key is replaced by `Bearer sandbox-key` with a matcher for any bearer token. Left out: answers the spec does not document, answers forced by a fault, and requests whose body was not kept whole. With `unauthenticated=true`, 401s from the journal of requests without a valid key are added, with the state `the request has no valid API key` and no `Authorization`.
+         * @description The workspace's journal as a Pact specification V4 file for the consumer `consumer` and the provider `pet-store-api`: one interaction per distinct operation, status and request shape (query parameter names, body field names and types), from the first such request. Provider states come from the sandbox's vocabulary (`a pet with id 7 exists` for a `getPet` 200, `no pet with id 999 exists` for a 404, `no pets exist` or `pets with status X exist` for lists). Values that are data are matched by type; the API key is replaced by `Bearer sandbox-key` with a matcher for any bearer token. Left out: exchanges the spec does not allow (journalled `specValid: false`: a request no operation matches, such as a 404 for an unknown path, a 405 or a 501, and any undocumented status), answers forced by a fault, and requests whose body was not kept whole. With `unauthenticated=true`, 401s from the journal of requests without a valid key are added, with the state `the request has no valid API key` and no `Authorization`.
          */
         get: operations["exportPact"];
         put?: never;
@@ -831,12 +831,42 @@ export interface components {
              */
             responseBody: components["schemas"]["BodyText"] | unknown;
             /**
-             * @description Whether the response matched `openapi.yaml`: a status the operation documents and a body valid against that response's schema. A status the operation does not document (a forced 503, a 413 for a body over the limit) is never valid, whatever its body. A request that matched no operation is valid when answered with an Error body. Checked when the journal is read, or, for a response body too long to keep whole, when it was sent. In `proxy` mode, whether the upstream's answer had no `response` violation, checked as it passed.
+             * @description Whether `openapi.yaml` allows this exchange: the request matched one of its operations, and the answer is a status that operation documents, with a body valid against that response's schema. False for a request no operation matches, whatever it was answered (a 404 for an unknown path, a 405 for a method the path lacks, the 501 of the store area), and for a status the operation does not document (a forced 503, a 413 for a body over the limit), whatever its body; `specIssues` then says why. Checked when the journal is read, or, for a response body too long to keep whole, when it was sent. In `proxy` mode, whether the request matched an operation and the upstream's answer had no `response` violation, checked as it passed.
              * @example true
              */
             specValid: boolean;
+            /**
+             * @description Present only when `specValid` is false: why. An issue `in: operation` for a request no operation matches, `status` for an undocumented status, `body` (or, in `proxy` mode, `header`) for an answer off its schema.
+             * @example [
+             *       {
+             *         "in": "status",
+             *         "name": "",
+             *         "message": "503 is not a documented status of listPets (200, 400, 401)"
+             *       }
+             *     ]
+             */
+            specIssues?: components["schemas"]["SpecIssue"][];
             /** @description In `proxy` mode only: what the request and the upstream's response broke of `openapi.yaml`, as the `Sandbox-Violations` header listed them; empty when the exchange kept the spec. */
             violations?: components["schemas"]["Violation"][];
+        };
+        /** @description One reason a journaled exchange is not one `openapi.yaml` allows. */
+        SpecIssue: {
+            /**
+             * @description What broke the spec.
+             * @example status
+             * @enum {string}
+             */
+            in: "operation" | "status" | "body" | "header";
+            /**
+             * @description The body field (slash-separated path) or header; empty for the whole.
+             * @example
+             */
+            name: string;
+            /**
+             * @description What is wrong.
+             * @example 503 is not a documented status of listPets (200, 400, 401)
+             */
+            message: string;
         };
         /** @description One way a proxied request or response breaks `openapi.yaml`. */
         Violation: {

@@ -119,6 +119,9 @@ export class Faults {
   }
 }
 
+/** How the message of every answer a fault forces begins: the journal, the pact recorder and the metrics tell them by it. */
+export const FAULT_MESSAGE = 'Fault injected by the sandbox';
+
 /** Applies a fault to a request: its delay, then its error if it has one. */
 export async function enact(fault: Fault, request: OperationRequest): Promise<undefined> {
   if (fault.latencyMs !== undefined) {
@@ -130,7 +133,7 @@ export async function enact(fault: Fault, request: OperationRequest): Promise<un
     throw new ApiError(
       codeForStatus(fault.status),
       fault.status,
-      `Fault injected by the sandbox (fault ${fault.id}): ${request.op.operationId} answers ${fault.status}.`,
+      `${FAULT_MESSAGE} (fault ${fault.id}): ${request.op.operationId} answers ${fault.status}.`,
       headers,
     );
   }

@@ -12,6 +12,14 @@ export interface MetricSources {
 /** Kinds of store writes: a create, a whole replacement (reset, fixture load), an append. */
 export type StoreWrite = 'create' | 'replace' | 'append';
 
+/**
+ * Why an exchange broke the spec, so that a dashboard can tell a sandbox
+ * defect (`body`) from a request outside the interface (`no_operation`: an
+ * unknown path's 404, a 405, the store area's 501), a rehearsal (`fault`)
+ * and the sandbox's own refusals or failures (`status`: a 413, a 507).
+ */
+export type MismatchReason = 'no_operation' | 'fault' | 'status' | 'body';
+
 /** The sandbox's metrics: what the pipeline and the store report, and the exposition Prometheus scrapes. */
 export interface Metrics {
   /**
@@ -19,8 +27,8 @@ export interface Metrics {
    * refused before it was read), and its time to the answer when known.
    */
   request(operation: string, status: number, mode: string, seconds?: number): void;
-  /** A /v1 answer that did not match the interface's spec. */
-  mismatch(operation: string): void;
+  /** A /v1 exchange the interface's spec does not allow, and why (see `MismatchReason`). */
+  mismatch(operation: string, reason: MismatchReason): void;
   /** A store write, and its failure code if it failed. */
   storeWrite(kind: StoreWrite, seconds: number, failure?: string): void;
   /** The Prometheus text exposition: the sandbox's series, then the process's. */
@@ -99,8 +107,8 @@ export function createMetrics(sources: MetricSources): Metrics {
   });
   const mismatches = new Counter({
     name: 'petstore_spec_mismatches_total',
-    help: '/v1 answers that did not match spec/openapi.yaml, by operation.',
-    labelNames: ['operation'],
+    help: '/v1 exchanges spec/openapi.yaml does not allow, by operation and reason (no_operation, fault, status, body).',
+    labelNames: ['operation', 'reason'],
     registers,
   });
   const writes = new Histogram({
@@ -127,7 +135,7 @@ export function createMetrics(sources: MetricSources): Metrics {
       s.count.inc();
       if (seconds !== undefined) s.time.observe(seconds);
     },
-    mismatch: (operation) => mismatches.inc({ operation }),
+    mismatch: (operation, reason) => mismatches.inc({ operation, reason }),
     storeWrite(kind, seconds, failure) {
       writes.observe({ kind }, seconds);
       if (failure !== undefined) failures.inc({ kind, code: failure });

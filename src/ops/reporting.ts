@@ -2,25 +2,37 @@ import type { ResponseCheck } from '../control/journal.js';
 import type { Logger } from '../logger.js';
 import type { AnsweredRequest, Runtime, V1Exchange } from '../operation.js';
 import type { RefusedRequest } from '../http/server.js';
-import type { Metrics } from './metrics.js';
+import type { Issue } from '../openapi/validate.js';
+import { FAULT_MESSAGE } from '../interceptors/faults.js';
+import type { Metrics, MismatchReason } from './metrics.js';
 import { createRequestLog } from './request-log.js';
 
+/** Why an exchange with these issues broke the spec, or undefined when it did not. */
+function reasonOf(e: V1Exchange, issues: readonly Issue[]): MismatchReason | undefined {
+  const first = issues[0];
+  if (!first) return undefined;
+  if (first.in === 'operation') return 'no_operation';
+  const message = typeof e.body === 'object' && e.body !== null ? (e.body as { message?: unknown }).message : undefined;
+  if (typeof message === 'string' && message.startsWith(FAULT_MESSAGE)) return 'fault';
+  return first.in === 'status' ? 'status' : 'body';
+}
+
 /**
- * Whether a /v1 answer matched the spec, checked for every answer. The
- * last answer of each operation and status is remembered: a page served
- * again is the same string, checked once.
+ * Why a /v1 exchange broke the spec, if it did, checked for every answer.
+ * The last answer of each operation and status is remembered: a page
+ * served again is the same string, checked once.
  */
-function createMatchCheck(check: ResponseCheck): (e: V1Exchange) => boolean {
-  const last = new Map<string, { text: string; valid: boolean }>();
+function createMatchCheck(check: ResponseCheck): (e: V1Exchange) => MismatchReason | undefined {
+  const last = new Map<string, { text: string; reason: MismatchReason | undefined }>();
   return (e) => {
     const operationId = e.op?.operationId ?? null;
-    if (e.text === undefined) return check(operationId, e.status, e.body);
+    if (e.text === undefined) return reasonOf(e, check(operationId, e.status, e.body));
     const key = `${operationId} ${e.status}`;
     const seen = last.get(key);
-    if (seen?.text === e.text) return seen.valid;
-    const valid = check(operationId, e.status, e.body);
-    last.set(key, { text: e.text, valid });
-    return valid;
+    if (seen?.text === e.text) return seen.reason;
+    const reason = reasonOf(e, check(operationId, e.status, e.body));
+    last.set(key, { text: e.text, reason });
+    return reason;
   };
 }
 
@@ -29,7 +41,7 @@ export interface ReportingDeps {
   metrics: Metrics;
   runtime: Runtime;
   workspaceOf: (key: string) => string;
-  /** Whether an answer matched the spec (the journal's check). */
+  /** What an exchange broke of the spec (the journal's check). */
   check: ResponseCheck;
   /** Anything else a /v1 answer goes to (the journal). */
   also: (e: V1Exchange) => void;
@@ -45,7 +57,8 @@ export function createReporting({ logger, metrics, runtime, workspaceOf, check, 
       if (logger.logsRequests) log.v1(e);
       const operation = e.op?.operationId ?? 'unknown';
       metrics.request(operation, e.status, runtime.mode, e.durationMs / 1000);
-      if (!matches(e)) metrics.mismatch(operation);
+      const reason = matches(e);
+      if (reason) metrics.mismatch(operation, reason);
     },
     onAnswered(e: AnsweredRequest): void {
       if (logger.logsRequests) log.other(e);

@@ -56,7 +56,7 @@ export interface FileBackendOptions {
   logger: Logger;
   /** Problems of a stored pet (the spec's Pet schema), checked when a data file is read. */
   checkPet: (pet: unknown) => string[];
-  /** Whether a journaled answer matched the spec. */
+  /** What a journaled exchange broke of the spec. */
   checkResponse: ResponseCheck;
   operations: ReadonlyMap<string, OperationSpec>;
   /** Most workspaces open at once (the configured cap, lowered to fit the open-file limit). */

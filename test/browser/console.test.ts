@@ -169,4 +169,21 @@ describe('the QA console', { timeout: 120_000 }, () => {
     expect(await seriousViolations(w.page)).toEqual([]);
     await w.page.context().close();
   });
+
+  it('badges an exchange the interface does not allow as not in spec, and says why; a documented answer stays spec-valid', async () => {
+    const w = await loggedIn();
+    expect((await sb.call('/pets?limit=4')).status).toBe(200);
+    expect((await sb.call('/pets?refused=1', { method: 'DELETE' })).status).toBe(405);
+    const entry = (query: string) => w.page.locator('#journal-entries li', { hasText: `/v1/pets?${query}` }).first();
+    await entry('refused=1').waitFor({ timeout: 10_000 });
+    expect(await entry('limit=4').locator('.badge').innerText()).toBe('spec-valid');
+    const refused = entry('refused=1');
+    expect(await refused.locator('.badge').innerText()).toBe('not in spec');
+    expect(await refused.locator('.badge').getAttribute('title')).toMatch(/no operation of the spec matches the request; its 405/);
+    await refused.locator('summary').click();
+    expect(await refused.locator('pre.spec-issues').innerText()).toMatch(/its 405 is the sandbox's own answer/);
+    expect(await seriousViolations(w.page)).toEqual([]);
+    expect(w.errors).toEqual([]);
+    await w.page.context().close();
+  });
 });

@@ -40,7 +40,7 @@ describe('journal contents', () => {
     }
   });
 
-  it('flags a status the operation does not document as not matching the spec, whatever its body', async () => {
+  it('marks specValid false, with the reason, for every exchange the interface does not allow', async () => {
     await ctl('DELETE', '/journal', { key: 'key-a' });
     await ctl('POST', '/faults', { key: 'key-a', json: { operationId: 'listPets', status: 503, count: 1 } });
     const outage = await sb.call('/pets', { key: 'key-a' });
@@ -55,15 +55,23 @@ describe('journal contents', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(tooLarge.status).toBe(413);
-    const unknownPath = await sb.call('/nothing-here', { key: 'key-a' });
-    expect(unknownPath.status).toBe(404);
-    expect((await entries()).map((e) => [e.operationId, e.status, e.specValid])).toEqual([
-      ['listPets', 503, false],
-      ['listPets', 400, true],
-      ['createPet', 413, false],
-      // No operation matched: nothing documented to compare with, and the answer is an Error.
-      [null, 404, true],
+    expect((await sb.call('/nothing-here', { key: 'key-a' })).status).toBe(404);
+    expect((await sb.call('/pets', { key: 'key-a', method: 'DELETE' })).status).toBe(405);
+    expect((await sb.call('/store/orders', { key: 'key-a' })).status).toBe(501);
+    const got = await entries();
+    expect(got.map((e) => [e.method, e.operationId, e.status, e.specValid])).toEqual([
+      ['GET', 'listPets', 503, false],
+      ['GET', 'listPets', 400, true],
+      ['POST', 'createPet', 413, false],
+      // No operation matched: an Error body does not make the exchange one the interface allows.
+      ['GET', null, 404, false],
+      ['DELETE', null, 405, false],
+      ['GET', null, 501, false],
     ]);
+    expect(got.map((e) => e.specIssues?.map((i) => i.in))).toEqual([['status'], undefined, ['status'], ['operation'], ['operation'], ['operation']]);
+    expect(got[0]?.specIssues?.[0]?.message).toBe('503 is not a documented status of listPets (200, 400, 401)');
+    expect(got[2]?.specIssues?.[0]?.message).toMatch(/^413 is not a documented status of createPet /);
+    expect(got[4]?.specIssues?.[0]?.message).toMatch(/matches the request; its 405 /);
   });
 
   it("records requests refused for their key in the unauthenticated journal, never a workspace's, and no control request", async () => {

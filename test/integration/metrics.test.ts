@@ -48,6 +48,11 @@ describe('/metrics', () => {
     // Over the quota: a store write that fails, answered with a status the interface does not document.
     expect((await sb.call('/pets', { method: 'POST', json: { name: 'Four', categoryId: 1 } })).status).toBe(507);
     await clientOf(sb).call('resetWorkspace', { body: { count: 1 } });
+    // Outside the interface: an unknown path, a method the path lacks, a status forced by a fault.
+    expect((await sb.call('/nothing')).status).toBe(404);
+    expect((await sb.call('/pets', { method: 'DELETE' })).status).toBe(405);
+    await clientOf(sb).call('addFault', { body: { operationId: 'getPet', status: 503, count: 1 } });
+    expect((await sb.call('/pets/1')).status).toBe(503);
     expect((await fetch(`${sb.origin}/readyz`)).status).toBe(200);
     expect((await fetch(`${sb.origin}/nowhere`)).status).toBe(404);
     // Refused by the HTTP parser before any handler saw it.
@@ -65,7 +70,7 @@ describe('/metrics', () => {
     expect(requests('createPet', '507')).toBe(1);
     expect(requests('resetWorkspace', '200')).toBe(1);
     expect(requests('getReadiness', '200')).toBe(1);
-    expect(requests('unknown', '404')).toBe(1);
+    expect(requests('unknown', '404')).toBe(2);
     expect(requests('unknown', '431')).toBe(1);
   });
 
@@ -78,10 +83,13 @@ describe('/metrics', () => {
     expect(value(families, 'petstore_store_write_failures_total', { kind: 'create', code: 'quota_exceeded' })).toBe(1);
   });
 
-  it('counts /v1 answers that did not match the spec: the undocumented 507, not the documented 401', async () => {
+  it('counts /v1 exchanges the spec does not allow by reason: not the documented 401, and a request or fault apart from a defect', async () => {
     const { families } = await scrape(sb);
-    expect(value(families, 'petstore_spec_mismatches_total', { operation: 'createPet' })).toBe(1);
-    expect(value(families, 'petstore_spec_mismatches_total', { operation: 'listPets' })).toBeUndefined();
+    const mismatches = (operation: string, reason: string) => value(families, 'petstore_spec_mismatches_total', { operation, reason });
+    expect(mismatches('createPet', 'status')).toBe(1);
+    expect(mismatches('unknown', 'no_operation')).toBe(2);
+    expect(mismatches('getPet', 'fault')).toBe(1);
+    expect(families.get('petstore_spec_mismatches_total')?.metrics).toHaveLength(3);
   });
 
   it('reads open workspaces and journal memory when scraped, and has the process metrics', async () => {

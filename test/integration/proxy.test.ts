@@ -85,9 +85,19 @@ describe('proxy mode before a deployment that keeps the spec', () => {
     await controlOf(proxy)('DELETE', '/journal', { key: UP_KEY });
     await proxy.call('/pets/1', { key: UP_KEY });
     await proxy.call('/pets?limit=many', { key: UP_KEY });
-    const [valid, refused] = await journal(proxy, UP_KEY);
+    await proxy.call('/owners', { key: UP_KEY });
+    const [valid, refused, outside] = await journal(proxy, UP_KEY);
     expect(valid).toMatchObject({ operationId: 'getPet', status: 200, specValid: true, violations: [] });
+    expect(valid?.specIssues).toBeUndefined();
     expect(refused).toMatchObject({ operationId: 'listPets', status: 400, specValid: true, violations: [{ at: 'request', in: 'query', name: 'limit' }] });
+    // The upstream's 404 is a valid Error, but no operation matches the request: not an exchange the interface allows.
+    expect(outside).toMatchObject({
+      operationId: null,
+      status: 404,
+      specValid: false,
+      specIssues: [{ in: 'operation' }],
+      violations: [{ at: 'request', in: 'operation' }],
+    });
   });
 });
 

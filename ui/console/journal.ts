@@ -16,7 +16,16 @@ const queryText = (query: JournalEntry['query']): string => {
   return pairs.length === 0 ? '' : `?${new URLSearchParams(pairs).toString()}`;
 };
 
-/** One entry: a line with time, method, path, status, duration and the spec-valid badge, opening to its bodies. */
+/** Why an exchange is not one the interface allows, in one line each (its `specIssues`). */
+const issuesText = (e: JournalEntry): string => (e.specIssues ?? []).map((i) => (i.name ? `${i.name}: ${i.message}` : i.message)).join('\n');
+
+/**
+ * One entry: a line with time, method, path, status, duration and the
+ * spec badge, opening to why it is not in the spec (if so) and its bodies.
+ * A 404, 405 or 501 to a request outside the interface is "not in spec":
+ * the badge says whether the interface allows the exchange, not whether
+ * the sandbox answered well.
+ */
 function entryItem(e: JournalEntry): HTMLLIElement {
   const summary = el(
     'summary',
@@ -26,10 +35,11 @@ function entryItem(e: JournalEntry): HTMLLIElement {
     el('span', { class: 'path' }, e.path + queryText(e.query)),
     el('span', { class: e.status >= 400 ? 'status status-error' : 'status' }, e.status),
     el('span', { class: 'duration' }, `${e.durationMs.toFixed(1)} ms`),
-    el('span', { class: `badge ${e.specValid ? 'valid' : 'invalid'}` }, e.specValid ? 'spec-valid' : 'not in spec'),
+    e.specValid ? el('span', { class: 'badge valid' }, 'spec-valid') : el('span', { class: 'badge invalid', title: issuesText(e) }, 'not in spec'),
   );
   const body = (title: string, value: unknown) => [el('p', {}, el('strong', {}, title)), el('pre', {}, bodyText(value))];
-  return el('li', { class: 'entry' }, el('details', {}, summary, ...body('Request body', e.requestBody), ...body('Response body', e.responseBody)));
+  const why = e.specValid ? [] : [el('p', {}, el('strong', {}, 'Not in the spec because')), el('pre', { class: 'spec-issues' }, issuesText(e))];
+  return el('li', { class: 'entry' }, el('details', {}, summary, ...why, ...body('Request body', e.requestBody), ...body('Response body', e.responseBody)));
 }
 
 /**

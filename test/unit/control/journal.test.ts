@@ -128,15 +128,17 @@ describe('journal budget', () => {
 describe('journal reading', () => {
   it('returns the newest `limit` entries, oldest first, with bodies shown and specValid checked on read', () => {
     const seen: unknown[] = [];
+    const undocumented = { in: 'status', name: '', message: 'not documented' };
     const journal = new Journal(200, 1e9, (op, status, body) => {
       seen.push([op, status, body]);
-      return status === 400;
+      return status === 400 ? [] : [undocumented];
     });
     journal.add('a', record('a1'));
-    journal.add('a', record('a2', { status: 500, specValid: true }));
+    journal.add('a', record('a2', { status: 500, specIssues: [] }));
     journal.add('a', record('a3', { request: undefined }));
+    journal.add('a', record('a4', { status: 501 }));
     const [first, ...rest] = journal.read('a');
-    expect(rest.map((e) => e.query.n)).toEqual(['a2', 'a3']);
+    expect(rest.map((e) => e.query.n)).toEqual(['a2', 'a3', 'a4']);
     expect(first).toEqual({
       time: '2026-01-05T10:00:00.000Z',
       method: 'POST',
@@ -149,13 +151,14 @@ describe('journal reading', () => {
       responseBody: { code: 'invalid_request', message: 'x', status: 400 },
       specValid: true,
     });
-    // a2's validity was settled at capture; a3 had no body.
-    expect(rest.map((e) => [e.specValid, e.requestBody])).toEqual([
-      [true, { name: 'Rex' }],
-      [true, null],
+    // a2's validity was settled at capture; a3 had no body; a4's check says why it is not valid.
+    expect(rest.map((e) => [e.specValid, e.requestBody, e.specIssues])).toEqual([
+      [true, { name: 'Rex' }, undefined],
+      [true, null, undefined],
+      [false, { name: 'Rex' }, [undocumented]],
     ]);
-    expect(seen).toHaveLength(2);
-    expect(journal.read('a', 1).map((e) => e.query.n)).toEqual(['a3']);
+    expect(seen).toHaveLength(3);
+    expect(journal.read('a', 1).map((e) => e.query.n)).toEqual(['a4']);
     expect(journal.read('a', 0)).toEqual([]);
     expect(journal.read('nobody')).toEqual([]);
   });

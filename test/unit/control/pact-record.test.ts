@@ -60,6 +60,13 @@ describe('which entries become interactions', () => {
   it.each([
     ['an answer the spec does not document', entry('GET', '/v1/pets', 'listPets', 503, error(503, 'service_unavailable'), { specValid: false })],
     ['a request that matched no operation', entry('GET', '/v1/cats', null, 404, error(404, 'not_found'))],
+    ...(['405', '501'] as const).map((status): [string, JournalEntry] => [
+      `a ${status} to a request outside the interface, as journalled`,
+      entry(status === '405' ? 'DELETE' : 'GET', status === '405' ? '/v1/pets' : '/v1/store/orders', null, Number(status), error(Number(status), 'x'), {
+        specValid: false,
+        specIssues: [{ in: 'operation', name: '', message: 'no operation of the spec matches the request' }],
+      }),
+    ]),
     ['a 401 with a valid key (a fault, Prefer, a provider state)', entry('GET', '/v1/pets', 'listPets', 401, error(401, 'unauthorized'))],
     [
       'an error a fault forced',
