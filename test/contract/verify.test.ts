@@ -1,12 +1,14 @@
 /**
  * `npm run verify` as a user runs it: child processes against a sandbox
- * started separately with the CLI (exit 0), against the
- * broken Pet Store (exit 1), and with bad arguments (exit 2).
+ * started separately with the CLI (exit 0, its default workspace as it
+ * was, also when verify is interrupted), against the broken Pet Store
+ * (exit 1), and with bad arguments (exit 2).
  */
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createControlClient } from '../../src/control/client.js';
 import { KEY, tempDir } from '../support/harness.js';
 import { killSandbox, ROOT, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 import { startBrokenServer, type BrokenServer } from '../support/broken-server.js';
@@ -27,6 +29,16 @@ function run(command: string, args: string[]): Promise<{ code: number | null; ou
 
 const verify = (...args: string[]) => run('npm', ['run', '--silent', 'verify', '--', ...args]);
 
+/** The default workspace as the control plane answers it, as text: its export, checkpoints and faults. */
+async function workspaceState(): Promise<{ export: string; checkpoints: string; faults: string }> {
+  const control = createControlClient({ origin: origin(), adminToken: 'sandbox-admin', key: KEY });
+  return {
+    export: await control.text('exportWorkspace'),
+    checkpoints: await control.text('listCheckpoints'),
+    faults: await control.text('listFaults'),
+  };
+}
+
 let dir: string;
 let sandbox: ChildSandbox | undefined;
 let broken: BrokenServer;
@@ -45,8 +57,15 @@ afterAll(async () => {
 });
 
 describe('npm run verify', () => {
-  it('passes a separately started sandbox: Dredd and Pact, exit 0', async () => {
+  it('passes a separately started sandbox: Dredd and Pact, exit 0, and leaves its default workspace byte for byte', async () => {
+    const control = createControlClient({ origin: origin(), adminToken: 'sandbox-admin', key: KEY });
+    await control.call('saveCheckpoint', { body: { name: 'before-verify' } });
+    const before = await workspaceState();
+    expect(JSON.parse(before.export).pets.length).toBeGreaterThan(7);
     const { code, out } = await verify('--target', `${origin()}/v1`, '--key', KEY, '--admin-url', `${origin()}`, '--admin-token', 'sandbox-admin');
+    expect(await workspaceState()).toEqual(before);
+    expect(out).toMatch(/Workspace of key sandbox-key: saved in checkpoint 'verify-[^']+'; restored when verify ends/);
+    expect(out).toContain('PASS  Workspace: restored as it was before the run');
     expect(out).toContain('PASS  Dredd: 9 of 9 transactions passed');
     expect(out).toMatch(/PASS {2}Pact: \d+ interaction\(s\) of .*pet-store-web.* verified/);
     expect(out).toContain('RESULT: PASS');
