@@ -52,8 +52,8 @@ async function saveCheckpoint(control: ControlClient, name: string): Promise<str
     await control.call('saveCheckpoint', { body: { name } });
     return name;
   } catch (error) {
-    // 501: the storage keeps no checkpoints; 4xx: at its limit (count, bytes) or a clash of names.
-    if (error instanceof ControlError && error.status !== undefined && (error.status < 500 || error.status === 501)) return undefined;
+    // 501: the storage keeps no checkpoints; 507: the workspace is at its limit (count, bytes); 4xx: a clash of names.
+    if (error instanceof ControlError && error.status !== undefined && (error.status < 500 || error.status === 501 || error.status === 507)) return undefined;
     throw error;
   }
 }

@@ -72,6 +72,43 @@ describe('npm run verify', () => {
     expect(code, out).toBe(0);
   }, 120_000);
 
+  it('restores the workspace from memory when the sandbox has no room for its checkpoint', async () => {
+    const control = createControlClient({ origin: origin(), adminToken: 'sandbox-admin', key: KEY });
+    const { checkpoints, limits } = await control.call('listCheckpoints');
+    const fill = Array.from({ length: limits.count - checkpoints.length }, (_, i) => `fill-${i}`);
+    try {
+      for (const name of fill) await control.call('saveCheckpoint', { body: { name } });
+      const before = await workspaceState();
+      const { code, out } = await verify('--target', `${origin()}/v1`, '--key', KEY, '--admin-url', `${origin()}`, '--admin-token', 'sandbox-admin');
+      expect(await workspaceState()).toEqual(before);
+      expect(out).toContain('Workspace of key sandbox-key: saved in memory');
+      expect(code, out).toBe(0);
+    } finally {
+      for (const name of fill) await control.send('DELETE', `/checkpoints/${name}`);
+    }
+  }, 120_000);
+
+  it('restores the workspace when interrupted (SIGINT) in the middle of the run, and exits 130', async () => {
+    const control = createControlClient({ origin: origin(), adminToken: 'sandbox-admin', key: KEY });
+    // Holds Dredd's listPets 200 long enough to interrupt it: the workspace has been changed by then.
+    const { id } = await control.call('addFault', { body: { operationId: 'listPets', latencyMs: 15_000 } });
+    const before = await workspaceState();
+    const args = ['--target', `${origin()}/v1`, '--key', KEY, '--admin-url', origin(), '--admin-token', 'sandbox-admin'];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'contracts/verify.ts', ...args], { cwd: ROOT, env });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    await expect.poll(async () => (await workspaceState()).export, { timeout: 60_000, interval: 200 }).not.toBe(before.export);
+    child.kill('SIGINT');
+    expect(await closed, out).toBe(130);
+    const after = await workspaceState();
+    expect(after.export).toBe(before.export);
+    expect(after.checkpoints).toBe(before.checkpoints);
+    expect(JSON.parse(after.faults).faults.map((f: { id: number }) => f.id)).toEqual([id]);
+    await control.call('deleteFault', { path: { faultId: id } });
+  }, 120_000);
+
   it('fails the broken Pet Store, names what broke, skips Pact with a notice: exit 1', async () => {
     const { code, out } = await verify('--target', broken.baseUrl, '--key', KEY);
     expect(out).toContain('FAIL  Dredd: 3 of 9 transactions passed, 6 failed');
