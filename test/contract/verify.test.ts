@@ -111,6 +111,9 @@ describe('npm run verify', () => {
 
   it('fails the broken Pet Store, names what broke, skips Pact with a notice: exit 1', async () => {
     const { code, out } = await verify('--target', broken.baseUrl, '--key', KEY);
+    const notice = out.indexOf(`Changes: Dredd creates pets with the key ${KEY}`);
+    expect(notice, out).toBeGreaterThan(-1);
+    expect(notice, 'said before Dredd runs').toBeLessThan(out.indexOf('Dredd: spec/openapi.yaml'));
     expect(out).toContain('FAIL  Dredd: 3 of 9 transactions passed, 6 failed');
     expect(out).toContain('id must be integer');
     expect(out).toContain('Pact: SKIPPED');
