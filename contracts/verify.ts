@@ -131,8 +131,9 @@ async function main(argv: string[]): Promise<number> {
   try {
     await runChecks(args, controlPlane, outcomes);
   } finally {
-    stopWatching?.();
+    // Restored before the handlers go: a signal meanwhile waits for the same restore.
     if (guard) outcomes.push(await restoreWorkspace(guard));
+    stopWatching?.();
   }
   return printSummary(outcomes) ? 0 : 1;
 }

@@ -85,7 +85,8 @@ export function restoreOnSignal(restore: () => Promise<void>, report: (problem: 
         },
       );
     };
-    process.once(signal, handler);
+    // `on`, not `once`: a second Ctrl-C while the restore runs must not cut it short (each call has a timeout).
+    process.on(signal, handler);
     return () => process.off(signal, handler);
   });
   return () => handlers.forEach((off) => off());
