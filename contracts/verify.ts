@@ -125,7 +125,10 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const guard = controlPlane ? await saveWorkspace(control, args.key, controlPlane) : undefined;
-  if (guard === null) return printSummary([...outcomes, { tool: 'Workspace', ok: false, line: 'could not be saved, so nothing was run' }]) ? 0 : 1;
+  if (guard === null) {
+    printSummary([...outcomes, { tool: 'Workspace', ok: false, line: 'could not be saved, so nothing was run' }]);
+    return 1;
+  }
   if (!controlPlane) console.log(`Changes: Dredd creates pets with the key ${args.key} (one for createPet's 201, one more if the list is empty); they stay.\n`);
   const stopWatching = guard ? restoreOnSignal(guard.restore, (problem) => console.error(`verify: could not restore the workspace: ${problem}`)) : undefined;
   try {
