@@ -109,6 +109,16 @@ describe('npm run verify', () => {
     await control.call('deleteFault', { path: { faultId: id } });
   }, 120_000);
 
+  it('runs nothing when the workspace cannot be saved (a key the sandbox does not know): exit 1', async () => {
+    const before = await workspaceState();
+    const { code, out } = await verify('--target', `${origin()}/v1`, '--key', 'no-such-key', '--admin-url', origin());
+    expect(out).toContain('Workspace of key no-such-key: could not be saved');
+    expect(out).toContain('FAIL  Workspace: could not be saved, so nothing was run');
+    expect(out).not.toContain('Dredd:');
+    expect(code, out).toBe(1);
+    expect(await workspaceState()).toEqual(before);
+  }, 60_000);
+
   it('fails the broken Pet Store, names what broke, skips Pact with a notice: exit 1', async () => {
     const { code, out } = await verify('--target', broken.baseUrl, '--key', KEY);
     const notice = out.indexOf(`Changes: Dredd creates pets with the key ${KEY}`);
