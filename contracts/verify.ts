@@ -12,6 +12,8 @@ import { parseArgs } from 'node:util';
 import { ControlError, createControlClient, type ControlClient } from '../src/control/client.js';
 import { listPactFiles, PACTS_DIR } from './pact-files.js';
 import { printDredd, printSummary, type Outcome } from './verify-report.js';
+import { restoreWorkspace, saveWorkspace } from './verify-workspace.js';
+import { restoreOnSignal } from './workspace-guard.js';
 
 const USAGE = `Usage: npm run verify -- --target <base URL ending in /v1> --key <API key> [options]
 
@@ -29,7 +31,8 @@ Options:
   -h, --help             this text
 
 Exit status: 0 all contracts hold, 1 a contract is broken or could not be checked, 2 bad usage.
-Pact provider states replace the data of the key's workspace: do not point this at data you need.`;
+On a sandbox, the key's workspace is saved as a checkpoint first and restored afterwards (also on Ctrl-C).
+Elsewhere, Dredd creates pets with the key, and they stay.`;
 
 class UsageError extends Error {}
 
@@ -97,10 +100,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // Loaded only now: Dredd and Pact take seconds to import, a usage error should not wait for them.
-  const [{ runDredd }, { CONTROL_TIMEOUT_MS, providerBaseUrl, verifyPacts }] = await Promise.all([
-    import('./dredd/run-dredd.js'),
-    import('./provider/verify-pacts.js'),
-  ]);
+  const { CONTROL_TIMEOUT_MS, providerBaseUrl } = await import('./provider/verify-pacts.js');
   const outcomes: Outcome[] = [];
   console.log(`Verifying ${args.target}\n`);
 
@@ -124,6 +124,28 @@ async function main(argv: string[]): Promise<number> {
     console.log(`Control plane: none at ${adminUrl}/__sandbox (Dredd finds an existing pet through the API instead)\n`);
   }
 
+  const guard = controlPlane ? await saveWorkspace(control, args.key, controlPlane) : undefined;
+  if (guard === null) {
+    printSummary([...outcomes, { tool: 'Workspace', ok: false, line: 'could not be saved, so nothing was run' }]);
+    return 1;
+  }
+  if (!controlPlane) console.log(`Changes: Dredd creates pets with the key ${args.key} (one for createPet's 201, one more if the list is empty); they stay.\n`);
+  const stopWatching = guard ? restoreOnSignal(guard.restore, (problem) => console.error(`verify: could not restore the workspace: ${problem}`)) : undefined;
+  try {
+    await runChecks(args, controlPlane, outcomes);
+  } finally {
+    // Restored before the handlers go: a signal meanwhile waits for the same restore.
+    if (guard) outcomes.push(await restoreWorkspace(guard));
+    stopWatching?.();
+  }
+  return printSummary(outcomes) ? 0 : 1;
+}
+
+type Args = NonNullable<ReturnType<typeof readArgs>>;
+
+/** Dredd, then Pact where provider states can be set; each adds its outcome. */
+async function runChecks(args: Args, controlPlane: string | undefined, outcomes: Outcome[]): Promise<void> {
+  const [{ runDredd }, { verifyPacts }] = await Promise.all([import('./dredd/run-dredd.js'), import('./provider/verify-pacts.js')]);
   const dredd = await runDredd({ endpoint: args.target, key: args.key, adminUrl: controlPlane, adminToken: args.adminToken, print: args.verbose });
   outcomes.push(printDredd(dredd));
 
@@ -149,7 +171,6 @@ async function main(argv: string[]): Promise<number> {
       outcomes.push({ tool: 'Pact', ok: false, line: (error as Error).message.split('\n').slice(1).join('; ') || 'verification failed' });
     }
   }
-  return printSummary(outcomes) ? 0 : 1;
 }
 
 main(process.argv.slice(2)).then(

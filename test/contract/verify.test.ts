@@ -1,12 +1,14 @@
 /**
  * `npm run verify` as a user runs it: child processes against a sandbox
- * started separately with the CLI (exit 0), against the
- * broken Pet Store (exit 1), and with bad arguments (exit 2).
+ * started separately with the CLI (exit 0, its default workspace as it
+ * was, also when verify is interrupted), against the broken Pet Store
+ * (exit 1), and with bad arguments (exit 2).
  */
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createControlClient } from '../../src/control/client.js';
 import { KEY, tempDir } from '../support/harness.js';
 import { killSandbox, ROOT, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 import { startBrokenServer, type BrokenServer } from '../support/broken-server.js';
@@ -27,6 +29,16 @@ function run(command: string, args: string[]): Promise<{ code: number | null; ou
 
 const verify = (...args: string[]) => run('npm', ['run', '--silent', 'verify', '--', ...args]);
 
+/** The default workspace as the control plane answers it, as text: its export, checkpoints and faults. */
+async function workspaceState(): Promise<{ export: string; checkpoints: string; faults: string }> {
+  const control = createControlClient({ origin: origin(), adminToken: 'sandbox-admin', key: KEY });
+  return {
+    export: await control.text('exportWorkspace'),
+    checkpoints: await control.text('listCheckpoints'),
+    faults: await control.text('listFaults'),
+  };
+}
+
 let dir: string;
 let sandbox: ChildSandbox | undefined;
 let broken: BrokenServer;
@@ -45,16 +57,73 @@ afterAll(async () => {
 });
 
 describe('npm run verify', () => {
-  it('passes a separately started sandbox: Dredd and Pact, exit 0', async () => {
+  it('passes a separately started sandbox: Dredd and Pact, exit 0, and leaves its default workspace byte for byte', async () => {
+    const control = createControlClient({ origin: origin(), adminToken: 'sandbox-admin', key: KEY });
+    await control.call('saveCheckpoint', { body: { name: 'before-verify' } });
+    const before = await workspaceState();
+    expect(JSON.parse(before.export).pets.length).toBeGreaterThan(7);
     const { code, out } = await verify('--target', `${origin()}/v1`, '--key', KEY, '--admin-url', `${origin()}`, '--admin-token', 'sandbox-admin');
+    expect(await workspaceState()).toEqual(before);
+    expect(out).toMatch(/Workspace of key sandbox-key: saved in checkpoint 'verify-[^']+'; restored when verify ends/);
+    expect(out).toContain('PASS  Workspace: restored as it was before the run');
     expect(out).toContain('PASS  Dredd: 9 of 9 transactions passed');
     expect(out).toMatch(/PASS {2}Pact: \d+ interaction\(s\) of .*pet-store-web.* verified/);
     expect(out).toContain('RESULT: PASS');
     expect(code, out).toBe(0);
   }, 120_000);
 
+  it('restores the workspace from memory when the sandbox has no room for its checkpoint', async () => {
+    const control = createControlClient({ origin: origin(), adminToken: 'sandbox-admin', key: KEY });
+    const { checkpoints, limits } = await control.call('listCheckpoints');
+    const fill = Array.from({ length: limits.count - checkpoints.length }, (_, i) => `fill-${i}`);
+    try {
+      for (const name of fill) await control.call('saveCheckpoint', { body: { name } });
+      const before = await workspaceState();
+      const { code, out } = await verify('--target', `${origin()}/v1`, '--key', KEY, '--admin-url', `${origin()}`, '--admin-token', 'sandbox-admin');
+      expect(await workspaceState()).toEqual(before);
+      expect(out).toContain('Workspace of key sandbox-key: saved in memory');
+      expect(code, out).toBe(0);
+    } finally {
+      for (const name of fill) await control.send('DELETE', `/checkpoints/${name}`);
+    }
+  }, 120_000);
+
+  it('restores the workspace when interrupted (SIGINT) in the middle of the run, and exits 130', async () => {
+    const control = createControlClient({ origin: origin(), adminToken: 'sandbox-admin', key: KEY });
+    // Holds Dredd's listPets 200 long enough to interrupt it: the workspace has been changed by then.
+    const { id } = await control.call('addFault', { body: { operationId: 'listPets', latencyMs: 15_000 } });
+    const before = await workspaceState();
+    const args = ['--target', `${origin()}/v1`, '--key', KEY, '--admin-url', origin(), '--admin-token', 'sandbox-admin'];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'contracts/verify.ts', ...args], { cwd: ROOT, env });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    await expect.poll(async () => (await workspaceState()).export, { timeout: 60_000, interval: 200 }).not.toBe(before.export);
+    child.kill('SIGINT');
+    expect(await closed, out).toBe(130);
+    const after = await workspaceState();
+    expect(after.export).toBe(before.export);
+    expect(after.checkpoints).toBe(before.checkpoints);
+    expect(JSON.parse(after.faults).faults.map((f: { id: number }) => f.id)).toEqual([id]);
+    await control.call('deleteFault', { path: { faultId: id } });
+  }, 120_000);
+
+  it('runs nothing when the workspace cannot be saved (a key the sandbox does not know): exit 1', async () => {
+    const before = await workspaceState();
+    const { code, out } = await verify('--target', `${origin()}/v1`, '--key', 'no-such-key', '--admin-url', origin());
+    expect(out).toContain('Workspace of key no-such-key: could not be saved');
+    expect(out).toContain('FAIL  Workspace: could not be saved, so nothing was run');
+    expect(out).not.toContain('Dredd:');
+    expect(code, out).toBe(1);
+    expect(await workspaceState()).toEqual(before);
+  }, 60_000);
+
   it('fails the broken Pet Store, names what broke, skips Pact with a notice: exit 1', async () => {
     const { code, out } = await verify('--target', broken.baseUrl, '--key', KEY);
+    const notice = out.indexOf(`Changes: Dredd creates pets with the key ${KEY}`);
+    expect(notice, out).toBeGreaterThan(-1);
+    expect(notice, 'said before Dredd runs').toBeLessThan(out.indexOf('Dredd: spec/openapi.yaml'));
     expect(out).toContain('FAIL  Dredd: 3 of 9 transactions passed, 6 failed');
     expect(out).toContain('id must be integer');
     expect(out).toContain('Pact: SKIPPED');
