@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { ControlError, createControlClient, type ControlClient } from '../src/control/client.js';
 import { listPactFiles, PACTS_DIR } from './pact-files.js';
 import { printDredd, printSummary, type Outcome } from './verify-report.js';
+import { plainOutput } from './plain-output.js';
 
 const USAGE = `Usage: npm run verify -- --target <base URL ending in /v1> --key <API key> [options]
 
@@ -152,7 +153,7 @@ async function main(argv: string[]): Promise<number> {
   return printSummary(outcomes) ? 0 : 1;
 }
 
-main(process.argv.slice(2)).then(
+plainOutput(() => main(process.argv.slice(2))).then(
   (code) => {
     process.exitCode = code;
   },
