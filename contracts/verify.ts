@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { ControlError, createControlClient, type ControlClient } from '../src/control/client.js';
 import { listPactFiles, PACTS_DIR } from './pact-files.js';
 import { printDredd, printSummary, type Outcome } from './verify-report.js';
+import { plainOutput } from './plain-output.js';
 import { restoreWorkspace, saveWorkspace } from './verify-workspace.js';
 import { restoreOnSignal } from './workspace-guard.js';
 
@@ -173,7 +174,7 @@ async function runChecks(args: Args, controlPlane: string | undefined, outcomes:
   }
 }
 
-main(process.argv.slice(2)).then(
+plainOutput(() => main(process.argv.slice(2))).then(
   (code) => {
     process.exitCode = code;
   },

@@ -10,6 +10,8 @@ import { SERVER_LIMITS } from './http/server.js';
 import { startSandbox } from './sandbox.js';
 import { StoreError } from './store/types.js';
 import { describeTarget } from './store/postgres/pool.js';
+import { npmSwallowed } from './cli/npm-args.js';
+import { cliWording } from './cli/wording.js';
 
 const usage = `Usage: petstore-sandbox [options]             serve the Pet Store interface under /v1
        petstore-sandbox <command> [options]   QA commands on a sandbox or its data
@@ -40,6 +42,15 @@ ${Object.entries(OPTIONS)
   -h, --help               this text
   --version                the sandbox's version
 `;
+
+/** The line after a usage error's reason: where the options are, rather than all of them. */
+const HELP_HINT = 'Run petstore-sandbox --help for the options.';
+
+/** The options that take a value, the server's and the commands'. */
+const VALUED_OPTIONS = [
+  ...Object.entries(OPTIONS).flatMap(([name, o]) => ('flag' in o ? [] : [name])),
+  ...Object.entries(COMMAND_OPTIONS).flatMap(([name, o]) => (o.type === 'string' ? [name] : [])),
+];
 
 /** The server's logger: JSON lines, or pretty ones for a person at a terminal (`--log-format auto`). */
 function createServerLogger(config: Config): Logger {
@@ -141,7 +152,9 @@ async function serve(config: Config): Promise<number> {
 /** A QA command, to its exit code. */
 async function command(name: string, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>): Promise<number> {
   if (!(COMMANDS as readonly string[]).includes(name)) {
-    console.error(`petstore-sandbox: unknown command '${name}'\n\n${usage}`);
+    // A number where a command goes is an option's value whose option went missing.
+    const hint = /^\d+$/.test(name) ? ` (an option's value? Options start with --, e.g. --port ${name})` : '';
+    console.error(`petstore-sandbox: unknown command '${name}'${hint}\n${HELP_HINT}`);
     return 2;
   }
   try {
@@ -149,7 +162,7 @@ async function command(name: string, operands: string[], config: Config, extra: 
     return 0;
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
-    console.error(`petstore-sandbox ${name}: ${error.message}`);
+    console.error(`petstore-sandbox ${name}: ${cliWording(error.message)}${error.exitCode === 2 ? `\n${HELP_HINT}` : ''}`);
     return error.exitCode;
   }
 }
@@ -160,12 +173,17 @@ async function main(): Promise<number> {
     loaded = loadConfig(process.argv.slice(2), process.env, COMMAND_OPTIONS);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    console.error(`petstore-sandbox: ${error.message}\n\n${usage}`);
+    console.error(`petstore-sandbox: ${error.message}\n${HELP_HINT}`);
     return 2;
   }
   if (loaded.help || loaded.version) {
     console.log(loaded.help ? usage : version);
     return 0;
+  }
+  const npm = npmSwallowed(process.env, VALUED_OPTIONS, loaded.positionals);
+  if (npm !== undefined) {
+    console.error(`petstore-sandbox: npm kept the options for itself and passed only their values on; use \`${npm}\``);
+    return 2;
   }
   const [name, ...operands] = loaded.positionals;
   if (name !== undefined && name !== 'serve') return command(name, operands, loaded.config, loaded.extra);

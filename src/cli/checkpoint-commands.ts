@@ -1,7 +1,7 @@
 import type { CheckpointStore, WorkspaceStore } from '../backend.js';
 import type { Config } from '../config.js';
 import { checkpointHandlers, type CheckpointOperation } from '../control/checkpoint-handlers.js';
-import type { ControlCall } from '../control/handlers.js';
+import type { ControlCall, KeyRole } from '../control/handlers.js';
 import type { ControlInput, ControlResult } from '../control/routes.js';
 import { createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
@@ -74,9 +74,9 @@ export async function checkpointsOnStorage(
 ): Promise<string> {
   const { config, extra, fail } = context;
   const isKey = createKeyMatcher(config.apiKeys);
-  const keyOf = (raw: string | undefined): string => {
+  const keyOf = (raw: string | undefined, role: KeyRole = 'source'): string => {
     if (raw === undefined) return config.apiKeys[0] as string;
-    if (!config.openKeys && !isKey(raw)) throw fail('A key given is not one of the configured API keys, so it has no workspace.');
+    if (!config.openKeys && !isKey(raw)) throw fail(`${role === 'target' ? '--to' : '--key'} is not one of the configured API keys, so it has no workspace.`);
     return raw;
   };
   const handlers = checkpointHandlers({

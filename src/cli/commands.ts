@@ -14,7 +14,8 @@ import { openWorkspaces } from '../store/file-backend.js';
 import { silentLogger } from '../logger.js';
 import type { Workspace } from '../backend.js';
 import { StoreError } from '../store/types.js';
-import { checkpointsOnDatabase, onDatabase } from './database-command.js';
+import { checkpointsOnDatabase, onDatabase, type WorkspaceCommandContext } from './database-command.js';
+import { describeDatabase } from '../store/postgres/pool.js';
 
 /** The QA sub-commands and their own options. */
 export const COMMANDS = ['seed', 'reset', 'load', 'export', 'journal', 'pact', 'checkpoint', 'copy'] as const;
@@ -160,8 +161,7 @@ export async function runCommand(
   if (command === 'pact' && typeof extra.consumer !== 'string') throw new CommandError('Usage: pact --consumer <name> [file.json] [--unauthenticated]', 2);
 
   if (url) return runRemote(run, createControlClient({ origin: url, adminToken: config.adminToken, ...(run.key ? { key: run.key } : {}) }));
-  if (command === 'journal' || command === 'pact')
-    throw new CommandError(`The journal lives in a running sandbox; none serves ${config.dataFile}. Start one or pass --url.`);
+  if (command === 'journal' || command === 'pact') throw new CommandError(noJournal(config));
   // A database needs no lock: the command works through the same transactions a sandbox uses.
   if (config.postgresUrl !== undefined) {
     const work =
@@ -191,6 +191,14 @@ export async function runCommand(
   }
 }
 
+/** Why `journal` and `pact` cannot run: no sandbox to ask, on the data file or the database (named without its password). */
+function noJournal(config: Config): string {
+  if (config.postgresUrl === undefined) return `The journal lives in a running sandbox; none serves ${config.dataFile}. Start one or pass --url.`;
+  const { database, user } = describeDatabase(config.postgresUrl);
+  const on = `the database ${database}${user ? ` (user ${user})` : ''}`;
+  return `The journal lives in the memory of a running sandbox, not in ${on}: pass --url of a sandbox.`;
+}
+
 /** Runs seed/reset/load/export on the data directory itself (its lock held by the caller). */
 async function onDataFile({ command, operands, config, extra, io, key }: Invocation): Promise<void> {
   const validators = createValidators(loadSpec());
@@ -198,7 +206,7 @@ async function onDataFile({ command, operands, config, extra, io, key }: Invocat
   const workspaces = await openWorkspaces(config, { ...silentLogger, info: say, warn: say, error: say });
   try {
     const k = key ?? (config.apiKeys[0] as string);
-    await workspaces.use(k, (store) => runOnFile(command, operands, { config, extra, io, validators, file: workspaces.fileFor(k) }, store));
+    await workspaces.use(k, (store) => runOnFile(command, operands, { config, extra, io, validators, where: { file: workspaces.fileFor(k) } }, store));
   } catch (error) {
     if (error instanceof ApiError || error instanceof StoreError) throw new CommandError(error.message);
     throw error;
@@ -208,18 +216,7 @@ async function onDataFile({ command, operands, config, extra, io, key }: Invocat
 }
 
 /** seed, reset, load or export on a workspace's files, when no sandbox serves them. */
-async function runOnFile(
-  command: Command,
-  operands: string[],
-  context: {
-    config: Config;
-    extra: Record<string, string | boolean | undefined>;
-    io: CommandIo;
-    validators: ReturnType<typeof createValidators>;
-    file: string;
-  },
-  store: Workspace,
-): Promise<void> {
+async function runOnFile(command: Command, operands: string[], context: WorkspaceCommandContext, store: Workspace): Promise<void> {
   const { config, extra, io, validators } = context;
   if (command === 'seed' || command === 'reset') {
     await resetWorkspace(store, checkResetOptions({ seed: config.seed, count: config.count, empty: command === 'reset' && extra.empty === true }));
@@ -234,7 +231,7 @@ async function runOnFile(
     return;
   }
   const { count, nextId } = await store.summary();
-  io.out(JSON.stringify({ file: context.file, count, nextId }));
+  io.out(JSON.stringify({ ...context.where, count, nextId }));
 }
 
 /** Pieces of text, joined. */

@@ -4,7 +4,7 @@ import { silentLogger } from '../logger.js';
 import { loadSpec } from '../openapi/spec.js';
 import { createValidators, type Validators } from '../openapi/validate.js';
 import { openPostgresBackend } from '../store/postgres/backend.js';
-import { describeTarget } from '../store/postgres/pool.js';
+import { describeDatabase } from '../store/postgres/pool.js';
 import { checkpointsOnStorage } from './checkpoint-commands.js';
 import type { CommandIo } from './commands.js';
 
@@ -14,7 +14,8 @@ export interface WorkspaceCommandContext {
   extra: Record<string, string | boolean | undefined>;
   io: CommandIo;
   validators: Validators;
-  file: string;
+  /** What the command worked on, as its answer names it: a workspace's data file, or the database (never its password). */
+  where: { file: string } | { database: string; user?: string };
 }
 
 /** Runs `run` on the PostgreSQL backend of `--store`, as a sandbox on it would, without changing the shared mode; closed after. */
@@ -47,7 +48,7 @@ export function onDatabase<T>(
 ): Promise<T> {
   return withDatabase(config, io, (backend) => {
     const key = typeof extra.key === 'string' ? extra.key : (config.apiKeys[0] as string);
-    const context = { config, extra, io, validators: createValidators(loadSpec()), file: describeTarget(config.postgresUrl as string) };
+    const context = { config, extra, io, validators: createValidators(loadSpec()), where: describeDatabase(config.postgresUrl as string) };
     return backend.workspaces.use(key, (ws) => run(context, ws));
   });
 }

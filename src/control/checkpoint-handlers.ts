@@ -103,7 +103,7 @@ export function checkpointHandlers({ deps, keyOf, workspaceOf, summary }: Checkp
     },
     copyWorkspace: async ({ key, target, body }) => {
       const from = keyOf(key);
-      const to = keyOf(target);
+      const to = keyOf(target, 'target');
       const name = body?.checkpoint;
       const text = name === undefined ? await workspaces.use(from, (workspace) => joined(workspace.exportPieces())) : await saved(workspaces.idOf(from), name);
       await load(to, text);

@@ -68,11 +68,21 @@ export type ControlHandlers = { [K in ControlOperationId]: (call: ControlCall<K>
 
 type FaultList = ControlResult<'listFaults'>['faults'];
 
+/** Which key of a call: the workspace it acts on (`X-Sandbox-Key`), or the one a copy goes to (`X-Sandbox-Target-Key`). */
+export type KeyRole = 'source' | 'target';
+
+/** Where each key of a call comes from in an HTTP request, as the control plane's refusals name it. */
+const KEY_HEADERS: Record<KeyRole, string> = { source: 'X-Sandbox-Key', target: 'X-Sandbox-Target-Key' };
+
 /** What every group of handlers shares: the dependencies, and the workspace a call acts on. */
 export interface ControlContext {
   deps: ControlDeps;
-  /** The API key whose workspace a call acts on; the spec has already checked its form. */
-  keyOf(raw: string | undefined): string;
+  /**
+   * The API key whose workspace a call acts on; the spec has already checked
+   * its form. `role` says where it came from, so that a refusal names it:
+   * the caller's key, or the target of a copy.
+   */
+  keyOf(raw: string | undefined, role?: KeyRole): string;
   workspaceOf(raw: string | undefined): string;
   summary(key: string): Promise<ControlResult<'resetWorkspace'>>;
 }
@@ -202,9 +212,10 @@ function faultHandlers({ deps, workspaceOf }: ControlContext): HandlerGroup<'lis
 export function createControlHandlers(deps: ControlDeps): ControlHandlers {
   const { config, workspaces } = deps;
   const isApiKey = createKeyMatcher(config.apiKeys);
-  const keyOf = (raw: string | undefined): string => {
+  const keyOf = (raw: string | undefined, role: KeyRole = 'source'): string => {
     if (raw === undefined) return config.apiKeys[0] as string;
-    if (!config.openKeys && !isApiKey(raw)) throw ApiError.of('not_found', 'X-Sandbox-Key is not one of the configured API keys, so it has no workspace.');
+    if (!config.openKeys && !isApiKey(raw))
+      throw ApiError.of('not_found', `${KEY_HEADERS[role]} is not one of the configured API keys, so it has no workspace.`);
     return raw;
   };
   const context: ControlContext = {

@@ -13,12 +13,14 @@ import { KEY, tempDir } from '../support/harness.js';
 import { killSandbox, ROOT, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 import { startBrokenServer, type BrokenServer } from '../support/broken-server.js';
 
-const env = { ...process.env, PACT_DO_NOT_TRACK: 'true', NO_COLOR: '1' };
+// Neither NO_COLOR nor FORCE_COLOR: the output goes to a pipe, and that alone must keep it plain.
+const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...inherited } = process.env;
+const env = { ...inherited, PACT_DO_NOT_TRACK: 'true' };
 
 /** Runs a command to its end; resolves with its exit code and output. */
-function run(command: string, args: string[]): Promise<{ code: number | null; out: string }> {
+function run(command: string, args: string[], extra: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env });
+    const child = spawn(command, args, { cwd: ROOT, env: { ...env, ...extra } });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -28,6 +30,7 @@ function run(command: string, args: string[]): Promise<{ code: number | null; ou
 }
 
 const verify = (...args: string[]) => run('npm', ['run', '--silent', 'verify', '--', ...args]);
+const ESC = '\u001b';
 
 /** The default workspace as the control plane answers it, as text: its export, checkpoints and faults. */
 async function workspaceState(): Promise<{ export: string; checkpoints: string; faults: string }> {
@@ -70,6 +73,17 @@ describe('npm run verify', () => {
     expect(out).toMatch(/PASS {2}Pact: \d+ interaction\(s\) of .*pet-store-web.* verified/);
     expect(out).toContain('RESULT: PASS');
     expect(code, out).toBe(0);
+    // Into a pipe: no colour codes (the Pact verifier's included) and no warning about a dependency's insides.
+    expect(out).not.toContain(ESC);
+    expect(out).not.toContain('padLevels');
+    expect(out).not.toMatch(/\(node:\d+\) Warning/);
+  }, 120_000);
+
+  it('keeps the colours when FORCE_COLOR asks for them', async () => {
+    const args = ['--target', `${origin()}/v1`, '--key', KEY, '--admin-url', `${origin()}`, '--admin-token', 'sandbox-admin'];
+    const { code, out } = await run('npm', ['run', '--silent', 'verify', '--', ...args], { FORCE_COLOR: '1' });
+    expect(code, out).toBe(0);
+    expect(out).toContain(ESC);
   }, 120_000);
 
   it('restores the workspace from memory when the sandbox has no room for its checkpoint', async () => {

@@ -32,7 +32,13 @@ describe('QA commands checkpoint and copy', { timeout: 180_000 }, () => {
     const taken = await cli('checkpoint', 'save', 'start');
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain('409');
-    expect(taken.stderr).toContain('overwrite');
+    // The command line's flag, not the control plane's body field.
+    expect(taken.stderr).toContain('add --overwrite to replace it');
+    expect(taken.stderr).not.toContain('"overwrite"');
+    const unknownTarget = await cli('copy', '--to', 'key-zzz');
+    expect([unknownTarget.code, unknownTarget.stderr]).toEqual([1, expect.stringContaining('--to is not one of the configured API keys')]);
+    const unknownSource = await cli('copy', '--to', 'key-b', '--key', 'key-zzz');
+    expect([unknownSource.code, unknownSource.stderr]).toEqual([1, expect.stringContaining('--key is not one of the configured API keys')]);
 
     const created = await fetch(`${server.baseUrl}/pets`, {
       method: 'POST',
@@ -80,6 +86,10 @@ describe('QA commands checkpoint and copy', { timeout: 180_000 }, () => {
     const unknown = await cli('copy', '--to', 'key-zzz');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).not.toContain('key-zzz');
+    expect(unknown.stderr).toContain('--to is not one of the configured API keys');
+    const unknownSource = await cli('copy', '--to', 'key-b', '--key', 'key-zzz');
+    expect([unknownSource.code, unknownSource.stderr]).toEqual([1, expect.stringContaining('--key is not one of the configured API keys')]);
+    expect((await cli('checkpoint', 'save', 'offline')).stderr).toContain('add --overwrite to replace it');
   });
 
   it('exits 2 on bad usage', async () => {
@@ -87,6 +97,8 @@ describe('QA commands checkpoint and copy', { timeout: 180_000 }, () => {
       const res = await cli(...args);
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stderr).toMatch(/Usage: (checkpoint|copy)/);
+      expect(res.stderr).toContain('Run petstore-sandbox --help for the options.');
+      expect(res.stderr).not.toContain('Usage: petstore-sandbox');
     }
   });
 });

@@ -23,6 +23,12 @@ describe('QA commands', { timeout: 120_000 }, () => {
     const out = join(dir, 'offline.json');
     expect((await runCli(['export', out, '--data', data])).code).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8')).pets).toEqual(fixture.pets);
+    // The answer names the file it worked on; a clash names the command line's flag, not the control plane's body field.
+    expect(JSON.parse(load.stdout)).toMatchObject({ file: data });
+    const clash = await runCli(['load', 'every-status', '--append', '--data', data]);
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toContain('load without --append (it replaces the pets) or use other ids');
+    expect(clash.stderr).not.toContain('"mode"');
   });
 
   it('a fresh sandbox goes to a loaded scenario, a journal and an exported snapshot with the CLI alone', async () => {
@@ -31,6 +37,9 @@ describe('QA commands', { timeout: 120_000 }, () => {
     const load = await runCli(['load', 'every-status', '--data', data]);
     expect(load.code).toBe(0);
     expect(JSON.parse(load.stdout)).toMatchObject({ count: fixture.pets.length });
+    // Through the control plane too, the clash is worded for the command line.
+    const clash = await runCli(['load', 'every-status', '--append', '--data', data]);
+    expect([clash.code, clash.stderr]).toEqual([1, expect.stringContaining('load without --append (it replaces the pets) or use other ids')]);
 
     const sold = await fetch(`${server.baseUrl}/pets?status=sold`, { headers: { authorization: `Bearer ${KEY}` } });
     expect(await sold.json()).toEqual(fixture.pets.filter((p) => (p as { status?: string }).status === 'sold'));

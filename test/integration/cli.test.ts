@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import { killSandbox, ROOT, runCli as cli, spawnSandbox, stopSandbox } from '../
 import { tempDir } from '../support/harness.js';
 import { expectSpecValid } from '../support/spec-check.js';
 
-describe.concurrent('bad arguments -> exit 2 with a clear message and the usage', { timeout: 180_000 }, () => {
+describe.concurrent('bad arguments -> exit 2 with a clear message and where the help is', { timeout: 180_000 }, () => {
   it.each([
     [['--port', 'abc'], {}, "--port (or PETSTORE_PORT) must be a whole number, got 'abc'"],
     [['--port', '99999'], {}, '--port (or PETSTORE_PORT) must be between 0 and 65535'],
@@ -20,9 +21,37 @@ describe.concurrent('bad arguments -> exit 2 with a clear message and the usage'
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain(`petstore-sandbox: `);
     expect(run.stderr).toContain(message);
-    expect(run.stderr).toContain('Usage: petstore-sandbox');
+    // Two lines: the reason, then where the options are; not the whole help.
+    expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining(message), 'Run petstore-sandbox --help for the options.']);
+    expect(run.stderr).not.toContain('Usage: petstore-sandbox');
     // Nothing was started, so nothing was written.
     expect(existsSync(join(dir, 'db.json'))).toBe(false);
+  });
+});
+
+describe('an option npm kept for itself', { timeout: 180_000 }, () => {
+  it('`npm start --port 4011` (no --) says to use `npm start -- --port 4011`, starting nothing', () => {
+    // A real npm runs a real start script (the sources through tsx, so no build is needed): npm keeps --port and passes 4011 on.
+    const dir = tempDir();
+    const script = `node --import ${import.meta.resolve('tsx')} ${join(ROOT, 'src', 'bin.ts')} --data ${join(dir, 'db.json')}`;
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'npm-start-check', version: '1.0.0', scripts: { start: script } }));
+    const run = spawnSync('npm', ['start', '--silent', '--port', '4011'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toContain('use `npm start -- --port 4011`');
+    expect(run.stderr).not.toContain("unknown command '4011'");
+    expect(existsSync(join(dir, 'db.json'))).toBe(false);
+  });
+
+  it('names each kept option with its value, in `npm run <script>` form for other scripts', async () => {
+    const env = { npm_lifecycle_event: 'cli', npm_config_count: 'true' };
+    const run = await cli(['seed', '7', '--data', join(tempDir(), 'db.json')], env);
+    expect([run.code, run.stderr]).toEqual([2, expect.stringContaining('use `npm run cli -- seed --count 7`')]);
+  });
+
+  it('a number where a command goes, outside npm, is taken for an option whose name went missing', async () => {
+    const run = await cli(['4011', '--data', join(tempDir(), 'db.json')], { npm_lifecycle_event: '' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("unknown command '4011' (an option's value? Options start with --, e.g. --port 4011)");
   });
 });
 

@@ -210,6 +210,10 @@ describe('copy', () => {
     const unknownKey = await ctl('POST', '/copy', { key: 'key-a', headers: { 'x-sandbox-target-key': 'key-zzz' } });
     expect(unknownKey.status).toBe(404);
     expect(unknownKey.text).not.toContain('key-zzz');
+    // The refusal names the header that was wrong: the target's, not the source's.
+    expect(unknownKey.body.message).toBe('X-Sandbox-Target-Key is not one of the configured API keys, so it has no workspace.');
+    const unknownSource = await ctl('POST', '/copy', { key: 'key-zzz', headers: { 'x-sandbox-target-key': 'key-b' } });
+    expect([unknownSource.status, unknownSource.body.message]).toEqual([404, 'X-Sandbox-Key is not one of the configured API keys, so it has no workspace.']);
     const noCheckpoint = await ctl('POST', '/copy', { key: 'key-a', headers: { 'x-sandbox-target-key': 'key-b' }, json: { checkpoint: 'nope' } });
     expect(noCheckpoint.status).toBe(404);
     expect(await exportText(ctl, 'key-b')).toBe(before);

@@ -11,6 +11,21 @@ export function describeTarget(url: string): string {
   }
 }
 
+/**
+ * The database a URL names, as a command reports what it worked on:
+ * host:port/database, and the user when the URL names one. Never the
+ * password.
+ */
+export function describeDatabase(url: string): { database: string; user?: string } {
+  const database = describeTarget(url);
+  try {
+    const user = decodeURIComponent(new URL(url).username);
+    return user ? { database, user } : { database };
+  } catch {
+    return { database };
+  }
+}
+
 /** SQLSTATE classes and Node errors that mean the database cannot be reached now, rather than that a statement is wrong. */
 const UNREACHABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
