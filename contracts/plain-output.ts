@@ -3,11 +3,15 @@
  * without the warnings Node prints about its dependencies' insides.
  */
 import { spawn } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 
 /** Node's warning about Dredd's logger (winston 2 reads its own exports during a circular require): nothing a user can act on. */
 const DEPENDENCY_NOISE = /^Accessing non-existent property '\w+' of module exports inside circular dependency$/;
+
+/** The signals the parent passes on to the child that runs the checks. */
+const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** Set in the child that runs the checks, whose output the parent makes plain. */
 const CHILD = 'PETSTORE_VERIFY_PLAIN_CHILD';
@@ -52,8 +56,12 @@ export async function plainOutput(run: () => Promise<number>): Promise<number> {
     env: { ...process.env, [CHILD]: '1', NO_COLOR: '1' },
     stdio: ['inherit', 'pipe', 'pipe'],
   });
+  // An interrupt is the child's to handle: it puts the workspace back before it exits (workspace-guard.ts).
+  const forward = (signal: NodeJS.Signals) => void child.kill(signal);
+  for (const signal of FORWARDED) process.on(signal, forward);
   const copied = Promise.all([copyPlain(child.stdout, process.stdout), copyPlain(child.stderr, process.stderr)]);
-  const code = await new Promise<number>((resolve) => child.once('close', (exit) => resolve(exit ?? 1)));
+  const code = await new Promise<number>((resolve) => child.once('close', (exit, signal) => resolve(exit ?? (signal ? 128 + osConstants.signals[signal] : 1))));
+  for (const signal of FORWARDED) process.off(signal, forward);
   await copied;
   return code;
 }
