@@ -91,7 +91,13 @@ let changed = false;
 for (const [name, part] of Object.entries(PARTS)) {
   const hash = hashOf(part.inputs);
   if (!force && stamp[name] === hash && existsSync(join(ROOT, part.output))) continue;
-  process.stderr.write(`build: ${name} (${force ? 'forced' : stamp[name] ? 'sources changed' : 'not built yet'})\n`);
+  process.stderr.write(
+    `build: ${name} (${
+      force ? 'forced'
+      : stamp[name] ? 'sources changed'
+      : 'not built yet'
+    })\n`,
+  );
   await part.build();
   stamp[name] = hash;
   changed = true;
