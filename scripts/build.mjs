@@ -85,19 +85,21 @@ function readStamp() {
   }
 }
 
+/** Why a part must be built, or undefined when it is current. */
+function reasonToBuild(name, part, hash) {
+  if (force) return 'forced';
+  if (!existsSync(join(ROOT, part.output)) || stamp[name] === undefined) return 'not built yet';
+  return stamp[name] === hash ? undefined : 'sources changed';
+}
+
 const force = process.argv.includes('--force');
 const stamp = readStamp();
 let changed = false;
 for (const [name, part] of Object.entries(PARTS)) {
   const hash = hashOf(part.inputs);
-  if (!force && stamp[name] === hash && existsSync(join(ROOT, part.output))) continue;
-  process.stderr.write(
-    `build: ${name} (${
-      force ? 'forced'
-      : stamp[name] ? 'sources changed'
-      : 'not built yet'
-    })\n`,
-  );
+  const reason = reasonToBuild(name, part, hash);
+  if (reason === undefined) continue;
+  process.stderr.write(`build: ${name} (${reason})\n`);
   await part.build();
   stamp[name] = hash;
   changed = true;
