@@ -8,6 +8,7 @@ import { prettyDestination } from './log-pretty.js';
 import { bufferedDestination, createLogger, type Logger } from './logger.js';
 import { SERVER_LIMITS } from './http/server.js';
 import { startSandbox } from './sandbox.js';
+import { readyInfo, removeReadyFile, startLine, writeReadyFile } from './start-line.js';
 import { StoreError } from './store/types.js';
 import { describeTarget } from './store/postgres/pool.js';
 import { npmSwallowed } from './cli/npm-args.js';
@@ -109,6 +110,18 @@ function exitByDeadline(logger: Logger, afterMs: number): void {
   }, afterMs).unref();
 }
 
+/** Writes the `--ready-file`; false (after saying why) when it cannot, as a script waiting for it would wait forever. */
+async function readyFileWritten(file: string, info: ReturnType<typeof readyInfo>, logger: Logger): Promise<boolean> {
+  try {
+    await writeReadyFile(file, info);
+    return true;
+  } catch (error) {
+    logger.error(`cannot write --ready-file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; stopping`);
+    logger.flush();
+    return false;
+  }
+}
+
 /** Serves until SIGINT or SIGTERM, then flushes and stops. */
 async function serve(config: Config): Promise<number> {
   const logger = createServerLogger(config);
@@ -120,7 +133,13 @@ async function serve(config: Config): Promise<number> {
   }
   const { origin, baseUrl } = sandbox;
   const mode = sandbox.runtime.mode;
-  logger.info(`Pet Store sandbox ${version} (${mode} mode) listening on ${baseUrl}`, { version, mode, origin });
+  const info = readyInfo(origin);
+  // The file first: whoever reads the start-up line finds it too.
+  if (config.readyFile !== undefined && !(await readyFileWritten(config.readyFile, info, logger))) {
+    await sandbox.close();
+    return 1;
+  }
+  logger.notice(startLine(info, version, mode, config), { version, mode, origin });
   logger.info(config.postgresUrl === undefined ? `  data file: ${config.dataFile}` : `  store:     PostgreSQL at ${describeTarget(config.postgresUrl)}`);
   if (config.upstream) {
     const key = config.upstreamKey ? 'its own --upstream-key' : "each caller's key";
@@ -144,6 +163,7 @@ async function serve(config: Config): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   await sandbox.close();
+  if (config.readyFile !== undefined) await removeReadyFile(config.readyFile).catch((error: unknown) => logger.error('cannot remove --ready-file', error));
   logger.info('stopped');
   logger.flush();
   return 0;

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { adminTokenOf, readSecret, type ConfigIo } from './config-secrets.js';
 
@@ -19,6 +20,8 @@ export interface OpsConfig {
   readonly shutdownDelayMs: number;
   /** Open connections one client address may hold (kept below `--max-connections`). Default 256. */
   readonly maxConnectionsPerClient: number;
+  /** A file written (atomically, as JSON) with the address once the sandbox listens, and removed when it stops; for scripts. Default none. */
+  readonly readyFile: string | undefined;
 }
 
 /** The options of OpsConfig: flag, environment variable, default, help. */
@@ -29,6 +32,7 @@ export const OPS_OPTIONS = {
   'metrics-token-file': { env: 'PETSTORE_METRICS_TOKEN_FILE', default: '', help: 'file holding the metrics token' },
   'shutdown-delay': { env: 'PETSTORE_SHUTDOWN_DELAY', default: '0', help: 'seconds /readyz answers 503 after SIGTERM before the listener closes' },
   'max-connections-per-client': { env: 'PETSTORE_MAX_CONNECTIONS_PER_CLIENT', default: '256', help: 'open connections one client address may hold' },
+  'ready-file': { env: 'PETSTORE_READY_FILE', default: '', help: 'file written with the address (JSON) once listening, removed on exit' },
 } as const;
 
 function oneOf<T extends string>(name: string, raw: string, allowed: readonly T[]): T {
@@ -52,5 +56,6 @@ export function opsConfigOf(
     metricsToken: token.text === '' ? undefined : adminTokenOf(token),
     shutdownDelayMs: integer('shutdown-delay', get('shutdown-delay'), 0, 3600) * 1000,
     maxConnectionsPerClient: integer('max-connections-per-client', get('max-connections-per-client'), 1, 1_000_000),
+    readyFile: get('ready-file').trim() === '' ? undefined : resolve(get('ready-file').trim()),
   };
 }

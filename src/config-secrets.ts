@@ -73,6 +73,20 @@ export function apiKeysOf(secret: Secret): string[] {
   return keys;
 }
 
+/** Where the admin token came from, for the start-up line: never the token itself. */
+export interface AdminTokenConfig {
+  /** Token for the control plane under /__sandbox, given as a value or a file. Default `sandbox-admin`. */
+  readonly adminToken: string;
+  /** Where it came from: `default` when it is the documented default (which may be shown), else the flag or variable (with the file's path) that gave it. */
+  readonly adminTokenFrom: string;
+}
+
+/** The admin token of a secret, and where it came from. */
+export function adminTokenConfigOf(secret: Secret, documented: string): AdminTokenConfig {
+  const adminToken = adminTokenOf(secret);
+  return { adminToken, adminTokenFrom: adminToken === documented ? 'default' : secret.source };
+}
+
 /** The admin token of a secret; a file's surrounding whitespace (its trailing newline) is not part of it. */
 export function adminTokenOf(secret: Secret): string {
   const token = secret.fromFile ? secret.text.trim() : secret.text;

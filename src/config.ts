@@ -4,7 +4,7 @@ import { upstreamOptions } from './config-upstream.js';
 import { STORE_OPTIONS, storeConfigOf, type StoreConfig } from './config-store.js';
 import { opsConfigOf, OPS_OPTIONS, type OpsConfig } from './config-ops.js';
 import { OPEN_KEY_OPTIONS, openKeysConfigOf, type OpenKeysConfig } from './config-open-keys.js';
-import { adminTokenOf, apiKeysOf, fileIo, readSecret, type ConfigIo } from './config-secrets.js';
+import { adminTokenConfigOf, apiKeysOf, fileIo, readSecret, type AdminTokenConfig, type ConfigIo } from './config-secrets.js';
 
 export { ConfigError } from './config-error.js';
 export type { ConfigIo } from './config-secrets.js';
@@ -15,7 +15,7 @@ export const MODES = [...ANSWERING_MODES, 'proxy'] as const;
 export type Mode = (typeof MODES)[number];
 
 /** Everything the sandbox can be told, after defaults (the operator's logs, metrics and shutdown in OpsConfig). Frozen. */
-export interface Config extends OpsConfig, StoreConfig, OpenKeysConfig {
+export interface Config extends OpsConfig, StoreConfig, OpenKeysConfig, AdminTokenConfig {
   /** TCP port; 0 picks a free one. Default 4010. */
   readonly port: number;
   /** Interface to listen on. Default 127.0.0.1 (use 0.0.0.0 to share the sandbox). */
@@ -26,8 +26,6 @@ export interface Config extends OpsConfig, StoreConfig, OpenKeysConfig {
   readonly count: number;
   /** Accepted API keys (bearer tokens), given as a value or a file. Default the development key `sandbox-key`. */
   readonly apiKeys: readonly string[];
-  /** Token for the control plane under /__sandbox, given as a value or a file. Default `sandbox-admin`. */
-  readonly adminToken: string;
   /** How /v1 is answered: the stateful store, Prism from the spec's examples or schemas, or a real deployment (proxy). */
   readonly mode: Mode;
   /** Whether `--mode` or PETSTORE_MODE was given: on a shared database, only then does a starting instance set the shared mode. */
@@ -211,7 +209,7 @@ export function loadConfig(
     return readSecret(options, values, env, io);
   };
   const apiKeys = apiKeysOf(secret('api-keys'));
-  const adminToken = adminTokenOf(secret('admin-token'));
+  const admin = adminTokenConfigOf(secret('admin-token'), DEFAULT_ADMIN_TOKEN);
   const origins = list('cors-origins', get('cors-origins'));
   const host = get('host').trim();
   if (!host) throw new ConfigError('--host must not be empty');
@@ -222,7 +220,7 @@ export function loadConfig(
     seed: integer('seed', get('seed'), 0, 2 ** 32 - 1),
     count: integer('count', get('count'), 0, 1_000_000),
     apiKeys: Object.freeze(apiKeys),
-    adminToken,
+    ...admin,
     mode: mode as Mode,
     modeGiven: typeof values.mode === 'string' || (env[OPTIONS.mode.env] ?? '') !== '',
     ...upstreamOptions(get('upstream'), get('upstream-key'), mode, describeOption),

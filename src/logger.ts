@@ -20,6 +20,8 @@ export interface RequestLine {
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
+  /** A line written at every level but `silent` (as level info): the start-up line, which scripts read to learn the address. */
+  notice(message: string, fields?: Record<string, unknown>): void;
   error(message: string, error?: unknown): void;
   /** One line per answered request (level info). */
   request(line: RequestLine): void;
@@ -32,6 +34,7 @@ export interface Logger {
 export const silentLogger: Logger = {
   info: () => undefined,
   warn: () => undefined,
+  notice: () => undefined,
   error: () => undefined,
   request: () => undefined,
   logsRequests: false,
@@ -55,15 +58,19 @@ export function createLogger({ level, out, err }: LoggerOptions): Logger {
   // Two loggers rather than one over pino.multistream: a request line is written without a per-line choice of stream.
   const log = pino(options, out);
   const alarm = pino(options, err);
+  // Below `info` the start-up line would vanish with the request lines; `silent` alone means nothing is written.
+  const always = level === 'silent' || log.isLevelEnabled('info') ? log : pino({ ...options, level: 'info' }, out);
   return {
     info: (message, fields) => (fields ? log.info(fields, message) : log.info(message)),
     warn: (message, fields) => (fields ? alarm.warn(fields, message) : alarm.warn(message)),
+    notice: (message, fields) => (fields ? always.info(fields, message) : always.info(message)),
     error: (message, error) => (error === undefined ? alarm.error(message) : alarm.error({ err: error }, message)),
     request: (line) => log.info(line, 'request'),
     logsRequests: log.isLevelEnabled('info'),
     flush: () => {
       log.flush();
       alarm.flush();
+      if (always !== log) always.flush();
     },
   };
 }

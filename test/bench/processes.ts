@@ -84,7 +84,7 @@ function peakRss(pid: number): number | undefined {
   }
 }
 
-async function firstOk(url: string, deadline: number, child: ChildProcess): Promise<void> {
+export async function firstOk(url: string, deadline: number, child: ChildProcess): Promise<void> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${url}: the server exited with code ${child.exitCode}`);
     try {

@@ -73,6 +73,7 @@ describe('beyond loopback, the documented secrets are refused', { timeout: 120_0
         expect(await control.call('getMode')).toMatchObject({ mode: 'stateful' });
       }
       expect(sb.output()).toContain('(not shown)');
+      expect(sb.output()).toContain(`(admin token: from --admin-token-file '${files.admin}')`);
       expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
       expect(secretsIn(sb.output())).toEqual([]);
     } finally {
@@ -90,6 +91,8 @@ describe('secrets never appear in what it prints', { timeout: 120_000 }, () => {
       expect(await stopSandbox(own)).toEqual({ code: 0, signal: null });
       expect(plain.output()).toContain('Authorization: Bearer sandbox-key');
       expect(own.output()).toContain('API key:   the first configured key (not shown)');
+      expect(plain.output()).toContain("(admin token: the default 'sandbox-admin')");
+      expect(own.output()).toContain('(admin token: from --admin-token)');
       expect(secretsIn(own.output())).toEqual([]);
     } finally {
       await Promise.all([killSandbox(plain), killSandbox(own)]);

@@ -3,7 +3,8 @@
  * request (/v1, control plane, probes, unknown paths) with its request id,
  * method, path, status, duration, operation and workspace; X-Request-Id
  * taken from the client or made, and returned; start-up and shutdown lines
- * through the same logger; `--log-level` and `--log-format`.
+ * through the same logger; `--log-level` (the start-up line at every level
+ * but silent) and `--log-format`.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -53,7 +54,7 @@ describe('request logs of the CLI', { timeout: 120_000 }, () => {
     const lines = jsonLines(sb.stdout());
     expect(sb.stderr()).toBe('');
     for (const line of lines) expect(line).toMatchObject({ level: 'info', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), pid: sb.child.pid });
-    expect(lines[0]?.msg).toMatch(/^Pet Store sandbox .* listening on http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(lines[0]?.msg).toMatch(/^Pet Store sandbox .* listening on http:\/\/127\.0\.0\.1:\d+\/v1; docs /);
     expect(lines.at(-1)?.msg).toBe('stopped');
     expect(lines.some((l) => String(l.msg).startsWith('SIGTERM: /readyz answers 503'))).toBe(true);
 
@@ -79,10 +80,23 @@ describe('request logs of the CLI', { timeout: 120_000 }, () => {
     expect(refused).toEqual([expect.objectContaining({ status: 431, code: 'request_header_too_large', mode: 'stateful' })]);
   });
 
-  it('--log-level warn writes no request line (nor the start-up line)', async () => {
+  it.each(['warn', 'error'])('--log-level %s writes no request line, only the start-up line', async (level) => {
+    const sb = await spawnSandbox(join(tempDir(), 'db.json'), [...SECRETS, '--log-format', 'json', '--log-level', level]);
+    try {
+      await traffic(sb);
+      expect(await stopSandbox(sb)).toEqual({ code: 0, signal: null });
+    } finally {
+      await killSandbox(sb);
+    }
+    const lines = jsonLines(sb.stdout());
+    expect(lines.map((l) => l.msg)).toEqual([expect.stringMatching(`^Pet Store sandbox .* listening on ${sb.origin}/v1; `)]);
+    expect(sb.stderr()).toBe('');
+  });
+
+  it('--log-level silent writes nothing, not even the start-up line', async () => {
     const dataFile = join(tempDir(), 'db.json');
     // No start-up line to wait for: the lock file names the origin once the sandbox listens.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin.ts', '--port', '0', '--data', dataFile, ...SECRETS, '--log-level', 'warn'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin.ts', '--port', '0', '--data', dataFile, ...SECRETS, '--log-level', 'silent'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -13,7 +13,7 @@ const BIN = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
 /** Node with tsx's loader: one process per run (the tsx CLI would start a second). */
 const WITH_TSX = ['--import', 'tsx'];
 
-/** The start-up line, `Pet Store sandbox 1.0.0 (stateful mode) listening on http://127.0.0.1:4010/v1`: its origin. */
+/** The start-up line, `Pet Store sandbox 1.0.0 (stateful mode) listening on http://127.0.0.1:4010/v1; docs …` (at every log level but silent): its origin. */
 export const START_LINE = /listening on (http:\/\/[^\s/]+)\/v1/;
 
 /** How a child process ended. */

@@ -37,6 +37,8 @@ describe('loadConfig defaults', () => {
       metricsToken: undefined,
       shutdownDelayMs: 0,
       maxConnectionsPerClient: 256,
+      readyFile: undefined,
+      adminTokenFrom: 'default',
     });
     expect([positionals, help, version]).toEqual([[], false, false]);
   });
@@ -85,6 +87,7 @@ const FROM_FLAG_OR_ENV: [string, string, string, Record<string, unknown>][] = [
   ['log-format', 'PETSTORE_LOG_FORMAT', 'json', { logFormat: 'json' }],
   ['metrics-token', 'PETSTORE_METRICS_TOKEN', 'scrape-me', { metricsToken: 'scrape-me' }],
   ['shutdown-delay', 'PETSTORE_SHUTDOWN_DELAY', '5', { shutdownDelayMs: 5000 }],
+  ['ready-file', 'PETSTORE_READY_FILE', 'run/ready.json', { readyFile: resolve('run/ready.json') }],
   ['store', 'PETSTORE_STORE', 'postgres://u:p@db.internal:5432/pets', { postgresUrl: 'postgres://u:p@db.internal:5432/pets' }],
   ['pg-pool-size', 'PETSTORE_PG_POOL_SIZE', '4', { pgPoolSize: 4 }],
 ];
@@ -293,5 +296,21 @@ describe('options of a sub-command', () => {
   it('are undefined when not given, and unknown to a call that does not declare them', () => {
     expect(loadConfig([], {}, options).extra).toEqual({ fixture: undefined, append: undefined });
     expect(() => loadConfig(['--fixture', 'small'], {})).toThrow(ConfigError);
+  });
+});
+
+describe('where the admin token came from (for the start-up line)', () => {
+  const io = { readFile: () => 'token-in-a-file\n' };
+  it.each([
+    [[], {}, 'default'],
+    [['--admin-token', 'sandbox-admin'], {}, 'default'],
+    [['--admin-token', 'own-token'], {}, '--admin-token'],
+    [[], { PETSTORE_ADMIN_TOKEN: 'own-token' }, 'PETSTORE_ADMIN_TOKEN'],
+    [['--admin-token-file', '/run/secrets/admin'], {}, "--admin-token-file '/run/secrets/admin'"],
+    [[], { PETSTORE_ADMIN_TOKEN_FILE: '/run/secrets/admin' }, "PETSTORE_ADMIN_TOKEN_FILE '/run/secrets/admin'"],
+  ])('%j %j: %s, never the token', (argv, env, from) => {
+    const config = loadConfig(argv, env, {}, io).config;
+    expect(config.adminTokenFrom).toBe(from);
+    if (from !== 'default') expect(from).not.toContain(config.adminToken);
   });
 });

@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+/**
+ * The build behind `npm start` and `npm run cli`: the server bundle
+ * (src/ -> dist/src/bin.js) and the browser pages (ui/ -> dist/ui), each
+ * rebuilt only when its inputs changed since the last build. What the last
+ * build was made from is a hash per part in dist/.build-stamp.json; a current
+ * build costs one hash of about a megabyte of sources, so a start is not
+ * held up by a type-check and two bundles. Type-checking is `npm run
+ * typecheck` (in `npm test`); `npm run build` type-checks, then runs this
+ * with `--force`.
+ *
+ * Plain JavaScript run by node: loading tsx would cost a start more than the
+ * check itself. Content hashes, not modification times, so a checkout or a
+ * copy that touches files without changing them rebuilds nothing.
+ */
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const STAMP = join(ROOT, 'dist', '.build-stamp.json');
+/** Inputs of every part: this script, and the lock file that pins esbuild and the bundled libraries. */
+const COMMON = ['scripts/build.mjs', 'package-lock.json'];
+
+/** Each part: the files and folders it is made from, a file whose absence means it was never built, and how to build it. */
+const PARTS = {
+  server: {
+    inputs: ['src', 'spec', 'package.json', 'tsconfig.json', ...COMMON],
+    output: 'dist/src/bin.js',
+    build: buildServer,
+  },
+  ui: {
+    inputs: ['ui', ...COMMON],
+    output: 'dist/ui/console/index.html',
+    build: buildUi,
+  },
+};
+
+/** The files of an input: a file itself, or every file under a folder; none if it does not exist. */
+function filesOf(input) {
+  const full = join(ROOT, input);
+  if (!existsSync(full)) return [];
+  if (!statSync(full).isDirectory()) return [full];
+  return readdirSync(full, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath ?? e.path, e.name));
+}
+
+/** A hash of the names and contents of a part's inputs, sorted so that the order a folder lists them in does not matter. */
+function hashOf(inputs) {
+  const hash = createHash('sha256');
+  for (const file of inputs.flatMap(filesOf).sort()) hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
+  return hash.digest('hex');
+}
+
+/** The server as one ESM file; the libraries that load files of their own at run time stay outside it. */
+async function buildServer() {
+  await build({
+    entryPoints: [join(ROOT, 'src', 'bin.ts')],
+    outfile: join(ROOT, 'dist', 'src', 'bin.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['@stoplight/*', '@faker-js/faker', 'yaml'],
+    banner: { js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+}
+
+/** The pages, by ui/build.ts (TypeScript, so through tsx: only paid when the pages changed). */
+function buildUi() {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'ui', 'build.ts')], { cwd: ROOT, stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`ui/build.ts failed (${run.signal ?? `exit code ${run.status}`})`);
+}
+
+function readStamp() {
+  try {
+    return JSON.parse(readFileSync(STAMP, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/** Why a part must be built, or undefined when it is current. */
+function reasonToBuild(name, part, hash) {
+  if (force) return 'forced';
+  if (!existsSync(join(ROOT, part.output)) || stamp[name] === undefined) return 'not built yet';
+  return stamp[name] === hash ? undefined : 'sources changed';
+}
+
+const force = process.argv.includes('--force');
+const stamp = readStamp();
+let changed = false;
+for (const [name, part] of Object.entries(PARTS)) {
+  const hash = hashOf(part.inputs);
+  const reason = reasonToBuild(name, part, hash);
+  if (reason === undefined) continue;
+  process.stderr.write(`build: ${name} (${reason})\n`);
+  await part.build();
+  stamp[name] = hash;
+  changed = true;
+}
+if (changed) writeFileSync(STAMP, `${JSON.stringify(stamp, null, 2)}\n`);
