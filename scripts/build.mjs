@@ -18,6 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { serverBundleOptions } from './server-bundle.mjs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,7 +29,7 @@ const COMMON = ['scripts/build.mjs', 'package-lock.json'];
 /** Each part: the files and folders it is made from, a file whose absence means it was never built, and how to build it. */
 const PARTS = {
   server: {
-    inputs: ['src', 'spec', 'package.json', 'tsconfig.json', ...COMMON],
+    inputs: ['src', 'spec', 'package.json', 'tsconfig.json', 'scripts/server-bundle.mjs', ...COMMON],
     output: 'dist/src/bin.js',
     build: buildServer,
   },
@@ -56,19 +57,9 @@ function hashOf(inputs) {
   return hash.digest('hex');
 }
 
-/** The server as one ESM file; the libraries that load files of their own at run time stay outside it. */
+/** The server as one ESM file (its options shared with the tests' bundles). */
 async function buildServer() {
-  await build({
-    entryPoints: [join(ROOT, 'src', 'bin.ts')],
-    outfile: join(ROOT, 'dist', 'src', 'bin.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['@stoplight/*', '@faker-js/faker', 'yaml'],
-    banner: { js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);" },
-    logLevel: 'warning',
-  });
+  await build(serverBundleOptions(ROOT, join(ROOT, 'dist', 'src', 'bin.js')));
 }
 
 /** The pages, by ui/build.ts (TypeScript, so through tsx: only paid when the pages changed). */

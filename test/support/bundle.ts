@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
+import { serverBundleOptions } from '../../scripts/server-bundle.mjs';
 import { ROOT } from './spawn.js';
 
 /** A change to one source file: `from` must occur in it exactly once. */
@@ -38,17 +39,6 @@ export async function bundleSandbox(name: string, patch?: SourcePatch): Promise<
   const dir = join(ROOT, 'test-output', name);
   mkdirSync(dir, { recursive: true });
   const outfile = join(dir, 'bin.js');
-  await build({
-    entryPoints: [join(ROOT, 'src', 'bin.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['@stoplight/*', '@faker-js/faker', 'yaml'],
-    banner: { js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);" },
-    outfile,
-    logLevel: 'warning',
-    plugins: patch ? [patching(patch)] : [],
-  });
+  await build({ ...serverBundleOptions(ROOT, outfile), plugins: patch ? [patching(patch)] : [] });
   return outfile;
 }
