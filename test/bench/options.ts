@@ -1,4 +1,6 @@
-/** The bench's settings, from its arguments (`--smoke`, `--only=`) and BENCH_* variables. */
+/** The bench's settings, from its arguments (`--smoke`, `--only=`, `--docs-dir=`) and BENCH_* variables. */
+import { join, resolve } from 'node:path';
+import { PACKAGE_ROOT } from '../../src/paths.js';
 import type { BenchOptions } from './scenarios.js';
 
 export const smoke = process.argv.includes('--smoke');
@@ -21,3 +23,10 @@ export const compareLabel = process.env.BENCH_COMPARE_LABEL ?? 'sandbox (compare
 export const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? 'get,filter,post,cross,ready').split(','));
 /** The sandbox on PostgreSQL beside the file backend in GET, filter and POST, and the cross-instance scenario; BENCH_POSTGRES=0 leaves them out. */
 export const withPostgres = process.env.BENCH_POSTGRES !== '0' && ['get', 'filter', 'post', 'cross'].some((o) => only.has(o));
+/**
+ * Where the run's page and chart go (docs-page.ts): `--docs-dir=<folder>`, else
+ * docs/performance/ on a full run and the ignored .bench/performance/ on a
+ * smoke run, so that `npm test` (which ends with one) changes no tracked file.
+ */
+const docsDirArg = process.argv.find((a) => a.startsWith('--docs-dir='))?.slice('--docs-dir='.length);
+export const docsDir = docsDirArg ? resolve(docsDirArg) : join(PACKAGE_ROOT, smoke ? '.bench/performance' : 'docs/performance');

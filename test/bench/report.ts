@@ -1,4 +1,4 @@
-/** The bench's printed table, its targets and the JSON it writes. */
+/** The bench's printed table, its targets and the JSON it writes (docs-page.ts turns that into the docs' page). */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -101,13 +101,36 @@ export function render(rows: Row[], measures: Measure[], targets: Target[], judg
   return `${load}\n\n${other}\n\n${goals}\n`;
 }
 
-/** Writes the run (with a description of the machine) to `.bench/results-<date>.json`; returns its path. */
-export function writeResults(run: Record<string, unknown>, loadavgBefore: number[]): string {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const outDir = join(PACKAGE_ROOT, '.bench');
-  mkdirSync(outDir, { recursive: true });
-  const outFile = join(outDir, `results-${stamp}.json`);
-  const machine = {
+/** The machine a run was made on, as its results record it. */
+export interface Machine {
+  cpus: number;
+  cpu: string | undefined;
+  totalMemMb: number;
+  node: string;
+  platform: string;
+  /** `os.loadavg()` before the run started and after it ended. */
+  loadavgBefore: number[];
+  loadavgAfter: number[];
+}
+
+/** One run of the bench as it is recorded: what ran, on what, and the numbers. */
+export interface RecordedRun {
+  /** ISO 8601 time the run ended. */
+  date: string;
+  smoke: boolean;
+  options: Record<string, unknown>;
+  rows: Row[];
+  measures: Measure[];
+  targets: Target[];
+  /** The three tables as `render` printed them. */
+  markdown: string;
+  machine: Machine;
+  [more: string]: unknown;
+}
+
+/** The run (what `main` gathered) with the date and a description of this machine. */
+export function recordRun<T extends object>(run: T, loadavgBefore: number[]): T & { date: string; machine: Machine } {
+  const machine: Machine = {
     cpus: cpus().length,
     cpu: cpus()[0]?.model,
     totalMemMb: Math.round(totalmem() / 2 ** 20),
@@ -116,6 +139,14 @@ export function writeResults(run: Record<string, unknown>, loadavgBefore: number
     loadavgBefore,
     loadavgAfter: loadavg(),
   };
-  writeFileSync(outFile, `${JSON.stringify({ date: new Date().toISOString(), ...run, machine }, null, 2)}\n`);
+  return { date: new Date().toISOString(), ...run, machine };
+}
+
+/** Writes the recorded run (the bench's or the soak's) to `.bench/results-<date>.json`; returns its path. */
+export function writeResults(run: { date: string }): string {
+  const outDir = join(PACKAGE_ROOT, '.bench');
+  mkdirSync(outDir, { recursive: true });
+  const outFile = join(outDir, `results-${run.date.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(outFile, `${JSON.stringify(run, null, 2)}\n`);
   return outFile;
 }

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the sandbox (on a data file, and on PostgreSQL) against
  * Prism's mock and a minimal Express app on this machine; prints one table
- * and the targets, writes the results to `.bench/results-<date>.json`.
+ * and the targets, writes the results to `.bench/results-<date>.json`, and
+ * a page and chart of them to docs/performance/ (options.ts: `docsDir`).
  * `--smoke` (or BENCH_DURATION=1) makes it short enough for CI; it never
  * fails on timings, only when a server does not start or answers with errors.
  */
@@ -10,8 +11,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crossInstances, CROSS_CLIENTS, startBenchPostgres, type BenchPostgres } from './postgres.js';
 import { killAll, startBare, startBaseline, startPrism, startSandbox, type ServerProcess } from './processes.js';
-import { maxTarget, ratioTarget, render, rowsOf, writeResults, type Measure, type Row, type Target } from './report.js';
-import { BIG, compareBin, compareLabel, only, opts, smoke, withPostgres } from './options.js';
+import { maxTarget, ratioTarget, recordRun, render, rowsOf, writeResults, type Measure, type Row, type Target } from './report.js';
+import { writeBenchDocs } from './docs-page.js';
+import { BIG, compareBin, compareLabel, docsDir, only, opts, smoke, withPostgres } from './options.js';
 import { compare, freshCopy, NEW_PET, readyTime } from './scenarios.js';
 import { npmStartReady } from './npm-start.js';
 import type { LoadResult } from './load.js';
@@ -235,9 +237,10 @@ async function main(): Promise<void> {
   const markdown = render(rows, measures, targets, !smoke);
   console.log(`\n${markdown}`);
   const broken = rows.filter((r) => r.result.non2xx > 0 || r.result.errors > 0 || r.result.requests === 0);
-  const options = { ...opts, log: undefined, big: BIG, postgres: withPostgres };
-  const outFile = writeResults({ smoke, options, rows, measures, targets, readyRuns, markdown }, loadavgBefore);
-  console.log(`results: ${outFile}`);
+  const options = { ...opts, log: undefined, big: BIG, postgres: withPostgres, scenarios: [...only] };
+  const run = recordRun({ smoke, options, rows, measures, targets, readyRuns, markdown }, loadavgBefore);
+  console.log(`results: ${writeResults(run)}`);
+  console.log(`page and chart: ${(await writeBenchDocs(docsDir, run)).join(', ')}`);
   if (smoke) console.log('(smoke run: too short for the numbers to mean much)');
   if (broken.length > 0) {
     console.error(`bench: errors or non-2xx answers in: ${broken.map((r) => `${r.scenario} / ${r.server}`).join(', ')}`);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { positive } from './options.js';
 import { startBenchPostgres, type BenchPostgres } from './postgres.js';
 import { killAll, startSandbox, type ServerProcess } from './processes.js';
-import { writeResults } from './report.js';
+import { recordRun, writeResults } from './report.js';
 import { CONTROL_KEYS, LEDGER_KEYS, soakOne, type SoakOutcome, type SoakSettings } from './soak.js';
 import { failures, renderSoak } from './soak-report.js';
 
@@ -87,7 +87,7 @@ export async function runSoak(): Promise<number> {
     const markdown = outcomes.map(renderSoak).join('\n');
     console.log(`\n${markdown}`);
     const failed = failures(outcomes);
-    const outFile = writeResults({ soak: true, settings: planned, args: SANDBOX_ARGS, outcomes, markdown, failed }, loadavgBefore);
+    const outFile = writeResults(recordRun({ soak: true, settings: planned, args: SANDBOX_ARGS, outcomes, markdown, failed }, loadavgBefore));
     console.log(`results: ${outFile}`);
     if (failed.length === 0) return (console.log('soak: PASS'), 0);
     console.error(`soak: FAIL\n${failed.map((f) => `  ${f}`).join('\n')}`);
