@@ -15,6 +15,7 @@ import { printDredd, printSummary, type Outcome } from './verify-report.js';
 import { plainOutput } from './plain-output.js';
 import { restoreWorkspace, saveWorkspace } from './verify-workspace.js';
 import { restoreOnSignal } from './workspace-guard.js';
+import { VERIFY_OPTIONS } from './verify-options.js';
 
 const USAGE = `Usage: npm run verify -- --target <base URL ending in /v1> --key <API key> [options]
 
@@ -52,15 +53,7 @@ function readArgs(argv: string[]) {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: {
-        target: { type: 'string' },
-        key: { type: 'string' },
-        'admin-url': { type: 'string' },
-        'admin-token': { type: 'string' },
-        pacts: { type: 'string' },
-        verbose: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: VERIFY_OPTIONS,
     }));
   } catch (error) {
     throw new UsageError((error as Error).message);

@@ -14,8 +14,8 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * Refuses to serve beyond this machine with a secret everyone knows: the
- * README documents `sandbox-admin` and `sandbox-key`, so anyone on the network
+ * Refuses to serve beyond this machine with a secret everyone knows:
+ * docs/configuration.md documents `sandbox-admin` and `sandbox-key`, so anyone on the network
  * could wipe the data or read it. Throws ConfigError (exit 2) saying how to set them.
  */
 export function checkExposure(config: Config): void {

@@ -85,7 +85,7 @@ const MAX_PENDING = 16 * 1024 * 1024;
 /**
  * Lines gathered and written to `out` (stdout) 16 KiB at a time, or 200 ms
  * after the first one waiting: a write per line cost a busy sandbox more
- * than half its throughput through a pipe (README, "Performance"). A crash
+ * than half its throughput through a pipe (docs/performance.md). A crash
  * loses at most the last 200 ms of lines; the shutdown flushes.
  */
 export function bufferedDestination(out: NodeJS.WritableStream & { writableLength?: number }): DestinationStream & { flush(): void } {

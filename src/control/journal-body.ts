@@ -1,6 +1,6 @@
 import { parseJson } from '../exact-json.js';
 
-/** Bodies longer than this many characters are kept truncated (README, "Limits"). */
+/** Bodies longer than this many characters are kept truncated (docs/limits.md). */
 export const JOURNAL_BODY_LIMIT = 4096;
 
 /**

@@ -22,7 +22,7 @@ export interface StatePlan {
 }
 
 interface StatePattern {
-  /** The state as consumers write it: in the README and in the 400 listing known states. */
+  /** The state as consumers write it: in docs/contract-testing.md and in the 400 listing known states. */
   example: string;
   pattern: RegExp;
   plan(match: RegExpExecArray, params: StateParams): StatePlan;

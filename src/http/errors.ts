@@ -4,7 +4,7 @@
  * place that turns it into a response body (the connection-level answers of
  * `server.ts` build theirs from the same catalogue).
  *
- * Codes are a small, stable, documented set (README, "Errors"; a unit test
+ * Codes are a small, stable, documented set (docs/interface.md, "Errors"; a unit test
  * fails when that table and this one differ): clients may branch on them.
  */
 

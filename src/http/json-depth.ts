@@ -2,7 +2,7 @@ import { ApiError } from './errors.js';
 
 /**
  * Deepest nesting of arrays and objects accepted in a JSON body, on `/v1`
- * and the control plane (README, "Limits"). A NewPet is one level deep, a
+ * and the control plane (docs/limits.md). A NewPet is one level deep, a
  * fixture set three. Without a limit, a body
  * within the size limit could nest 50,000 levels: parsed fine, but every
  * later recursive walk of it (the journal serializing what was sent) would

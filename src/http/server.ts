@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { limitClients, type TurnAway } from './client-limits.js';
 import { ApiError, type ErrorCode } from './errors.js';
 
-/** Limits on the connection level (README, "Limits"). */
+/** Limits on the connection level (docs/limits.md). */
 export const SERVER_LIMITS = {
   /** Largest request head (request line and headers), bytes. */
   maxHeaderSize: 16 * 1024,

@@ -19,7 +19,7 @@ const require = createRequire(import.meta.url);
 /**
  * Reads an OpenAPI document written in YAML, through a JSON copy keyed by a
  * hash of the YAML text: the YAML parser was the largest single cost of
- * starting the sandbox (README, "Performance"). Any edit of the YAML changes the key, so a copy is never
+ * starting the sandbox (docs/performance.md). Any edit of the YAML changes the key, so a copy is never
  * stale. A document that JSON cannot carry exactly is never cached, and
  * where the cache cannot be written the YAML is simply parsed every time.
  */

@@ -1,6 +1,6 @@
 /**
  * What the store can refuse or fail at, as data the HTTP layer turns into
- * the documented Error codes (README, "Errors"). The store imports nothing
+ * the documented Error codes (docs/interface.md, "Errors"). The store imports nothing
  * of HTTP: each failure carries the catalogue `code` it answers with.
  */
 

@@ -39,7 +39,7 @@ export function quotaProblem(quota: Quota | undefined, pets: number, bytes: numb
  * A workspace's committed pets in memory, the only thing reads see. A list
  * costs O(limit) whatever the store's size (an index by status), a get
  * O(log n) (a binary search of the pets, kept ordered by id: a Map by id
- * costs far more memory at 100,000 pets, README "Performance").
+ * costs far more memory at 100,000 pets, docs/performance.md).
  */
 export class PetIndex {
   private pets: Pet[] = [];

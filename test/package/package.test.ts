@@ -30,11 +30,15 @@ beforeAll(() => {
 }, 600_000);
 
 describe('the npm package', { timeout: 180_000 }, () => {
-  it('holds the bundle, the specs, the fixture sets and the README, and no source, test or dev tool', () => {
+  it('holds the bundle, the specs, the fixture sets, the README and docs, and no source, test or dev tool', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
     expect(files).toEqual(
       [
         'package/README.md',
+        // The pages the README links to, their pictures and the bench's latest page and chart.
+        ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+          .filter((path) => /\.(md|svg)$/.test(path) || /^[^/]+\.png$/.test(path))
+          .map((path) => `package/docs/${path}`),
         'package/dist/src/bin.js',
         // The browser pages, built by prepack (Swagger UI's bundle copied in): served by the installed package, offline.
         ...readdirSync(join(ROOT, 'dist', 'ui'), { recursive: true, withFileTypes: true })

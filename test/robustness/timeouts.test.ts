@@ -1,7 +1,7 @@
 /**
  * A client that never finishes its request head (slowloris) does not hold a
  * connection for ever: it gets the 408 Error and the connection is closed.
- * How long that takes is a limit (README, "Limits"), not asserted here,
+ * How long that takes is a limit (docs/limits.md), not asserted here,
  * except that a connection that sends nothing at all goes well before a
  * head that has begun.
  */

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, OPTIONS } from '../../src/config.js';
 import { configRefusal } from '../support/config-refusal.js';
-import { readmeTable } from '../support/readme.js';
+import { docTable, docText } from '../support/docs.js';
 
 const load = (argv: string[] = [], env: Record<string, string> = {}) => loadConfig(argv, env);
 
@@ -209,14 +209,18 @@ describe('every option', () => {
     expect({ ...load([], env).config, modeGiven: false }).toEqual(load().config);
   });
 
-  it('is in the README Configuration table with its variable and default', () => {
-    const rows = readmeTable('## Configuration').map(([flag = '', env = '', fallback = '']) => [flag, env, fallback.replace(/ \(.*\)$/, '')]);
+  it('is in the table of docs/configuration.md with its variable and default', () => {
+    const rows = docTable('# Configuration', docText('docs/configuration.md')).map(([flag = '', env = '', fallback = '']) => [
+      flag,
+      env,
+      fallback.replace(/ \(.*\)$/, ''),
+    ]);
     const shown = (value: string) =>
       value === '' ? 'none'
       : value === 'false' ? 'off'
       : `\`${value}\``;
     const documented = Object.entries(OPTIONS).map(([name, o]) => [`\`--${name}\``, `\`${o.env}\``, shown(o.default)]);
-    // The README groups options by topic; the order is not compared.
+    // The page groups options by topic; the order is not compared.
     expect(rows.sort()).toEqual(documented.sort());
   });
 

@@ -11,7 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
-/** Screenshots of every run; ignored by git. `UPDATE_SCREENSHOTS=1` writes them to docs/ for the README instead. */
+/** Screenshots of every run; ignored by git. `UPDATE_SCREENSHOTS=1` writes them to docs/ for the QA guide instead. */
 export const SCREENSHOT_DIR =
   process.env.UPDATE_SCREENSHOTS ? join(import.meta.dirname, '..', '..', '..', 'docs') : join(import.meta.dirname, '..', '..', '..', 'test-output', 'browser');
 

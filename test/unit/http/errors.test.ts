@@ -1,7 +1,7 @@
 /**
  * The error catalogue (src/http/errors.ts) is the one list of codes the
  * sandbox sends. These tests fail when the documentation of those codes (the
- * README's Errors table, the code lists in both specs' descriptions) and the
+ * Errors table of docs/interface.md, the code lists in both specs' descriptions) and the
  * catalogue differ, in the way fastify's errors test holds its docs to
  * lib/errors.js.
  */
@@ -12,21 +12,21 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ApiError, codeForStatus, ERROR_CODES, isErrorCode, type ErrorCode } from '../../../src/http/errors.js';
 import { OUTAGE_STATUSES } from '../../../src/interceptors/faults.js';
-import { readmeTable } from '../../support/readme.js';
+import { docTable, docText } from '../../support/docs.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const catalogue = Object.fromEntries(Object.entries(ERROR_CODES).map(([code, entry]) => [code, entry.status]));
 const allCodes = Object.keys(ERROR_CODES) as ErrorCode[];
 
-/** The README's Errors table: code rows as code -> status, and the rows that name no code. */
-function readmeErrors(): { codes: Record<string, number>; others: Record<string, number[]> } {
+/** The Errors table of docs/interface.md: code rows as code -> status, and the rows that name no code. */
+function documentedErrors(): { codes: Record<string, number>; others: Record<string, number[]> } {
   const codes: Record<string, number> = {};
   const others: Record<string, number[]> = {};
-  for (const [name = '', status = ''] of readmeTable('### Errors')) {
+  for (const [name = '', status = ''] of docTable('## Errors', docText('docs/interface.md'))) {
     const code = /^`([a-z_]+)`$/.exec(name)?.[1];
     if (code === undefined) others[name] = status.split(',').map((s) => Number(s.trim()));
     else {
-      expect(codes, `README lists ${code} twice`).not.toHaveProperty(code);
+      expect(codes, `docs/interface.md lists ${code} twice`).not.toHaveProperty(code);
       codes[code] = Number(status);
     }
   }
@@ -57,14 +57,14 @@ function specErrorCodes(file: string): Record<string, number> {
   return listed;
 }
 
-describe('the README Errors table', () => {
+describe('the Errors table of docs/interface.md', () => {
   it('lists every code of the catalogue with its status, and no other code', () => {
-    expect(readmeErrors().codes).toEqual(catalogue);
+    expect(documentedErrors().codes).toEqual(catalogue);
   });
 
   it('has one row without a code: the 5xx a fault may force, answered as internal', () => {
     const forcedAsInternal = OUTAGE_STATUSES.filter((status) => codeForStatus(status) === 'internal');
-    expect(readmeErrors().others).toEqual({ 'other 5xx': forcedAsInternal });
+    expect(documentedErrors().others).toEqual({ 'other 5xx': forcedAsInternal });
   });
 });
 
