@@ -20,7 +20,7 @@ export function docText(path: string): string {
   return readFileSync(join(ROOT, path), 'utf8');
 }
 
-/** README.md and every Markdown file under docs/, as paths relative to the root. */
+/** README.md, src/README.md and every Markdown file under docs/, as paths relative to the root. */
 export function docFiles(): string[] {
   const walk = (dir: string): string[] =>
     readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -28,7 +28,7 @@ export function docFiles(): string[] {
       if (entry.isDirectory()) return walk(path);
       return entry.name.endsWith('.md') ? [path] : [];
     });
-  return ['README.md', ...walk('docs')].map((path) => relative('.', path));
+  return ['README.md', 'src/README.md', ...walk('docs')].map((path) => relative('.', path));
 }
 
 /** Every inline token of the text (links and images sit inside paragraphs, table cells and headings). */

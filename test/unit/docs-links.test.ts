@@ -1,5 +1,5 @@
 /**
- * Every relative link in README.md and docs/ leads somewhere: to a file of
+ * Every relative link in README.md, src/README.md and docs/ leads somewhere: to a file of
  * the repository and, with a `#fragment`, to a heading of that file (as
  * GitHub names headings). Links to other sites are not followed.
  */
