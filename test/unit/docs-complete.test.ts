@@ -4,6 +4,7 @@
  * `npm run verify`, and every PETSTORE_* variable the code reads, on
  * docs/configuration.md; every error code of the catalogue on
  * docs/interface.md; every BENCH_* variable of the bench on its pages.
+ * And the README stays short and leads to every page of docs/.
  * A name counts only in prose or a table, not in an example's code block.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { VERIFY_OPTIONS } from '../../contracts/verify-options.js';
 import { COMMAND_OPTIONS } from '../../src/cli/commands.js';
 import { OPTIONS } from '../../src/config.js';
 import { ERROR_CODES } from '../../src/http/errors.js';
-import { docText, proseOf, ROOT } from '../support/docs.js';
+import { docFiles, docText, linksOf, proseOf, ROOT } from '../support/docs.js';
 
 /** The text of every TypeScript and JavaScript file under `dirs`, type declarations left out. */
 function sourceText(...dirs: string[]): string {
@@ -67,5 +68,21 @@ describe('docs/performance.md and docs/soak.md', () => {
     expect(all).toContain('BENCH_BIG');
     const missing = missingFrom('docs/performance.md', all);
     expect(missingFrom('docs/soak.md', missing)).toEqual([]);
+  });
+});
+
+describe('README.md', () => {
+  it('fits on a screen or two: at most 250 lines', () => {
+    expect(docText('README.md').split('\n').length).toBeLessThanOrEqual(250);
+  });
+
+  it('and docs/README.md link every page of docs/', () => {
+    const pages = docFiles().filter((file) => /^docs\/[^/]+\.md$/.test(file) && file !== 'docs/README.md');
+    expect(pages.length).toBeGreaterThan(10);
+    const linked = (file: string, prefix: string) => new Set(linksOf(docText(file)).map((target) => `${prefix}${target.split('#')[0] ?? ''}`));
+    const fromReadme = linked('README.md', '');
+    const fromIndex = linked('docs/README.md', 'docs/');
+    expect(pages.filter((page) => !fromReadme.has(page))).toEqual([]);
+    expect(pages.filter((page) => !fromIndex.has(page))).toEqual([]);
   });
 });
