@@ -22,11 +22,11 @@ export function journalHandlers({
     memory: await journal.memory(),
     entries: await journal.read(workspace, limit ?? config.journalSize),
   });
-  /** A journal's live tail: the `open` event, the newest `limit` entries, then each new one. */
+  /** A journal's live tail: the `open` event (saying how many entries of the backlog follow), the newest `limit` entries, then each new one. */
   const stream = async (id: string, open: object, limit: number | undefined) => {
     const backlog = limit ? await journal.read(id, limit) : [];
     // Nothing runs between the read above and the follow below but this code (no I/O): no entry falls between them.
-    return new EventStream([{ event: 'open', data: open }, ...backlog.map((data) => ({ event: 'entry', data }))], (send) =>
+    return new EventStream([{ event: 'open', data: { ...open, backlog: backlog.length } }, ...backlog.map((data) => ({ event: 'entry', data }))], (send) =>
       journal.follow(id, (data) => send({ event: 'entry', data })),
     );
   };

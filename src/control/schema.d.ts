@@ -241,7 +241,7 @@ export interface paths {
         };
         /**
          * Follow the journal live
-         * @description The workspace's journal as Server-Sent Events (`text/event-stream`): an `open` event whose `data` is `{"workspace": "<id>"}` once the stream follows the journal, then the newest `limit` entries (default none), oldest first, then each `/v1` request of the workspace as soon as it is answered. Every entry is one `entry` event whose `data` is a JournalEntry as JSON, on one line. A comment line (`: keep-alive`) is sent every 15 seconds. The stream ends only when the client closes it, or when the client reads so slowly that more than 4 MiB wait to be sent. It needs the admin token in `Authorization` like the other operations, so a browser reads it with `fetch()` and a stream reader: `EventSource` cannot send that header, and the token is never put in a URL. Entries follow the journal's `--journal-size` (none when it is 0).
+         * @description The workspace's journal as Server-Sent Events (`text/event-stream`): an `open` event whose `data` is `{"workspace": "<id>", "backlog": <n>}` once the stream follows the journal, then the newest `limit` entries (default none; `backlog` says how many follow), oldest first, then each `/v1` request of the workspace as soon as it is answered. Every entry is one `entry` event whose `data` is a JournalEntry as JSON, on one line. A comment line (`: keep-alive`) is sent every 15 seconds. The stream ends only when the client closes it, or when the client reads so slowly that more than 4 MiB wait to be sent. It needs the admin token in `Authorization` like the other operations, so a browser reads it with `fetch()` and a stream reader: `EventSource` cannot send that header, and the token is never put in a URL. Entries follow the journal's `--journal-size` (none when it is 0).
          */
         get: operations["streamJournal"];
         put?: never;
@@ -285,7 +285,7 @@ export interface paths {
         };
         /**
          * Follow the journal of unauthenticated requests live
-         * @description The requests sent without a valid API key as Server-Sent Events, as `/journal/stream` sends a workspace's: an `open` event whose `data` is `{}`, then the newest `limit` entries (default none), oldest first, then each such request as soon as it is answered, one `entry` event each, a JournalEntry with its masked `credential`. The QA console shows them in its "Requests without a valid key" view. `X-Sandbox-Key` does not apply.
+         * @description The requests sent without a valid API key as Server-Sent Events, as `/journal/stream` sends a workspace's: an `open` event whose `data` is `{"backlog": <n>}`, then the newest `limit` entries (default none; `backlog` says how many follow), oldest first, then each such request as soon as it is answered, one `entry` event each, a JournalEntry with its masked `credential`. The QA console shows them in its "Requests without a valid key" view. `X-Sandbox-Key` does not apply.
          */
         get: operations["streamUnauthenticatedJournal"];
         put?: never;

@@ -80,7 +80,7 @@ describe('the control client', () => {
     const events = control.events('streamJournal', { query: { limit: 5 } }, { signal: stop.signal })[Symbol.asyncIterator]();
     try {
       const open = await events.next();
-      expect(open.value).toEqual({ event: 'open', data: JSON.stringify({ workspace: sb.workspaces.idOf('key-b') }) });
+      expect(open.value).toEqual({ event: 'open', data: JSON.stringify({ workspace: sb.workspaces.idOf('key-b'), backlog: 1 }) });
       const first = await events.next();
       expect(first.value).toMatchObject({ event: 'entry' });
       expect(JSON.parse((first.value as { data: string }).data)).toMatchObject({ method: 'GET', path: '/v1/pets', query: { limit: '1' }, status: 200 });
@@ -100,7 +100,7 @@ describe('the control client', () => {
     const stop = new AbortController();
     const events = control.events('streamUnauthenticatedJournal', { query: { limit: 5 } }, { signal: stop.signal })[Symbol.asyncIterator]();
     try {
-      expect((await events.next()).value).toEqual({ event: 'open', data: '{}' });
+      expect((await events.next()).value).toEqual({ event: 'open', data: '{"backlog":1}' });
       const first = JSON.parse(((await events.next()).value as { data: string }).data) as Record<string, unknown>;
       expect(first).toMatchObject({ path: '/v1/pets', query: { limit: '1' }, status: 401, credential: 'none' });
       await sb.call('/pets?limit=2', { key: 'key-b' }); // a valid key: a workspace's, not in this stream
