@@ -135,15 +135,17 @@ describe('the QA console: forms and views', { timeout: 120_000 }, () => {
   });
 
   it('lays its forms out on a grid, each label beside its input on its row', async () => {
+    // A fault in the list, for the picture.
+    await control.call('addFault', { body: { operationId: 'getPet', status: 503, latencyMs: { min: 200, max: 800 }, count: 5 } });
     const w = await loggedIn(browser, sb.origin, ADMIN);
     await expect.poll(() => w.page.locator('#fault-operation option').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     for (const form of ['#workspace-form', '#pets-form', '#reset-form', '#load-form', '#upload-form', '#mode-form', '#fault-form'])
       expect([form, await misplacedLabels(w.page, form)]).toEqual([form, []]);
-    await w.page.locator('#data').scrollIntoViewIfNeeded();
-    await screenshot(w.page, 'qa-console-forms.png');
+    // Data and Faults side by side, the refused requests above them.
     await w.page.locator('#faults').scrollIntoViewIfNeeded();
-    await screenshot(w.page, 'qa-console-faults.png');
+    await screenshot(w.page, 'qa-console-forms.png');
     expect(await seriousViolations(w.page)).toEqual([]);
     await w.page.context().close();
+    await control.call('clearFaults');
   });
 });
