@@ -80,6 +80,7 @@ byId<HTMLFormElement>('login-form').addEventListener('submit', (event) => {
 byId<HTMLFormElement>('workspace-form').addEventListener('submit', (event) => {
   event.preventDefault();
   key = byId<HTMLInputElement>('api-key').value.trim() || undefined;
+  live.cancel();
   journal.start();
   void Promise.all([pets.load(), faults.load()]);
 });
