@@ -154,6 +154,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
     faults,
     ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
     checkPet: validators.schema('/components/schemas/Pet', 'record'),
+    operations: spec.operations,
     version: PACKAGE_VERSION,
     startedAt,
     prepareMode: (mode) => (usesPrism(mode) ? prism.ready() : Promise.resolve()),

@@ -79,7 +79,7 @@ export class ControlError extends Error {
 }
 
 /** Operations that answer a stream of events rather than JSON. */
-export type StreamOperationId = 'streamJournal';
+export type StreamOperationId = 'streamJournal' | 'streamUnauthenticatedJournal';
 /** Operations that answer JSON: every other one. */
 export type JsonOperationId = Exclude<ControlOperationId, StreamOperationId>;
 

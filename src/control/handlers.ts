@@ -1,13 +1,13 @@
 import type { CheckpointStore, FaultStore, JournalStore, ModeStore, WorkspaceStore } from '../backend.js';
 import { MODES, type Config, type Mode } from '../config.js';
 import { ApiError } from '../http/errors.js';
+import type { EventStream } from './event-stream.js';
 import { createKeyMatcher } from '../http/auth.js';
 import type { SchemaCheck } from '../openapi/validate.js';
-import type { FaultInput } from '../interceptors/faults.js';
-import { EventStream } from './event-stream.js';
+import { faultStatuses, type FaultInput } from '../interceptors/faults.js';
+import type { OperationSpec } from '../openapi/spec.js';
 import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
-import { UNAUTHENTICATED } from './journal.js';
-import { recordPact } from './pact-record.js';
+import { journalHandlers } from './journal-handlers.js';
 import { checkpointHandlers } from './checkpoint-handlers.js';
 import { probeHandlers, type Probes } from './probe-handlers.js';
 import { providerStateHandlers } from './provider-state-handlers.js';
@@ -24,6 +24,8 @@ export interface ControlDeps {
   /** Named checkpoints; absent when the backend keeps none. */
   checkpoints?: CheckpointStore;
   checkPet: SchemaCheck;
+  /** The interface's operations, by operationId: what a fault may name and force. */
+  operations: ReadonlyMap<string, OperationSpec>;
   version: string;
   startedAt: number;
   /** Makes a mode ready to answer (Prism loads on first use); awaited before a switch takes effect. */
@@ -141,50 +143,18 @@ function dataHandlers({
   };
 }
 
-/** The journals: a workspace's, and the one of requests without a valid key (X-Sandbox-Key does not apply to it); a pact recorded from them. */
-function journalHandlers({
-  deps,
-  workspaceOf,
-}: ControlContext): HandlerGroup<
-  'readJournal' | 'clearJournal' | 'streamJournal' | 'readUnauthenticatedJournal' | 'clearUnauthenticatedJournal' | 'exportPact'
-> {
-  const { config, journal } = deps;
-  const read = async (workspace: string, limit: number | undefined) => ({
-    size: config.journalSize,
-    memory: await journal.memory(),
-    entries: await journal.read(workspace, limit ?? config.journalSize),
-  });
-  return {
-    readJournal: async ({ key, query }) => {
-      const workspace = workspaceOf(key);
-      return { workspace, ...(await read(workspace, query.limit)) };
-    },
-    clearJournal: async ({ key }) => {
-      const workspace = workspaceOf(key);
-      return { workspace, cleared: await journal.clear(workspace) };
-    },
-    streamJournal: async ({ key, query }) => {
-      const workspace = workspaceOf(key);
-      const backlog = query.limit ? await journal.read(workspace, query.limit) : [];
-      // Nothing runs between the read above and the follow below but this code (no I/O): no entry falls between them.
-      return new EventStream([{ event: 'open', data: { workspace } }, ...backlog.map((data) => ({ event: 'entry', data }))], (send) =>
-        journal.follow(workspace, (data) => send({ event: 'entry', data })),
-      );
-    },
-    readUnauthenticatedJournal: ({ query }) => read(UNAUTHENTICATED, query.limit),
-    clearUnauthenticatedJournal: async () => ({ cleared: await journal.clear(UNAUTHENTICATED) }),
-    exportPact: async ({ key, query }) => {
-      const entries = await journal.read(workspaceOf(key), config.journalSize);
-      const unauthenticated = query.unauthenticated ? await journal.read(UNAUTHENTICATED, config.journalSize) : [];
-      return recordPact({ consumer: query.consumer as string, entries, unauthenticated, version: deps.version });
-    },
-  };
-}
-
 /** A workspace's faults. They hold operation ids of the interface, which the spec's enum lists too. */
-function faultHandlers({ deps, workspaceOf }: ControlContext): HandlerGroup<'listFaults' | 'addFault' | 'clearFaults' | 'deleteFault'> {
+function faultHandlers({ deps, workspaceOf }: ControlContext): HandlerGroup<'listOperations' | 'listFaults' | 'addFault' | 'clearFaults' | 'deleteFault'> {
   const { faults } = deps;
+  // What checkFault accepts, from the same function: a form built on it offers nothing the sandbox refuses.
+  const operations = [...deps.operations.values()].map((op) => ({
+    operationId: op.operationId,
+    method: op.method.toUpperCase(),
+    path: `/v1${op.path}`,
+    faultStatuses: faultStatuses(op).sort((a, b) => a - b),
+  }));
   return {
+    listOperations: () => ({ operations }),
     listFaults: async ({ key }) => {
       const workspace = workspaceOf(key);
       return { workspace, faults: (await faults.list(workspace)) as FaultList };

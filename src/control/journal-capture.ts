@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { maskedCredential } from '../http/auth.js';
 import type { V1Exchange, Violation } from '../operation.js';
 import type { Spec } from '../openapi/spec.js';
 import { responseIssues } from '../openapi/response-issues.js';
@@ -70,6 +71,8 @@ export function createJournalCapture(check: ResponseCheck): (e: V1Exchange) => J
       ...(e.violations ? { violations: e.violations } : {}),
       // An upstream's answer was checked as it passed: that verdict is kept, whatever its body was (HTML, cut).
       ...(e.passed ? { specIssues: passedIssues(e.violations) } : {}),
+      // Refused for its key: the admin sees what it presented, masked (the journal of unauthenticated requests).
+      ...(e.key === undefined ? { credential: maskedCredential(e.req.headers.authorization) } : {}),
     };
   };
 }

@@ -27,6 +27,8 @@ export interface JournalRecord {
   specIssues?: Issue[];
   /** What the exchange broke of the spec, in proxy mode only. */
   violations?: Violation[];
+  /** For a request without a valid key: the credential it presented, masked (`maskedCredential`). */
+  credential?: string;
 }
 
 /** One reason an exchange is not one the spec allows: an Issue of the response check, or of a request no operation matches. */
@@ -34,7 +36,7 @@ export interface SpecIssue extends Issue {
   in: 'operation' | 'status' | 'body' | 'header';
 }
 
-/** One request as the control plane shows it. */
+/** One request as the control plane shows it; in the journal of unauthenticated requests, with the `credential` it presented, masked. */
 export interface JournalEntry {
   time: string;
   method: string;
@@ -55,6 +57,7 @@ export interface JournalEntry {
   specIssues?: SpecIssue[];
   /** In proxy mode: what the request and the upstream's response broke of the spec. */
   violations?: Violation[];
+  credential?: string;
 }
 
 /** What all journals hold together, against their budget. */
@@ -94,7 +97,8 @@ export const entryBytes = (r: JournalRecord): number =>
   (r.request ? textBytes(r.request.text) : 0) +
   (r.response ? textBytes(r.response.text) : 0) +
   violationBytes(r.violations) +
-  violationBytes(r.specIssues);
+  violationBytes(r.specIssues) +
+  (r.credential === undefined ? 0 : textBytes(r.credential));
 
 /** An entry in two queues: all journals' by age (for the budget) and its own journal's. */
 class Kept {
@@ -235,6 +239,7 @@ export function showRecord(r: JournalRecord, check: ResponseCheck): JournalEntry
     responseBody,
     ...verdict(r.specIssues ?? check(r.operationId, r.status, responseBody)),
     ...(r.violations ? { violations: r.violations } : {}),
+    ...(r.credential === undefined ? {} : { credential: r.credential }),
   };
 }
 

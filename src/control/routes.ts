@@ -55,6 +55,8 @@ export const CONTROL_ROUTES = {
   streamJournal: { method: 'GET', path: '/journal/stream', status: 200, admin: true, workspace: true },
   readUnauthenticatedJournal: { method: 'GET', path: '/journal/unauthenticated', status: 200, admin: true, workspace: false },
   clearUnauthenticatedJournal: { method: 'DELETE', path: '/journal/unauthenticated', status: 200, admin: true, workspace: false },
+  streamUnauthenticatedJournal: { method: 'GET', path: '/journal/unauthenticated/stream', status: 200, admin: true, workspace: false },
+  listOperations: { method: 'GET', path: '/operations', status: 200, admin: true, workspace: false },
   listFaults: { method: 'GET', path: '/faults', status: 200, admin: true, workspace: true },
   addFault: { method: 'POST', path: '/faults', status: 201, admin: true, workspace: true },
   clearFaults: { method: 'DELETE', path: '/faults', status: 200, admin: true, workspace: true },

@@ -241,7 +241,7 @@ export interface paths {
         };
         /**
          * Follow the journal live
-         * @description The workspace's journal as Server-Sent Events (`text/event-stream`): an `open` event whose `data` is `{"workspace": "<id>"}` once the stream follows the journal, then the newest `limit` entries (default none), oldest first, then each `/v1` request of the workspace as soon as it is answered. Every entry is one `entry` event whose `data` is a JournalEntry as JSON, on one line. A comment line (`: keep-alive`) is sent every 15 seconds. The stream ends only when the client closes it, or when the client reads so slowly that more than 4 MiB wait to be sent. It needs the admin token in `Authorization` like the other operations, so a browser reads it with `fetch()` and a stream reader: `EventSource` cannot send that header, and the token is never put in a URL. Entries follow the journal's `--journal-size` (none when it is 0).
+         * @description The workspace's journal as Server-Sent Events (`text/event-stream`): an `open` event whose `data` is `{"workspace": "<id>", "backlog": <n>}` once the stream follows the journal, then the newest `limit` entries (default none; `backlog` says how many follow), oldest first, then each `/v1` request of the workspace as soon as it is answered. Every entry is one `entry` event whose `data` is a JournalEntry as JSON, on one line. A comment line (`: keep-alive`) is sent every 15 seconds. The stream ends only when the client closes it, or when the client reads so slowly that more than 4 MiB wait to be sent. It needs the admin token in `Authorization` like the other operations, so a browser reads it with `fetch()` and a stream reader: `EventSource` cannot send that header, and the token is never put in a URL. Entries follow the journal's `--journal-size` (none when it is 0).
          */
         get: operations["streamJournal"];
         put?: never;
@@ -271,6 +271,46 @@ export interface paths {
          * @description Forgets the requests sent without a valid API key.
          */
         delete: operations["clearUnauthenticatedJournal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journal/unauthenticated/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the journal of unauthenticated requests live
+         * @description The requests sent without a valid API key as Server-Sent Events, as `/journal/stream` sends a workspace's: an `open` event whose `data` is `{"backlog": <n>}`, then the newest `limit` entries (default none; `backlog` says how many follow), oldest first, then each such request as soon as it is answered, one `entry` event each, a JournalEntry with its masked `credential`. The QA console shows them in its "Requests without a valid key" view. `X-Sandbox-Key` does not apply.
+         */
+        get: operations["streamUnauthenticatedJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the interface's operations and the statuses a fault may force
+         * @description Each operation of `openapi.yaml`, with its method, path and the statuses `POST /faults` accepts for it: the errors it documents, then the outages (500, 502, 503, 504). The QA console's fault form offers these, so it never offers a status the sandbox would refuse.
+         */
+        get: operations["listOperations"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -848,6 +888,11 @@ export interface components {
             specIssues?: components["schemas"]["SpecIssue"][];
             /** @description In `proxy` mode only: what the request and the upstream's response broke of `openapi.yaml`, as the `Sandbox-Violations` header listed them; empty when the exchange kept the spec. */
             violations?: components["schemas"]["Violation"][];
+            /**
+             * @description Only in the journal of unauthenticated requests: the credential the request presented, masked so that no key is ever kept or shown whole. `none` when it sent no `Authorization` header; the scheme and `…` when the header is not `Bearer <token>` (`Basic …`, `malformed …`); else `Bearer`, the token's first characters (at most 4, and at most a quarter of it) and its length, e.g. `Bearer wr…(9 characters)`.
+             * @example Bearer wr…(9 characters)
+             */
+            credential?: string;
         };
         /** @description One reason a journaled exchange is not one `openapi.yaml` allows. */
         SpecIssue: {
@@ -1021,6 +1066,41 @@ export interface components {
              * @example 0
              */
             applied: number;
+        };
+        /** @description The operations of `openapi.yaml`, and what a fault may force on each. */
+        OperationList: {
+            /** @description In the order of `openapi.yaml`. */
+            operations: components["schemas"]["OperationFaults"][];
+        };
+        /** @description One operation of `openapi.yaml`, and the statuses a fault may force on it. */
+        OperationFaults: {
+            /**
+             * @description The operation's id, as `FaultInput.operationId` takes it.
+             * @example listPets
+             */
+            operationId: string;
+            /**
+             * @description HTTP method, upper case.
+             * @example GET
+             */
+            method: string;
+            /**
+             * @description The path template, with the interface's base path.
+             * @example /v1/pets
+             */
+            path: string;
+            /**
+             * @description The statuses `POST /faults` accepts for this operation, ascending.
+             * @example [
+             *       400,
+             *       401,
+             *       500,
+             *       502,
+             *       503,
+             *       504
+             *     ]
+             */
+            faultStatuses: number[];
         };
         /** @description A workspace's faults. */
         FaultList: {
@@ -1712,6 +1792,65 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ClearedUnauthenticated"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    streamUnauthenticatedJournal: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Newest entries to send first; default none.
+                 * @example 50
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of entries; it stays open. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `limit` is not a non-negative integer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listOperations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operations, in the order of `openapi.yaml`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationList"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -61,3 +61,21 @@ export function checkApiKey(headers: IncomingHttpHeaders, accepts: (token: strin
   if (!accepts(token)) throw unauthorized('Invalid API key.');
   return token;
 }
+
+/** A masked token shows at most this many of its first characters, and never more than a quarter of it. */
+const SHOWN_CHARACTERS = 4;
+
+/**
+ * The credential a refused request presented, for the admin's journal of
+ * unauthenticated requests, never whole: enough to tell a missing header,
+ * another scheme and which key a client sends (its first characters and
+ * length) without keeping a key that may be a real one mistyped.
+ */
+export function maskedCredential(authorization: string | undefined): string {
+  if (authorization === undefined || authorization === '') return 'none';
+  const [scheme = '', token = ''] = authorization.trim().split(/ +/, 2);
+  if (!/^bearer$/i.test(scheme)) return /^[A-Za-z][A-Za-z0-9-]{0,19}$/.test(scheme) && token !== '' ? `${scheme} …` : 'malformed …';
+  if (token === '') return 'Bearer (empty)';
+  const shown = token.slice(0, Math.min(SHOWN_CHARACTERS, Math.floor(token.length / 4)));
+  return `Bearer ${shown}…(${token.length} characters)`;
+}

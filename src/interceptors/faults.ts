@@ -26,6 +26,9 @@ export interface Fault extends FaultInput {
 export const OUTAGE_STATUSES: readonly number[] = [500, 502, 503, 504];
 const MAX_LATENCY_MS = 60_000;
 
+/** The statuses a fault may force on an operation: the errors it documents, then the outages. */
+export const faultStatuses = (op: Pick<OperationSpec, 'responses'>): number[] => [...op.responses.keys()].filter((s) => s >= 400).concat(OUTAGE_STATUSES);
+
 /**
  * A fault's delay, cut short when the client leaves: a delay of up to a
  * minute must not keep its timer (nor the process, on SIGTERM) for a
@@ -57,7 +60,7 @@ export function checkFault(operations: ReadonlyMap<string, OperationSpec>, input
     throw ApiError.of('invalid_request', `"latencyMs" must be a number or {min, max} with 0 <= min <= max <= ${MAX_LATENCY_MS}.`);
   }
   if (input.status !== undefined) {
-    const allowed = [...op.responses.keys()].filter((s) => s >= 400).concat(OUTAGE_STATUSES);
+    const allowed = faultStatuses(op);
     if (!allowed.includes(input.status))
       throw ApiError.of('invalid_request', `Status ${input.status} cannot be forced on ${op.operationId}; allowed: ${allowed.join(', ')}.`);
   }

@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 import { launch, screenshot, seriousViolations, watchedPage, type WatchedPage } from './support/browser.js';
+import { loggedIn as openConsole, shown } from './support/console-page.js';
 import { buildUnsafeConsole } from './support/unsafe-console.js';
 
 const ADMIN = 'admin-for-the-console';
@@ -26,21 +27,8 @@ afterAll(async () => {
   await sb?.stop();
 });
 
-/** Waits until the console shows its workspace and follows its journal (after login or a reload). */
-async function shown(page: Page): Promise<void> {
-  await expect.poll(() => page.locator('#workspace-summary').innerText(), { timeout: 30_000 }).toMatch(/^Workspace [0-9a-f]{16}: /);
-  await expect.poll(() => page.locator('#journal-state').innerText(), { timeout: 30_000 }).toMatch(/^Following/);
-}
-
 /** A page logged in to the console, its workspace shown. */
-async function loggedIn(w?: WatchedPage): Promise<WatchedPage> {
-  const watched = w ?? (await watchedPage(browser));
-  await watched.page.goto(`${sb.origin}/__sandbox/ui`);
-  await watched.page.fill('#token', ADMIN);
-  await watched.page.click('#login-form button');
-  await shown(watched.page);
-  return watched;
-}
+const loggedIn = (w?: WatchedPage): Promise<WatchedPage> => openConsole(browser, sb.origin, ADMIN, w);
 
 const journalPaths = (page: Page) => page.locator('#journal-entries li summary .path').allInnerTexts();
 

@@ -26,6 +26,8 @@ const ADMIN_OPERATIONS: [string, string, unknown?][] = [
   ['GET', '/journal/stream'],
   ['GET', '/journal/unauthenticated'],
   ['DELETE', '/journal/unauthenticated'],
+  ['GET', '/journal/unauthenticated/stream'],
+  ['GET', '/operations'],
   ['GET', '/faults'],
   ['POST', '/faults', { operationId: 'listPets', status: 503 }],
   ['DELETE', '/faults'],

@@ -41,6 +41,7 @@ const CALLS: { [K in JsonOperationId]: ControlInput<K> } = {
   clearJournal: {},
   readUnauthenticatedJournal: { query: { limit: 1 } },
   clearUnauthenticatedJournal: {},
+  listOperations: {},
   addFault: { body: { operationId: 'getPet', status: 404, count: 1 } },
   listFaults: {},
   deleteFault: { path: { faultId: 1 } },
@@ -79,7 +80,7 @@ describe('the control client', () => {
     const events = control.events('streamJournal', { query: { limit: 5 } }, { signal: stop.signal })[Symbol.asyncIterator]();
     try {
       const open = await events.next();
-      expect(open.value).toEqual({ event: 'open', data: JSON.stringify({ workspace: sb.workspaces.idOf('key-b') }) });
+      expect(open.value).toEqual({ event: 'open', data: JSON.stringify({ workspace: sb.workspaces.idOf('key-b'), backlog: 1 }) });
       const first = await events.next();
       expect(first.value).toMatchObject({ event: 'entry' });
       expect(JSON.parse((first.value as { data: string }).data)).toMatchObject({ method: 'GET', path: '/v1/pets', query: { limit: '1' }, status: 200 });
@@ -87,6 +88,26 @@ describe('the control client', () => {
       await sb.call('/pets?limit=2', { key: 'key-b' });
       const next = await events.next();
       expect(JSON.parse((next.value as { data: string }).data)).toMatchObject({ path: '/v1/pets', query: { limit: '2' }, specValid: true });
+    } finally {
+      stop.abort();
+      await events.return?.();
+    }
+  });
+
+  it('follows the requests without a valid key live, each with its credential masked, none of a workspace', async () => {
+    await control.call('clearUnauthenticatedJournal');
+    await sb.call('/pets?limit=1', { key: null });
+    const stop = new AbortController();
+    const events = control.events('streamUnauthenticatedJournal', { query: { limit: 5 } }, { signal: stop.signal })[Symbol.asyncIterator]();
+    try {
+      expect((await events.next()).value).toEqual({ event: 'open', data: '{"backlog":1}' });
+      const first = JSON.parse(((await events.next()).value as { data: string }).data) as Record<string, unknown>;
+      expect(first).toMatchObject({ path: '/v1/pets', query: { limit: '1' }, status: 401, credential: 'none' });
+      await sb.call('/pets?limit=2', { key: 'key-b' }); // a valid key: a workspace's, not in this stream
+      await sb.call('/pets?limit=3', { key: 'a-mistyped-key-b' });
+      const next = (await events.next()).value as { data: string };
+      expect(JSON.parse(next.data)).toMatchObject({ query: { limit: '3' }, status: 401, credential: 'Bearer a-mi…(16 characters)' });
+      expect(next.data).not.toContain('a-mistyped-key-b');
     } finally {
       stop.abort();
       await events.return?.();

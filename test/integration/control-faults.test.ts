@@ -144,3 +144,25 @@ describe('validation', () => {
     expect(await faultsOf()).toEqual([]);
   });
 });
+
+describe('the statuses a fault may force, as GET /operations lists them', () => {
+  /** Every error status the spec's FaultInput enum names: the candidates POST /faults is asked about. */
+  const CANDIDATES = [400, 401, 404, 500, 502, 503, 504];
+
+  it('lists each operation of the interface with exactly the statuses POST /faults accepts for it (listPets: no 404)', async () => {
+    const res = await ctl('GET', '/operations');
+    expect(res.status).toBe(200);
+    const operations = res.body.operations as { operationId: string; method: string; path: string; faultStatuses: number[] }[];
+    expect(operations.map((o) => [o.operationId, o.method, o.path])).toEqual([
+      ['listPets', 'GET', '/v1/pets'],
+      ['createPet', 'POST', '/v1/pets'],
+      ['getPet', 'GET', '/v1/pets/{petId}'],
+    ]);
+    expect(operations.find((o) => o.operationId === 'listPets')?.faultStatuses).toEqual([400, 401, 500, 502, 503, 504]);
+    for (const { operationId, faultStatuses } of operations)
+      for (const status of CANDIDATES) {
+        const added = await ctl('POST', '/faults', { key: 'key-a', json: { operationId, status, count: 1 } });
+        expect([operationId, status, added.status]).toEqual([operationId, status, faultStatuses.includes(status) ? 201 : 400]);
+      }
+  });
+});

@@ -89,6 +89,9 @@ describe('journal contents', () => {
       ['GET', '/v1/pets', { limit: '2' }, 401, true],
       ['POST', '/v1/pets', {}, 401, true],
     ]);
+    // What each presented, masked: the wrong key's first characters and length, never the key itself.
+    expect(got.map((e) => e.credential)).toEqual(['Bearer wr…(9 characters)', 'none', 'Basic …']);
+    expect(res.text).not.toContain('wrong-key');
     // Refused before its body was read: nothing of it is kept.
     expect(got[2]?.requestBody).toBeNull();
     expect(got[2]?.responseBody).toMatchObject({ code: 'unauthorized' });

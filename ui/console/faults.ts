@@ -1,9 +1,11 @@
 import type { ControlBody, ControlResult } from '../../src/control/routes.js';
 import type { Console } from './session.js';
+import type { LiveView } from './live.js';
 import { byId, el, field, fill, say } from './dom.js';
 
 type FaultInput = ControlBody<'addFault'>;
 type Fault = ControlResult<'listFaults'>['faults'][number];
+type Operation = ControlResult<'listOperations'>['operations'][number];
 
 /** `200` or `200-800` (ms) as the spec's Latency; undefined when empty. */
 export function parseLatency(text: string): FaultInput['latencyMs'] {
@@ -34,10 +36,42 @@ const latencyText = (l: Fault['latencyMs']): string =>
   : typeof l === 'number' ? `${l} ms`
   : `${l.min}-${l.max} ms`;
 
-/** The workspace's faults: added from the form, listed, removed one by one or all. */
-export function createFaultsView(app: Console): { load(): Promise<void> } {
+/**
+ * The operations of the interface and the statuses a fault may force on
+ * each, as the sandbox lists them: the form offers those and nothing else.
+ */
+function createOperationChoices(app: Console, form: HTMLFormElement, status: HTMLElement): { load(): Promise<void> } {
+  const operation = byId<HTMLSelectElement>('fault-operation');
+  const statuses = byId<HTMLSelectElement>('fault-status');
+  let operations: Operation[] = [];
+  const offer = () => {
+    const chosen = operations.find((o) => o.operationId === operation.value);
+    const kept = field(form, 'status');
+    fill(statuses, el('option', { value: '' }, 'none'), ...(chosen?.faultStatuses ?? []).map((s) => el('option', {}, s)));
+    if ((chosen?.faultStatuses ?? []).map(String).includes(kept)) statuses.value = kept;
+  };
+  operation.addEventListener('change', offer);
+  return {
+    load: async () => {
+      try {
+        ({ operations } = await app.client().call('listOperations'));
+        const chosen = operation.value;
+        fill(operation, ...operations.map((o) => el('option', { value: o.operationId }, `${o.operationId} (${o.method} ${o.path})`)));
+        if (operations.some((o) => o.operationId === chosen)) operation.value = chosen;
+        offer();
+      } catch (error) {
+        app.fail(status, error);
+      }
+    },
+  };
+}
+
+/** The workspace's faults: added from the form, listed (their Applied counts kept current), removed one by one or all. */
+export function createFaultsView(app: Console): LiveView & { loadChoices(): Promise<void> } {
   const status = byId('faults-status');
   const form = byId<HTMLFormElement>('fault-form');
+  const choices = createOperationChoices(app, form, status);
+  let shown = 0;
   const row = (f: Fault) => {
     const remove = el('button', { type: 'button', 'aria-label': `Remove fault ${f.id}` }, 'Remove');
     remove.addEventListener('click', () => {
@@ -53,6 +87,7 @@ export function createFaultsView(app: Console): { load(): Promise<void> } {
   const load = async () => {
     try {
       const { faults } = await app.client().call('listFaults');
+      shown = faults.length;
       fill(byId('faults-table').querySelector('tbody') as HTMLElement, ...faults.map(row));
     } catch (error) {
       app.fail(status, error);
@@ -72,5 +107,6 @@ export function createFaultsView(app: Console): { load(): Promise<void> } {
       .then((c) => (say(status, `${c.cleared} faults removed.`), load()))
       .catch((error: unknown) => app.fail(status, error));
   });
-  return { load };
+  // Any request of the workspace may have been counted by a fault, or used one up.
+  return { load, loadChoices: choices.load, changedBy: () => shown > 0 };
 }

@@ -1,17 +1,13 @@
-import type { ControlResult } from '../../src/control/routes.js';
 import type { Console } from './session.js';
 import { byId, el, say } from './dom.js';
+import { createFollower, type JournalEntry } from './follow.js';
 
-type JournalEntry = ControlResult<'readJournal'>['entries'][number];
-
-/** Entries kept on the page; older ones are dropped from it (the sandbox keeps its own). */
-const KEPT = 200;
-const BACKLOG = 50;
-const RETRY_MS = 2_000;
+/** Entries kept on the page, per view; older ones are dropped from it (the sandbox keeps its own). */
+export const KEPT = 200;
 
 const bodyText = (body: unknown): string => (body === null || body === undefined ? '(none)' : JSON.stringify(body, null, 2));
 
-const queryText = (query: JournalEntry['query']): string => {
+export const queryText = (query: JournalEntry['query']): string => {
   const pairs = Object.entries(query).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x): [string, string] => [k, x]) : [[k, v] as [string, string]]));
   return pairs.length === 0 ? '' : `?${new URLSearchParams(pairs).toString()}`;
 };
@@ -44,38 +40,20 @@ function entryItem(e: JournalEntry): HTMLLIElement {
 
 /**
  * The live journal of the chosen workspace: its newest entries, then each
- * new request as the sandbox answers it, read from the control plane's
- * event stream with `fetch()` (which sends the admin token as a header;
- * `EventSource` cannot). Reconnects after a dropped connection.
+ * new request as the sandbox answers it. Each new request is also handed
+ * to `onEntry`, so that the views it changes refresh themselves.
  */
-export function createJournalView(app: Console): { start(): void; stop(): void } {
+export function createJournalView(app: Console, onEntry: (entry: JournalEntry) => void): { start(): void; stop(): void } {
   const list = byId('journal-entries');
   const state = byId('journal-state');
-  let running: AbortController | undefined;
-
-  const add = (entry: JournalEntry) => {
-    list.prepend(entryItem(entry));
-    while (list.childElementCount > KEPT) list.lastElementChild?.remove();
-  };
-
-  const follow = async (signal: AbortSignal) => {
-    while (!signal.aborted) {
-      list.replaceChildren();
-      say(state, 'Connecting…');
-      try {
-        for await (const event of app.client().events('streamJournal', { query: { limit: BACKLOG } }, { signal })) {
-          if (event.event === 'open') say(state, 'Following: new requests appear as they are answered.');
-          else if (event.event === 'entry') add(JSON.parse(event.data) as JournalEntry);
-        }
-      } catch (error) {
-        if (signal.aborted) return;
-        app.fail(state, error);
-        if (running?.signal !== signal) return;
-      }
-      say(state, 'Disconnected; reconnecting…', true);
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-    }
-  };
+  const follower = createFollower(app, 'streamJournal', state, {
+    restart: () => list.replaceChildren(),
+    entry: (entry, live) => {
+      list.prepend(entryItem(entry));
+      while (list.childElementCount > KEPT) list.lastElementChild?.remove();
+      if (live) onEntry(entry);
+    },
+  });
 
   byId('clear-journal').addEventListener('click', () => {
     app
@@ -87,17 +65,5 @@ export function createJournalView(app: Console): { start(): void; stop(): void }
       })
       .catch((error: unknown) => app.fail(state, error));
   });
-
-  const stop = () => {
-    running?.abort();
-    running = undefined;
-  };
-  return {
-    start: () => {
-      stop();
-      running = new AbortController();
-      void follow(running.signal);
-    },
-    stop,
-  };
+  return follower;
 }

@@ -7,9 +7,12 @@ import { createDataView } from './data.js';
 import { byId, say } from './dom.js';
 import { createFaultsView } from './faults.js';
 import { createJournalView } from './journal.js';
+import { createLiveRefresh } from './live.js';
 import { createModeView } from './mode.js';
 import { createPetsView } from './pets.js';
-import { clientFor, describe, refused, session, type Console } from './session.js';
+import { clientFor, refused, session, type Console } from './session.js';
+import { createUnauthenticatedView } from './unauthenticated.js';
+import { sentence } from './wording.js';
 
 let token = session.token();
 let key: string | undefined;
@@ -19,7 +22,7 @@ const app: Console = {
   key: () => key,
   fail: (target, error) => {
     if (refused(error)) logout('The admin token was refused: log in again.');
-    else say(target, describe(error), true);
+    else say(target, sentence(error), true);
   },
   changed: async () => {
     await Promise.all([pets.load(), faults.load()]);
@@ -29,7 +32,10 @@ const pets = createPetsView(app);
 const data = createDataView(app);
 const mode = createModeView(app);
 const faults = createFaultsView(app);
-const journal = createJournalView(app);
+// The pets, the workspaces' counts and the faults' Applied counts follow the journal: no polling.
+const live = createLiveRefresh([pets, faults]);
+const journal = createJournalView(app, (entry) => live.saw(entry));
+const unauthenticated = createUnauthenticatedView(app);
 
 function showApp(on: boolean): void {
   byId('login').hidden = on;
@@ -40,13 +46,16 @@ function showApp(on: boolean): void {
 async function enter(): Promise<void> {
   showApp(true);
   journal.start();
-  await Promise.all([pets.load(), data.load(), mode.load(), faults.load()]);
+  unauthenticated.start();
+  await Promise.all([pets.load(), data.load(), mode.load(), faults.load(), faults.loadChoices()]);
 }
 
 function logout(message = ''): void {
   session.forget();
   token = null;
   journal.stop();
+  unauthenticated.stop();
+  live.cancel();
   showApp(false);
   say(byId('login-error'), message, message !== '');
   byId('token').focus();
@@ -65,12 +74,13 @@ byId<HTMLFormElement>('login-form').addEventListener('submit', (event) => {
       say(byId('login-error'), '');
       return enter();
     })
-    .catch((error: unknown) => say(byId('login-error'), refused(error) ? 'That is not the admin token.' : describe(error), true));
+    .catch((error: unknown) => say(byId('login-error'), refused(error) ? 'That is not the admin token.' : sentence(error), true));
 });
 
 byId<HTMLFormElement>('workspace-form').addEventListener('submit', (event) => {
   event.preventDefault();
   key = byId<HTMLInputElement>('api-key').value.trim() || undefined;
+  live.cancel();
   journal.start();
   void Promise.all([pets.load(), faults.load()]);
 });

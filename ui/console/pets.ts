@@ -1,11 +1,14 @@
 import type { Console } from './session.js';
+import type { LiveView } from './live.js';
 import { byId, el, fill, field, say } from './dom.js';
 
 /** Pets shown at most; the export holds them all, the table stays quick. */
 const SHOWN = 500;
+/** Methods that change no pet. */
+const READS = ['GET', 'HEAD', 'OPTIONS'];
 
 /** The workspaces of the configured keys, and the chosen workspace's pets (from its export) with the status filter. */
-export function createPetsView(app: Console): { load(): Promise<void> } {
+export function createPetsView(app: Console): LiveView {
   const summary = byId('workspace-summary');
   const petsForm = byId<HTMLFormElement>('pets-form');
 
@@ -41,5 +44,6 @@ export function createPetsView(app: Console): { load(): Promise<void> } {
     event.preventDefault();
     void load();
   });
-  return { load };
+  // A request that may have stored something: the pets and the workspaces' counts change.
+  return { load, changedBy: (e) => !READS.includes(e.method) && e.status < 400 };
 }

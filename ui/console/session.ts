@@ -20,9 +20,6 @@ export function clientFor(token: string, key: string | undefined): ControlClient
 /** Whether a failure means the token no longer opens the control plane. */
 export const refused = (error: unknown): boolean => error instanceof ControlError && (error.status === 401 || error.status === 403);
 
-/** A failure as one line for the page. */
-export const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 /** What every part of the console shares: the client of the current workspace, and news of changes. */
 export interface Console {
   client(): ControlClient;

@@ -1,0 +1,65 @@
+import type { ControlResult } from '../../src/control/routes.js';
+import type { StreamOperationId } from '../../src/control/client.js';
+import type { Console } from './session.js';
+import { say } from './dom.js';
+
+/** One journal entry as the streams send it. */
+export type JournalEntry = ControlResult<'readJournal'>['entries'][number];
+
+/** Entries asked for when a stream opens; the page keeps its own few hundred. */
+const BACKLOG = 50;
+const RETRY_MS = 2_000;
+
+/** What a view does with a stream: start afresh on each (re)connection, then take each entry. */
+export interface StreamView {
+  /** The stream (re)connects: its backlog follows, so what was shown goes. */
+  restart(): void;
+  /** An entry; `live` when it was answered since the stream opened, not one of the backlog sent first. */
+  entry(entry: JournalEntry, live: boolean): void;
+}
+
+/**
+ * Follows a journal's live stream (a workspace's, or the requests without a
+ * valid key) with `fetch()`, which sends the admin token as a header
+ * (`EventSource` cannot), and reconnects after a dropped connection.
+ * `state` says whether it follows.
+ */
+export function createFollower(app: Console, operationId: StreamOperationId, state: HTMLElement, view: StreamView): { start(): void; stop(): void } {
+  let running: AbortController | undefined;
+
+  const follow = async (signal: AbortSignal) => {
+    while (!signal.aborted) {
+      view.restart();
+      say(state, 'Connecting…');
+      try {
+        // The open event says how many entries of the backlog come first: the views they changed were loaded already.
+        let backlog = 0;
+        for await (const event of app.client().events(operationId, { query: { limit: BACKLOG } }, { signal })) {
+          if (event.event === 'open') {
+            backlog = (JSON.parse(event.data) as { backlog: number }).backlog;
+            say(state, 'Following: new requests appear as they are answered.');
+          } else if (event.event === 'entry') view.entry(JSON.parse(event.data) as JournalEntry, backlog-- <= 0);
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        app.fail(state, error);
+        if (running?.signal !== signal) return;
+      }
+      say(state, 'Disconnected; reconnecting…', true);
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+  };
+
+  const stop = () => {
+    running?.abort();
+    running = undefined;
+  };
+  return {
+    start: () => {
+      stop();
+      running = new AbortController();
+      void follow(running.signal);
+    },
+    stop,
+  };
+}
