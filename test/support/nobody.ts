@@ -8,16 +8,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './harness.js';
 import { spawnSandbox, type ChildSandbox, type SpawnOptions } from './spawn.js';
+import { userIds } from './user-reach.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-function idOf(flag: '-u' | '-g'): number {
-  const result = spawnSync('id', [flag, 'nobody'], { encoding: 'utf8' });
-  return result.status === 0 ? Number(result.stdout.trim()) : NaN;
-}
-
 /** The user and group ids of `nobody` (NaN where there is none). */
-export const NOBODY = { uid: idOf('-u'), gid: idOf('-g') };
+export const NOBODY = userIds('nobody') ?? { uid: NaN, gid: NaN };
 
 const SETPRIV = ['setpriv', `--reuid=${NOBODY.uid}`, `--regid=${NOBODY.gid}`, '--clear-groups'];
 
