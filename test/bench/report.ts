@@ -1,5 +1,5 @@
 /** The bench's printed table, its targets and the JSON it writes. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/paths.js';
@@ -101,6 +101,22 @@ export function render(rows: Row[], measures: Measure[], targets: Target[], judg
   return `${load}\n\n${other}\n\n${goals}\n`;
 }
 
+/** The version of an installed package, read from its package.json. */
+function versionOf(name: string): string {
+  return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * What the numbers were measured on, as the report's first line: the Node
+ * release (a bench is compared across runtimes), Prism's (the `x Prism`
+ * column), the machine and how busy it was.
+ */
+export function measuredOn(loadavgBefore: number[]): string {
+  const cores = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'})`;
+  const memory = `${Math.round(totalmem() / 2 ** 30)} GB`;
+  return `Node ${process.version} (${process.platform} ${process.arch}), Prism ${versionOf('@stoplight/prism-cli')}, ${cores}, ${memory}, load average ${loadavgBefore[0]?.toFixed(1)} before the run`;
+}
+
 /** Writes the run (with a description of the machine) to `.bench/results-<date>.json`; returns its path. */
 export function writeResults(run: Record<string, unknown>, loadavgBefore: number[]): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -112,6 +128,7 @@ export function writeResults(run: Record<string, unknown>, loadavgBefore: number
     cpu: cpus()[0]?.model,
     totalMemMb: Math.round(totalmem() / 2 ** 20),
     node: process.version,
+    prism: versionOf('@stoplight/prism-cli'),
     platform: process.platform,
     loadavgBefore,
     loadavgAfter: loadavg(),
