@@ -3,7 +3,7 @@
 # builds the bundle), then the tarball installed with `npm install --omit=dev`.
 
 # Build stage: dev dependencies, the build, the tarball.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -11,7 +11,7 @@ COPY . .
 RUN npm pack --pack-destination /tmp/pack && mv /tmp/pack/petstore-sandbox-*.tgz /tmp/petstore-sandbox.tgz
 
 # Run stage: the package as a user installs it, nothing else.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     PETSTORE_HOST=0.0.0.0 \
     PETSTORE_PORT=4010 \

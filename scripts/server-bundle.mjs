@@ -13,7 +13,7 @@ export function serverBundleOptions(root, outfile) {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     external: ['@stoplight/*', '@faker-js/faker', 'yaml'],
     banner: { js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);" },
     logLevel: 'warning',

@@ -45,7 +45,7 @@ export async function bundleHooks(): Promise<HookBundle> {
       bundle: true,
       platform: 'node',
       format: 'cjs',
-      target: 'node20',
+      target: 'node22',
       // `hooks` is Dredd's; the rest are the project's dependencies.
       packages: 'external',
       logLevel: 'warning',

@@ -80,9 +80,9 @@ export type ResponseCheck = (operationId: string | null, status: number, body: u
 /**
  * Memory of an entry besides its strings (its record, two bodies, list node
  * and their numbers), and of a journal besides its entries (its ring, map
- * slot and id). Measured on Node 20 (test/robustness/journal-accounting.test.ts)
- * and rounded up; strings count as V8 stores them (`textBytes`), so the
- * budget is what the heap holds, neither half of it nor twice.
+ * slot and id), measured (test/robustness/journal-accounting.test.ts) and
+ * rounded up; strings count as V8 stores them (`textBytes`), so the budget
+ * is what the heap holds, neither half of it nor twice.
  */
 export const ENTRY_BYTES = 384;
 export const JOURNAL_BYTES = 256;

@@ -10,7 +10,7 @@ let english: Faker | undefined;
  * never generates pets and so never pays for loading it. (The package's main
  * entry loads every locale, several hundred milliseconds more; the English
  * build gives the same pets, byte for byte, for every seed.) Synchronous
- * `require` of an ES module works from Node 20.19, the oldest supported.
+ * `require` of an ES module works from Node 22.12, the oldest supported.
  */
 function fakerEn(): Faker {
   english ??= (require('@faker-js/faker/locale/en') as { faker: Faker }).faker;

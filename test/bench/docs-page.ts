@@ -26,6 +26,7 @@ function about(run: RecordedRun): string[] {
     `| date | ${run.date} |`,
     `| machine | ${m.cpus} cores (${m.cpu ?? 'unknown CPU'}), ${Math.round(m.totalMemMb / 1024)} GB, ${m.platform} |`,
     `| Node.js | ${m.node} |`,
+    `| Prism | ${m.prism} |`,
     `| load average (1, 5, 15 min) | ${round(m.loadavgBefore)} before the run, ${round(m.loadavgAfter)} after |`,
     `| run | ${String(options.rounds)} round(s) of ${String(options.durationSec)} s per server and scenario; scenarios: ${scenarios}; ${String(options.big)} pets for the large store; PostgreSQL rows: ${options.postgres ? 'yes' : 'no'} |`,
   ];

@@ -1,5 +1,5 @@
 /** The bench's printed table, its targets and the JSON it writes (docs-page.ts turns that into the docs' page). */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/paths.js';
@@ -101,12 +101,30 @@ export function render(rows: Row[], measures: Measure[], targets: Target[], judg
   return `${load}\n\n${other}\n\n${goals}\n`;
 }
 
+/** The version of an installed package, read from its package.json. */
+function versionOf(name: string): string {
+  return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * What the numbers were measured on, as the report's first line: the Node
+ * release (a bench is compared across runtimes), Prism's (the `x Prism`
+ * column), the machine and how busy it was.
+ */
+export function measuredOn(loadavgBefore: number[]): string {
+  const cores = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'})`;
+  const memory = `${Math.round(totalmem() / 2 ** 30)} GB`;
+  return `Node ${process.version} (${process.platform} ${process.arch}), Prism ${versionOf('@stoplight/prism-cli')}, ${cores}, ${memory}, load average ${loadavgBefore[0]?.toFixed(1)} before the run`;
+}
+
 /** The machine a run was made on, as its results record it. */
 export interface Machine {
   cpus: number;
   cpu: string | undefined;
   totalMemMb: number;
   node: string;
+  /** The Prism release the `x Prism` column was measured against. */
+  prism: string;
   platform: string;
   /** `os.loadavg()` before the run started and after it ended. */
   loadavgBefore: number[];
@@ -135,6 +153,7 @@ export function recordRun<T extends object>(run: T, loadavgBefore: number[]): T 
     cpu: cpus()[0]?.model,
     totalMemMb: Math.round(totalmem() / 2 ** 20),
     node: process.version,
+    prism: versionOf('@stoplight/prism-cli'),
     platform: process.platform,
     loadavgBefore,
     loadavgAfter: loadavg(),

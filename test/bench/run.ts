@@ -11,7 +11,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crossInstances, CROSS_CLIENTS, startBenchPostgres, type BenchPostgres } from './postgres.js';
 import { killAll, startBare, startBaseline, startPrism, startSandbox, type ServerProcess } from './processes.js';
-import { maxTarget, ratioTarget, recordRun, render, rowsOf, writeResults, type Measure, type Row, type Target } from './report.js';
+import { maxTarget, measuredOn, ratioTarget, recordRun, render, rowsOf, writeResults, type Measure, type Row, type Target } from './report.js';
 import { writeBenchDocs } from './docs-page.js';
 import { BIG, compareBin, compareLabel, docsDir, only, opts, smoke, withPostgres } from './options.js';
 import { compare, freshCopy, NEW_PET, readyTime } from './scenarios.js';
@@ -234,7 +234,7 @@ async function main(): Promise<void> {
     measures.push({ name, value: Math.max(...pgBigRss.filter(Number.isFinite)), unit: 'MB' });
   }
 
-  const markdown = render(rows, measures, targets, !smoke);
+  const markdown = `${measuredOn(loadavgBefore)}\n\n${render(rows, measures, targets, !smoke)}`;
   console.log(`\n${markdown}`);
   const broken = rows.filter((r) => r.result.non2xx > 0 || r.result.errors > 0 || r.result.requests === 0);
   const options = { ...opts, log: undefined, big: BIG, postgres: withPostgres, scenarios: [...only] };

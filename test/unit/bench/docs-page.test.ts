@@ -36,7 +36,16 @@ const run: RecordedRun = {
   measures,
   targets,
   markdown: render(rows, measures, targets),
-  machine: { cpus: 2, cpu: 'AMD EPYC', totalMemMb: 24000, node: 'v20.20.2', platform: 'linux', loadavgBefore: [1.3, 1, 0.9], loadavgAfter: [2, 1.5, 1] },
+  machine: {
+    cpus: 2,
+    cpu: 'AMD EPYC',
+    totalMemMb: 24000,
+    node: 'v24.21.0',
+    prism: '5.16.0',
+    platform: 'linux',
+    loadavgBefore: [1.3, 1, 0.9],
+    loadavgAfter: [2, 1.5, 1],
+  },
 };
 
 describe('the bench page and chart', () => {
@@ -58,7 +67,7 @@ describe('the bench page and chart', () => {
     for (const fact of [
       '2026-11-23T21:00:00.000Z',
       '2 cores (AMD EPYC)',
-      'v20.20.2',
+      'v24.21.0',
       '1.30, 1.00, 0.90 before the run',
       '3 round(s) of 5 s',
       'scenarios: get, post',
