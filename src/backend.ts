@@ -9,7 +9,7 @@
  * reads from memory, a database cannot.
  */
 import type { Mode } from './config.js';
-import type { JournalEntry, JournalListener, JournalMemory, JournalRecord } from './control/journal.js';
+import type { JournalEntry, JournalListener, JournalMemory, JournalRecord } from './control/journal-types.js';
 import type { Fault, FaultInput } from './interceptors/faults.js';
 import type { Interceptor, Runtime } from './operation.js';
 import type { Page } from './store/pet-index.js';

@@ -1,7 +1,7 @@
 import type { CheckpointStore, WorkspaceStore } from '../backend.js';
 import type { Config } from '../config.js';
 import { checkpointHandlers, type CheckpointOperation } from '../control/checkpoint-handlers.js';
-import type { ControlCall, KeyRole } from '../control/handlers.js';
+import type { ControlCall, KeyRole } from '../control/handler-types.js';
 import type { ControlInput, ControlResult } from '../control/routes.js';
 import { createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';

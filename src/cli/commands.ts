@@ -14,6 +14,7 @@ import { openWorkspaces } from '../store/file-backend.js';
 import { silentLogger } from '../logger.js';
 import type { Workspace } from '../backend.js';
 import { StoreError } from '../store/types.js';
+import type { CommandIo } from './command-io.js';
 import { checkpointsOnDatabase, onDatabase, type WorkspaceCommandContext } from './database-command.js';
 import { describeDatabase } from '../store/postgres/pool.js';
 
@@ -33,11 +34,6 @@ export const COMMAND_OPTIONS = {
   to: { type: 'string' },
   checkpoint: { type: 'string' },
 } as const;
-
-export interface CommandIo {
-  out(text: string): void;
-  err(text: string): void;
-}
 
 /** A failure to report: the message is printed, the exit code is 1 (2 for usage). */
 export class CommandError extends Error {

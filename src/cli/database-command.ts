@@ -6,7 +6,7 @@ import { createValidators, type Validators } from '../openapi/validate.js';
 import { openPostgresBackend } from '../store/postgres/backend.js';
 import { describeDatabase } from '../store/postgres/pool.js';
 import { checkpointsOnStorage } from './checkpoint-commands.js';
-import type { CommandIo } from './commands.js';
+import type { CommandIo } from './command-io.js';
 
 /** What a QA command on one workspace is given: the configuration, its options, where to print, the validators, what it works on. */
 export interface WorkspaceCommandContext {

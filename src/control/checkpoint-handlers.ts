@@ -2,7 +2,7 @@ import type { CheckpointInput, CheckpointStore, Workspace } from '../backend.js'
 import { parseJson } from '../exact-json.js';
 import { ApiError } from '../http/errors.js';
 import { resolveFixture } from './fixtures.js';
-import type { ControlContext, ControlDeps, HandlerGroup } from './handlers.js';
+import type { ControlContext, ControlDeps, HandlerGroup } from './handler-types.js';
 import type { ControlBody } from './routes.js';
 
 /**

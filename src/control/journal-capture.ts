@@ -5,7 +5,7 @@ import type { Spec } from '../openapi/spec.js';
 import { responseIssues } from '../openapi/response-issues.js';
 import type { Issue, Validators } from '../openapi/validate.js';
 import { captureBytes, captureText, JOURNAL_BODY_LIMIT, type BodyText } from './journal-body.js';
-import type { JournalRecord, ResponseCheck } from './journal.js';
+import type { JournalRecord, ResponseCheck } from './journal-types.js';
 
 /**
  * What an exchange broke of the spec, for the journal and the metrics: a

@@ -1,4 +1,4 @@
-import type { JournalEntry, JournalListener } from './journal.js';
+import type { JournalEntry, JournalListener } from './journal-types.js';
 
 /**
  * The live tails of the journals (`/journal/stream`): listeners by journal,

@@ -1,5 +1,5 @@
 import { EventStream } from './event-stream.js';
-import type { ControlContext, HandlerGroup } from './handlers.js';
+import type { ControlContext, HandlerGroup } from './handler-types.js';
 import { UNAUTHENTICATED } from './journal.js';
 import { recordPact } from './pact-record.js';
 

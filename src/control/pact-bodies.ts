@@ -6,7 +6,7 @@
  * the status filtered by, a created pet's fields) stays exact.
  */
 import { parseJson } from '../exact-json.js';
-import type { JournalEntry } from './journal.js';
+import type { JournalEntry } from './journal-types.js';
 import { PET_STATUSES } from './provider-states.js';
 
 export type Matcher = { match: 'type'; min?: number; max?: number } | { match: 'integer' } | { match: 'regex'; regex: string } | { match: 'equality' };

@@ -5,7 +5,7 @@
  * sandbox's vocabulary, that the answer needed.
  */
 import { isBodyText, isObject, responseBody, type PactBody, type Rules } from './pact-bodies.js';
-import type { JournalEntry } from './journal.js';
+import type { JournalEntry } from './journal-types.js';
 import { PET_STATUSES } from './provider-states.js';
 import { FAULT_MESSAGE } from '../interceptors/faults.js';
 

@@ -1,14 +1,6 @@
 import { ApiError } from '../http/errors.js';
-import { TextAnswer, type ControlContext, type HandlerGroup } from './handlers.js';
+import { TextAnswer, type ControlContext, type HandlerGroup } from './handler-types.js';
 import type { ControlResult } from './routes.js';
-
-/** What the probes ask of the sandbox. */
-export interface Probes {
-  /** Whether the sandbox is shutting down (after SIGTERM): `/readyz` then answers 503. */
-  draining(): boolean;
-  /** The backend's kind; its `health()` rejects when storage does not answer. */
-  backend: { readonly kind: 'file' | 'postgres'; health(): Promise<void> };
-}
 
 /** `/livez` and `/readyz`, the probes an orchestrator or a load balancer polls, and `/metrics`: outside `/__sandbox`. */
 export function probeHandlers({ deps }: ControlContext): HandlerGroup<'getLiveness' | 'getReadiness' | 'getMetrics'> {

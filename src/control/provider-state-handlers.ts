@@ -1,6 +1,6 @@
 import { ApiError } from '../http/errors.js';
 import { resolveFixture } from './fixtures.js';
-import type { ControlContext, HandlerGroup } from './handlers.js';
+import type { ControlContext, HandlerGroup } from './handler-types.js';
 import { readStateChange } from './provider-state-request.js';
 import { KNOWN_STATES, planState, type StatePlan } from './provider-states.js';
 

@@ -8,11 +8,12 @@ import { sendJson, sendJsonStream } from '../http/send.js';
 import { loadSpec, type Spec } from '../openapi/spec.js';
 import { controlCors } from './cors.js';
 import { EventStream, sendEventStream } from './event-stream.js';
-import { createControlHandlers, JsonPieces, TextAnswer, type ControlCall, type ControlDeps } from './handlers.js';
+import { JsonPieces, TextAnswer, type ControlCall, type ControlDeps } from './handler-types.js';
+import { createControlHandlers } from './handlers.js';
 import { createControlChecks, loadControlSpec } from './request-checks.js';
 import { CONTROL_ROUTES, expressPath, type ControlOperationId, type ControlRoute } from './routes.js';
 
-export type { ControlDeps } from './handlers.js';
+export type { ControlDeps } from './handler-types.js';
 
 export interface ControlRouterOptions extends ControlDeps {
   /** spec/sandbox-control.yaml; loaded (and checked against the route table) when not given. */

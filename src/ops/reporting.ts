@@ -1,4 +1,4 @@
-import type { ResponseCheck } from '../control/journal.js';
+import type { ResponseCheck } from '../control/journal-types.js';
 import type { Logger } from '../logger.js';
 import type { AnsweredRequest, Runtime, V1Exchange } from '../operation.js';
 import type { RefusedRequest } from '../http/server.js';

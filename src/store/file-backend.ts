@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import type { Backend, ModeStore } from '../backend.js';
 import type { Config, Mode } from '../config.js';
-import { Journal, type ResponseCheck } from '../control/journal.js';
+import { Journal } from '../control/journal.js';
+import type { ResponseCheck } from '../control/journal-types.js';
 import { Faults } from '../interceptors/faults.js';
 import type { Logger } from '../logger.js';
 import type { OperationSpec } from '../openapi/spec.js';

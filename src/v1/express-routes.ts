@@ -3,7 +3,7 @@ import { ApiError } from '../http/errors.js';
 import { exchangeOf } from './exchange.js';
 import { decodeSegment, splitUrl } from './match.js';
 import { allowByPath, type Route } from './routes.js';
-import type { Pipeline } from './serve.js';
+import type { Pipeline } from './pipeline-types.js';
 
 const undecodable = (part: string): boolean => part.includes('%') && decodeSegment(part) === part;
 

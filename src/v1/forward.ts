@@ -4,7 +4,7 @@ import { readRawBody } from '../http/read-json-body.js';
 import { requestSignal } from '../http/request-signal.js';
 import type { PassThroughMode } from '../operation.js';
 import { exchangeOf } from './exchange.js';
-import type { PipelineDeps, Pipeline, Target } from './serve.js';
+import type { PipelineDeps, Pipeline, Target } from './pipeline-types.js';
 
 /** Proxy mode's branch of the pipeline: whether it is taken, and the branch itself. */
 export type Forwarder = Pick<Pipeline, 'forwarding' | 'forward'>;

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { hasBody } from '../http/has-body.js';
 import type { Route } from './routes.js';
-import type { Target } from './serve.js';
+import type { Target } from './pipeline-types.js';
 
 /** A URL Express would parse the slow way (parseurl's fast path refuses these characters); left to Express. */
 const UNUSUAL_URL = /[\t\n\f\r #\u00a0\ufeff]/;

@@ -5,8 +5,8 @@ import type { OperationRequest, Reply } from '../../operation.js';
 import { examplesOf, fromPrismFailure, type PrismFailure } from './errors.js';
 import type { PrismMock } from './mock-config.js';
 import { toReply } from './reply.js';
+import type { HttpOperation } from './types.js';
 
-export type HttpOperation = Awaited<ReturnType<typeof PrismHttp.getHttpOperationsFromSpec>>[number];
 type PrismInstance = ReturnType<typeof PrismHttp.createInstance>;
 type PrismInput = Parameters<PrismInstance['request']>[0];
 type PrismConfig = NonNullable<Parameters<PrismInstance['request']>[2]>;

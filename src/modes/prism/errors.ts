@@ -2,7 +2,7 @@ import { unauthorized } from '../../http/auth.js';
 import { ApiError } from '../../http/errors.js';
 import { documentedCodes } from '../../http/preferences.js';
 import type { OperationRequest } from '../../operation.js';
-import type { HttpOperation } from './engine.js';
+import type { HttpOperation } from './types.js';
 import type { PrismMock } from './mock-config.js';
 
 /** Names of the `application/json` examples of one response, as Prism knows them (`default` is the schema's `example`). */

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { JournalStore } from '../../backend.js';
-import type { JournalListener } from '../../control/journal.js';
+import type { JournalListener } from '../../control/journal-types.js';
 import { JournalFollowers } from '../../control/journal-followers.js';
-import { entryBytes, showRecord, type JournalEntry, type JournalMemory, type JournalRecord, type ResponseCheck } from '../../control/journal.js';
+import { entryBytes, showRecord } from '../../control/journal.js';
+import type { JournalEntry, JournalMemory, JournalRecord, ResponseCheck } from '../../control/journal-types.js';
 import { JOURNAL_CHANNEL, JournalTail, noticeOf } from './journal-tail.js';
 import { BatchQueue } from './batch-queue.js';
 import { failed } from './pool.js';

@@ -4,7 +4,7 @@
  * follows gives up its slot, and a stale stop leaves later followers alone.
  */
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../../src/control/journal.js';
+import type { JournalEntry } from '../../../src/control/journal-types.js';
 import { JournalFollowers } from '../../../src/control/journal-followers.js';
 
 /** A stand-in entry: the followers pass it on and never look inside. */

@@ -7,7 +7,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { captureBytes, captureText, JOURNAL_BODY_LIMIT, showBody, textBytes } from '../../../src/control/journal-body.js';
-import { ENTRY_BYTES, Journal, JOURNAL_BYTES, type JournalRecord } from '../../../src/control/journal.js';
+import { ENTRY_BYTES, Journal, JOURNAL_BYTES } from '../../../src/control/journal.js';
+import type { JournalRecord } from '../../../src/control/journal-types.js';
 
 /** A record whose URL names it, e.g. `/v1/pets?n=a1`, with small bodies of fixed length. */
 function record(name: string, over: Partial<JournalRecord> = {}): JournalRecord {

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../src/http/errors.js';
 import { fromPrismFailure } from '../../../../src/modes/prism/errors.js';
 import { createPrismEngine, type PrismEngine } from '../../../../src/modes/prism/index.js';
-import type { HttpOperation } from '../../../../src/modes/prism/engine.js';
+import type { HttpOperation } from '../../../../src/modes/prism/types.js';
 import type { PrismMock } from '../../../../src/modes/prism/mock-config.js';
 import type { OperationRequest } from '../../../../src/operation.js';
 import { operationRequest, spec } from '../../../support/operation-request.js';
