@@ -1,5 +1,7 @@
 // Lint rules of the project (npm run lint). Formatting is Prettier's (npm run format), so no rule here is about layout.
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
@@ -79,6 +81,19 @@ export default tseslint.config(
     // A lock file need not survive a power cut (its process is gone then), but the data folder it is made in must.
     files: ['src/lock.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: fsCalls(['mkdir']), patterns: [APP_IMPORT] }] },
+  },
+  {
+    // No import cycles: a shared piece moves down into a module of its own that both sides import (src/README.md).
+    // The TypeScript resolver maps the `.js` specifiers to their `.ts` files. The rule skips type-only imports;
+    // test/unit/import-cycles.test.ts checks those too.
+    files: ['src/**/*.ts', 'ui/**/*.ts', 'contracts/**/*.ts', 'scripts/**/*.mjs'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.mts', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.mts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver()],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   prettier,
 );
