@@ -4,46 +4,15 @@ import { StoreFailure } from '../store/errors.js';
 import { ApiError, codeForStatus, type ErrorBody } from './errors.js';
 import { sendJson } from './send.js';
 
-/** The strict JSON parser refuses valid JSON that is not an object or array (`null`, `"x"`, `1`). */
-function isJson(text: unknown): boolean {
-  try {
-    JSON.parse(String(text));
-    return typeof text === 'string';
-  } catch {
-    return false;
-  }
-}
-
-/** Failures of Express's body parser, by its `type`, as documented Error codes. */
-const PARSER_ERRORS: Record<string, (e: Error & { limit?: number; charset?: string; encoding?: string }) => ApiError> = {
-  'entity.parse.failed': (e) =>
-    ApiError.of(
-      'invalid_request',
-      isJson((e as { body?: unknown }).body) ? 'Request body must be a JSON object.' : `Request body is not valid JSON: ${e.message}`,
-    ),
-  'entity.too.large': (e) => ApiError.of('payload_too_large', `Request body is larger than the limit of ${e.limit} bytes.`),
-  'charset.unsupported': (e) => ApiError.of('unsupported_media_type', `Unsupported charset '${e.charset}': send UTF-8 JSON.`),
-  'encoding.unsupported': (e) => ApiError.of('unsupported_media_type', `Unsupported content encoding '${e.encoding}'.`),
-  'request.aborted': () => ApiError.of('invalid_request', 'The request body was aborted.'),
-  'request.size.invalid': () => ApiError.of('invalid_request', 'The request body is shorter or longer than its Content-Length.'),
-  'stream.encoding.set': () => ApiError.of('internal', 'Internal error.'),
-};
-
 /** Turns anything thrown into a known ApiError; unknown failures become a bare 500. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof StoreFailure) return ApiError.of(error.code, error.message);
-  const type = (error as { type?: unknown } | null)?.type;
-  if (typeof type === 'string' && PARSER_ERRORS[type]) return PARSER_ERRORS[type](error as Error);
-  // Express and the body parser mark other faults of the client with a 4xx `status`: a path whose
-  // percent-encoding does not decode, a gzip/deflate/br body that does not inflate.
+  // Express's router marks a fault of the client with a 4xx `status`: a path parameter whose percent-encoding does
+  // not decode. Request bodies are read by http/read-json-body.ts, which throws ApiErrors of its own.
   const status = (error as { status?: unknown } | null)?.status;
-  if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500) {
-    const zlib = String((error as { code?: unknown }).code ?? '').startsWith('Z_');
-    const message =
-      zlib ? `Request body does not decode as its Content-Encoding says (${(error as Error).message}).` : `Malformed request: ${(error as Error).message}.`;
-    return new ApiError(codeForStatus(status), status, message);
-  }
+  if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500)
+    return new ApiError(codeForStatus(status), status, `Malformed request: ${(error as Error).message}.`);
   return ApiError.of('internal', 'Internal error. The sandbox logged the details.');
 }
 

@@ -1,11 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import { ApiError } from './errors.js';
-import { limitJsonDepth } from './json-depth.js';
+import { checkJsonDepth } from './json-depth.js';
 
 const BOM = [0xef, 0xbb, 0xbf];
 
 const startsWithBom = (bytes: Buffer): boolean => bytes.length >= 3 && BOM.every((b, i) => bytes[i] === b);
-const checkDepth = limitJsonDepth();
 
 /**
  * A JSON body's bytes, before they are decoded: refused unless they are
@@ -24,5 +23,5 @@ export function checkJsonBytes(bytes: Buffer): void {
       'invalid_request',
       'Request body starts with a byte order mark (U+FEFF): JSON sent over a network must not have one (RFC 8259, section 8.1).',
     );
-  checkDepth(bytes);
+  checkJsonDepth(bytes);
 }
