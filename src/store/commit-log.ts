@@ -154,8 +154,6 @@ const SPACE = 0x20;
 function decode(line: Line): { value: unknown } | undefined {
   if (!line.complete) return undefined;
   const bytes = line.bytes;
-  // Logs written before records had checksums: plain JSON lines.
-  if (bytes[0] === 0x7b) return parse(bytes);
   const first = bytes.indexOf(SPACE);
   const second = first === 8 ? bytes.indexOf(SPACE, 9) : -1;
   if (second === -1) return undefined;

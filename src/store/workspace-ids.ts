@@ -1,6 +1,6 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { createFile, renameFile } from './durable-entries.js';
+import { createHmac, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createFile } from './durable-entries.js';
 
 const SECRET_BYTES = 32;
 const ID_LENGTH = 16;
@@ -54,9 +54,9 @@ export class WorkspaceIds {
     return id;
   }
 
-  /** The ids of `keys`, under their names of now and of older versions (a bare hash). */
+  /** The ids of `keys`. */
   ofKeys(keys: readonly string[]): ReadonlySet<string> {
-    return new Set(keys.flatMap((key) => [this.of(key), legacyWorkspaceId(key)]));
+    return new Set(keys.map((key) => this.of(key)));
   }
 
   /** Writes the secret if it is only in memory: before any file is named by an id. */
@@ -82,25 +82,4 @@ async function readSecret(file: string): Promise<Buffer | undefined> {
   if (!/^[0-9a-f]{64}$/.test(hex))
     throw new Error(`${file} is not a workspace secret (64 hex digits). Move it away to make a new one; workspaces of other keys then start fresh.`);
   return Buffer.from(hex, 'hex');
-}
-
-/** The id an older version named a workspace file by (a bare hash): found once and renamed. */
-export const legacyWorkspaceId = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, ID_LENGTH);
-
-/** Renames a workspace's files named as an older version did (`legacy`) to `file`, unless `file` exists. */
-export async function adoptLegacyFile(legacy: string, file: string): Promise<void> {
-  if ((await exists(file)) || !(await exists(legacy))) return;
-  // The log first: a crash in between leaves a log the data file then finds, not an orphan.
-  if (await exists(`${legacy}.log`)) await renameFile(`${legacy}.log`, `${file}.log`);
-  await renameFile(legacy, file);
-}
-
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    (error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw error;
-    },
-  );
 }

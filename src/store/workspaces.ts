@@ -2,7 +2,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { StoreError, StoreFailure, errnoOf, storageFailure } from './errors.js';
 import { PetStore, type PetStoreOptions } from './pet-store.js';
 import { OpenKeyWorkspaces, type OpenKeyPolicy } from './open-key-workspaces.js';
-import { adoptLegacyFile, legacyWorkspaceId, WorkspaceIds } from './workspace-ids.js';
+import { WorkspaceIds } from './workspace-ids.js';
 import type { WorkspaceStore } from '../backend.js';
 
 export interface WorkspacesOptions {
@@ -100,11 +100,11 @@ export class Workspaces implements WorkspaceStore {
   }
 
   /** The file of a key's workspace. */
-  fileFor(key: string, id = this.idOf(key)): string {
+  fileFor(key: string): string {
     const { dataFile, defaultKey } = this.options;
     if (key === defaultKey) return dataFile;
     const ext = extname(dataFile);
-    return join(dirname(dataFile), `${basename(dataFile, ext)}.${id}${ext || '.json'}`);
+    return join(dirname(dataFile), `${basename(dataFile, ext)}.${this.idOf(key)}${ext || '.json'}`);
   }
 
   /** Runs `work` on a key's workspace, opening it if needed; it stays open until `work` settles. */
@@ -190,14 +190,12 @@ export class Workspaces implements WorkspaceStore {
     }
   }
 
-  /** A non-default workspace's file name; files of older versions (a bare hash of the key) are renamed once. */
+  /** A workspace's file name; for any key but the default, the secret its id depends on is on disk first. */
   private async prepareFile(key: string): Promise<string> {
     const file = this.fileFor(key);
     if (key === this.options.defaultKey) return file;
     try {
       await this.ids.persist();
-      const legacy = this.fileFor(key, legacyWorkspaceId(key));
-      await adoptLegacyFile(legacy, file);
     } catch (error) {
       throw storageFailure(error, 'Could not open the workspace');
     }

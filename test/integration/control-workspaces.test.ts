@@ -4,18 +4,18 @@
  * token gets a fresh one, in a file named from a hash of the key.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startControlSandbox, type Control } from '../support/control-client.js';
-import { onPostgres, startTestSandbox, tempDir, type TestSandbox } from '../support/harness.js';
+import { onPostgres, type TestSandbox } from '../support/harness.js';
 
 /** The workspace name, computed here as the spec states it (first 16 hex digits of an HMAC-SHA256 keyed with the data folder's secret). */
 function idOf(sb: TestSandbox, key: string): string {
   const secret = Buffer.from(sb.secret, 'hex');
   return createHmac('sha256', secret).update(key).digest('hex').slice(0, 16);
 }
-/** What an older version named a workspace file by: a bare hash, which anyone could check a guessed key against. */
+/** A bare hash of a key, which anyone could check a guessed key against: never a file name. */
 const bareHashOf = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 16);
 
 describe('configured keys', () => {
@@ -113,24 +113,5 @@ describe('--open-keys', () => {
       expect(readFileSync(join(sb.dir, file), 'utf8')).not.toContain(newcomer);
     }
     expect(JSON.parse(readFileSync(join(sb.dir, `db.${idOf(sb, newcomer)}.json`), 'utf8')).pets).toContainEqual({ id: 6, name: 'Alice-pet', categoryId: 2 });
-  });
-});
-
-// Files of an older version exist on the file backend only: PostgreSQL has no earlier naming to migrate.
-describe.skipIf(onPostgres)('workspace files of an older version', () => {
-  it('are found under their bare-hash name once, renamed to the keyed name, and served', async () => {
-    const dir = tempDir();
-    const key = 'ci-job-from-last-year';
-    const pets = [{ id: 3, name: 'Kept', categoryId: 2, status: 'sold' }];
-    writeFileSync(join(dir, `db.${bareHashOf(key)}.json`), `${JSON.stringify({ format: 1, epoch: 0, nextId: 4, pets })}\n`);
-    const sb = await startTestSandbox(['--open-keys'], dir);
-    try {
-      expect((await sb.op('listPets', '/pets', { key })).body).toEqual(pets);
-      const files = readdirSync(dir);
-      expect(files).toContain(`db.${idOf(sb, key)}.json`);
-      expect(files).not.toContain(`db.${bareHashOf(key)}.json`);
-    } finally {
-      await sb.stop();
-    }
   });
 });

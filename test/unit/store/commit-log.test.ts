@@ -76,13 +76,21 @@ describe('CommitLog', () => {
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
-  it('reads records of the older form (plain JSON lines) and appends checksummed ones after them', async () => {
-    const file = logWith(`${JSON.stringify({ e: 0, pet: { id: 1, name: 'old', categoryId: 1 } })}\n`);
-    const { log, records } = await openLog(file);
+  it('takes a plain JSON line (no checksum, a form the log never wrote) for corruption, not a record', async () => {
+    const plain = `${JSON.stringify({ e: 0, pet: { id: 1, name: 'plain', categoryId: 1 } })}\n`;
+    // Whole records after it: damage, start-up stops and the log stays as it is.
+    const text = `${plain}${record(2)}`;
+    const file = logWith(text);
+    const error = await openLog(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as Error).message).toMatch(new RegExp(`${file} is corrupt at line 1`));
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    // Last in the log: cut as a torn tail, kept aside, never replayed.
+    const tail = logWith(`${record(1)}${plain}`);
+    const { records, warnings } = await openLog(tail);
     expect(ids(records)).toEqual([1]);
-    await log.append(record(2));
-    await log.close();
-    expect(ids((await openLog(file)).records)).toEqual([1, 2]);
+    expect(warnings).toHaveLength(1);
+    expect(readFileSync(tail, 'utf8')).toBe(record(1));
   });
 
   it('a record the store does not recognise ends the log like a torn one', async () => {
