@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { encodeRecord } from '../../src/store/commit-log.js';
 import { killSandbox, ROOT, runCli as cli, spawnSandbox, stopSandbox } from '../support/spawn.js';
 import { tempDir } from '../support/harness.js';
 import { expectSpecValid } from '../support/spec-check.js';
@@ -82,7 +83,8 @@ describe.concurrent('a data file that cannot be used -> clear error naming the f
     const dir = tempDir();
     const file = join(dir, 'db.json');
     const data = `${JSON.stringify({ format: 1, epoch: 0, nextId: 2, pets: [PET] })}\n`;
-    const log = `${JSON.stringify({ e: 0, pet: { id: 2, name: 'A', categoryId: 1 } })}\n#garbage#\n${JSON.stringify({ e: 0, pet: { id: 3, name: 'B', categoryId: 1 } })}\n`;
+    const record = (id: number, name: string) => encodeRecord(JSON.stringify({ e: 0, pet: { id, name, categoryId: 1 } }));
+    const log = `${record(2, 'A')}#garbage#\n${record(3, 'B')}`;
     writeFileSync(file, data);
     writeFileSync(`${file}.log`, log);
     const run = await cli(['--port', '0', '--data', file]);

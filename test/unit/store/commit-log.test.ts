@@ -51,7 +51,7 @@ describe('CommitLog', () => {
     ['a record with a wrong checksum', (whole: string) => whole.replace('p3', 'p4')],
     ['a record whose length is wrong', (whole: string) => whole.replace(/ (\d+) /, (_m, n: string) => ` ${Number(n) + 1} `)],
     ['random bytes', () => '\u0000\u00ff#garbage'],
-    ['half a line of the older, unchecked form', () => '{"e":0,"pet":{"id":3,"na'],
+    ['half a line of plain JSON', () => '{"e":0,"pet":{"id":3,"na'],
   ])('cuts a tail of %s, keeps the cut bytes aside, and appends after the last good record', async (_label, tear) => {
     const good = record(1) + record(2);
     const torn = tear(record(3));

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { encodeRecord } from '../../../src/store/commit-log.js';
 import type { StoreFailure } from '../../../src/store/errors.js';
 import { MAX_ID, PetStore, type PetStoreOptions } from '../../../src/store/pet-store.js';
 import { StoreError } from '../../../src/store/types.js';
@@ -257,7 +258,7 @@ describe('PetStore', () => {
 
   it('moves a log without a data file aside instead of replaying it into fresh pets', async () => {
     const file = fileIn();
-    writeFileSync(`${file}.log`, `${JSON.stringify({ e: 0, pet: { id: 11, name: 'Orphan', categoryId: 1 } })}\n`);
+    writeFileSync(`${file}.log`, encodeRecord(JSON.stringify({ e: 0, pet: { id: 11, name: 'Orphan', categoryId: 1 } })));
     const store = await openStore(file);
     expect(store.size).toBe(10);
     expect(existsSync(`${file}.log`)).toBe(false);
