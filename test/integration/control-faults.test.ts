@@ -118,6 +118,13 @@ describe('listing and clearing', () => {
     expect((await ctl('DELETE', '/faults', { key: 'key-a' })).body).toMatchObject({ cleared: 2 });
     expect(await faultsOf()).toEqual([]);
   });
+
+  it('refuses a fault id whose percent-encoding does not decode with a 400 Error, and clears nothing', async () => {
+    const a = await addFault({ operationId: 'listPets', latencyMs: 1 });
+    const res = await ctl('DELETE', '/faults/%E0%A4%A', { key: 'key-a' });
+    expect([res.status, res.body]).toEqual([400, { code: 'invalid_request', status: 400, message: "Malformed request: Failed to decode param '%E0%A4%A'." }]);
+    expect((await faultsOf()).map((f) => f.id)).toEqual([a.id]);
+  });
 });
 
 describe('validation', () => {
