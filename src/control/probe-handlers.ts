@@ -1,3 +1,4 @@
+import type { BackendKind } from '../backend.js';
 import { ApiError } from '../http/errors.js';
 import { TextAnswer, type ControlContext, type HandlerGroup } from './handlers.js';
 import type { ControlResult } from './routes.js';
@@ -7,7 +8,7 @@ export interface Probes {
   /** Whether the sandbox is shutting down (after SIGTERM): `/readyz` then answers 503. */
   draining(): boolean;
   /** The backend's kind; its `health()` rejects when storage does not answer. */
-  backend: { readonly kind: 'file' | 'postgres'; health(): Promise<void> };
+  backend: { readonly kind: BackendKind; health(): Promise<void> };
 }
 
 /** `/livez` and `/readyz`, the probes an orchestrator or a load balancer polls, and `/metrics`: outside `/__sandbox`. */
