@@ -78,9 +78,9 @@ export class MemoryWorkspaces implements WorkspaceStore {
     return [...this.entries.keys()];
   }
 
-  /** Workspaces kept now: in memory, every one made and not removed. */
+  /** Workspaces in use by requests now: what `--max-workspaces` caps (all stay in memory, none is ever closed). */
   openCount(): number {
-    return this.entries.size;
+    return this.inUse();
   }
 
   removedCount(): number {
