@@ -14,7 +14,11 @@ export interface StoreConfig {
 
 /** The options of StoreConfig: flag, environment variable, default, help. */
 export const STORE_OPTIONS = {
-  store: { env: 'PETSTORE_STORE', default: '', help: "a lowdb data file (as --data), postgres://user:password@host:port/database, or 'memory' (nothing written to disk)" },
+  store: {
+    env: 'PETSTORE_STORE',
+    default: '',
+    help: "a lowdb data file (as --data), postgres://user:password@host:port/database, or 'memory' (nothing written to disk)",
+  },
   'pg-pool-size': { env: 'PETSTORE_PG_POOL_SIZE', default: '10', help: 'connections to PostgreSQL per process at most' },
 } as const;
 

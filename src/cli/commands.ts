@@ -161,7 +161,8 @@ export async function runCommand(
   if (command === 'pact' && typeof extra.consumer !== 'string') throw new CommandError('Usage: pact --consumer <name> [file.json] [--unauthenticated]', 2);
 
   if (url) return runRemote(run, createControlClient({ origin: url, adminToken: config.adminToken, ...(run.key ? { key: run.key } : {}) }));
-  if (config.memory) throw new CommandError(`--store memory keeps nothing outside a running sandbox, so '${command}' has nothing to work on: pass --url of one.`);
+  if (config.memory)
+    throw new CommandError(`--store memory keeps nothing outside a running sandbox, so '${command}' has nothing to work on: pass --url of one.`);
   if (command === 'journal' || command === 'pact') throw new CommandError(noJournal(config));
   // A database needs no lock: the command works through the same transactions a sandbox uses.
   if (config.postgresUrl !== undefined) {

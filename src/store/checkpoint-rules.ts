@@ -35,4 +35,3 @@ export const refusals = {
     ),
   name: (name: string) => new StoreFailure('invalid_request', `'${name}' is not a checkpoint name (${CHECKPOINT_NAME.source}).`),
 };
-

@@ -48,7 +48,15 @@ export class MemoryCheckpoints implements CheckpointStore {
   list(workspace: string): Promise<CheckpointInfo[]> {
     const held = [...(this.saved.get(workspace)?.values() ?? [])];
     // In code unit order, as the other stores list them.
-    return Promise.resolve(held.map((c) => c.info).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
+    return Promise.resolve(
+      held
+        .map((c) => c.info)
+        .sort((a, b) =>
+          a.name < b.name ? -1
+          : a.name > b.name ? 1
+          : 0,
+        ),
+    );
   }
 
   read(workspace: string, name: string): Promise<string | undefined> {
