@@ -2,8 +2,8 @@
  * What the sandbox keeps, whatever keeps it: the workspaces' pets, the
  * journal, the faults and the mode. The stateful mode, the control plane, the
  * QA commands and the contract state setup use only these interfaces; the
- * file backend (lowdb files and commit logs, `src/store/`) and the
- * PostgreSQL backend implement them.
+ * file backend (lowdb files and commit logs, `src/store/`), the
+ * PostgreSQL backend and the memory backend implement them.
  *
  * A method may answer at once or with a promise: the file backend answers
  * reads from memory, a database cannot.
@@ -16,6 +16,9 @@ import type { Page } from './store/pet-index.js';
 import type { NewPet, Pet, PetStatus } from './store/types.js';
 
 export type MaybePromise<T> = T | Promise<T>;
+
+/** Which store keeps the sandbox's state (`/readyz` says it). */
+export type BackendKind = 'file' | 'postgres' | 'memory';
 
 /** How many pets a workspace holds and the id its next create gets. */
 export interface Summary {
@@ -138,8 +141,8 @@ export interface CheckpointStore {
 
 /** Everything the sandbox keeps. */
 export interface Backend {
-  /** `file` (lowdb files beside `--data`) or `postgres`. */
-  readonly kind: 'file' | 'postgres';
+  /** `file` (lowdb files beside `--data`), `postgres`, or `memory` (this process only). */
+  readonly kind: BackendKind;
   readonly workspaces: WorkspaceStore;
   readonly journal: JournalStore;
   readonly faults: FaultStore;

@@ -122,6 +122,13 @@ async function readyFileWritten(file: string, info: ReturnType<typeof readyInfo>
   }
 }
 
+/** Where the state is kept, as the start-up lines say it. */
+function storeLine(config: Config): string {
+  if (config.postgresUrl !== undefined) return `  store:     PostgreSQL at ${describeTarget(config.postgresUrl)}`;
+  if (config.memory) return '  store:     memory (this process only: nothing is written to disk, everything is gone when it stops)';
+  return `  data file: ${config.dataFile}`;
+}
+
 /** Serves until SIGINT or SIGTERM, then flushes and stops. */
 async function serve(config: Config): Promise<number> {
   const logger = createServerLogger(config);
@@ -140,7 +147,7 @@ async function serve(config: Config): Promise<number> {
     return 1;
   }
   logger.notice(startLine(info, version, mode, config), { version, mode, origin });
-  logger.info(config.postgresUrl === undefined ? `  data file: ${config.dataFile}` : `  store:     PostgreSQL at ${describeTarget(config.postgresUrl)}`);
+  logger.info(storeLine(config));
   if (config.upstream) {
     const key = config.upstreamKey ? 'its own --upstream-key' : "each caller's key";
     logger.info(`  upstream:  ${config.upstream} (proxy mode forwards there, with ${key})`);

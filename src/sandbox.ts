@@ -21,6 +21,7 @@ import type { Logger } from './logger.js';
 import { openFileBackend } from './store/file-backend.js';
 import { createUiRouter } from './ui/pages.js';
 import { openPostgresBackend } from './store/postgres/backend.js';
+import { openMemoryBackend } from './store/memory/backend.js';
 
 import { silentLogger } from './logger.js';
 import { instrumentWorkspaces } from './ops/instrument-store.js';
@@ -56,6 +57,12 @@ export interface SandboxOptions {
    * every request goes through Express: tests compare the two.
    */
   fastPath?: boolean;
+  /**
+   * With `--store memory`: the secret workspace ids are keyed with (32
+   * bytes), so that two sandboxes name a key's workspace alike. Default: a
+   * new random one per start (a data file or a database keeps its own).
+   */
+  workspaceSecret?: Uint8Array;
 }
 
 /**
@@ -66,8 +73,8 @@ export interface SandboxOptions {
  */
 export async function startSandbox(config: Config, logger: Logger = silentLogger, options: SandboxOptions = {}): Promise<Sandbox> {
   checkExposure(config);
-  // Any number of instances share one database: only a data file needs the lock.
-  if (config.postgresUrl !== undefined) return wire(config, logger, options);
+  // Any number of instances share one database, and memory is this process's own: only a data file needs the lock.
+  if (config.postgresUrl !== undefined || config.memory) return wire(config, logger, options);
   // One process per data file, claimed before any store opens it (recovery may repair files) and before
   // listening. A file-backed store needs it; a database server would not.
   const lock = await acquireLock(config.dataFile, 'sandbox');
@@ -93,10 +100,11 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
 
 /**
  * The backend of a configuration (PostgreSQL when `--store` names a
- * database, else the data file), with the default workspace open: a bad
+ * database, this process's memory with `--store memory`, else the data
+ * file), with the default workspace open: a bad
  * data file or a database out of reach stops start-up with a clear error.
  */
-function openBackend(config: Config, logger: Logger, spec: Spec, validators: Validators, maxOpen: number): Promise<Backend> {
+function openBackend(config: Config, logger: Logger, spec: Spec, validators: Validators, maxOpen: number, secret?: Uint8Array): Promise<Backend> {
   const checkPet = validators.schema('/components/schemas/Pet');
   const check = (pet: unknown) => {
     const issues = checkPet(pet);
@@ -104,6 +112,7 @@ function openBackend(config: Config, logger: Logger, spec: Spec, validators: Val
   };
   const checkResponse = responseChecker(spec, validators);
   if (config.postgresUrl !== undefined) return openPostgresBackend({ config, url: config.postgresUrl, logger, checkResponse, operations: spec.operations });
+  if (config.memory) return Promise.resolve(openMemoryBackend({ config, logger, checkResponse, operations: spec.operations, ...(secret ? { secret } : {}) }));
   return openFileBackend({ config, logger, checkPet: check, checkResponse, operations: spec.operations, maxOpen });
 }
 
@@ -199,7 +208,7 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
   const spec = loadSpec();
   const validators = createValidators(spec);
   const caps = descriptorCaps({ connections: config.maxConnections, workspaces: config.maxWorkspaces }, openFileLimit());
-  const backend = await openBackend(config, logger, spec, validators, caps.workspaces);
+  const backend = await openBackend(config, logger, spec, validators, caps.workspaces, options.workspaceSecret);
   // Prism loads lazily (seconds of imports): at start-up only when a Prism mode is chosen, else on first use.
   const prism = createPrismEngine([...spec.operations.keys()]);
   const proxy = config.upstream ? createProxyMode({ spec, validators, config }) : undefined;

@@ -142,7 +142,7 @@ export async function runCommand(
   // A database is worked on directly (no lock to find a running sandbox by); a data file through the sandbox serving it, if one does.
   const url =
     typeof extra.url === 'string' ? extra.url
-    : config.postgresUrl === undefined ? runningServer(config.dataFile)?.origin
+    : config.postgresUrl === undefined && !config.memory ? runningServer(config.dataFile)?.origin
     : undefined;
   const maxOperands = command === 'load' || command === 'export' || command === 'pact' ? 1 : 0;
   if (command === 'checkpoint' || command === 'copy') {
@@ -157,6 +157,8 @@ export async function runCommand(
   if (command === 'pact' && typeof extra.consumer !== 'string') throw new CommandError('Usage: pact --consumer <name> [file.json] [--unauthenticated]', 2);
 
   if (url) return runRemote(run, createControlClient({ origin: url, adminToken: config.adminToken, ...(run.key ? { key: run.key } : {}) }));
+  if (config.memory)
+    throw new CommandError(`--store memory keeps nothing outside a running sandbox, so '${command}' has nothing to work on: pass --url of one.`);
   if (command === 'journal' || command === 'pact') throw new CommandError(noJournal(config));
   // A database needs no lock: the command works through the same transactions a sandbox uses.
   if (config.postgresUrl !== undefined) {

@@ -1,4 +1,4 @@
-import type { CheckpointStore, FaultStore, JournalStore, ModeStore, WorkspaceStore } from '../backend.js';
+import type { BackendKind, CheckpointStore, FaultStore, JournalStore, ModeStore, WorkspaceStore } from '../backend.js';
 import type { Config, Mode } from '../config.js';
 import type { OperationSpec } from '../openapi/spec.js';
 import type { SchemaCheck } from '../openapi/validate.js';
@@ -10,7 +10,7 @@ export interface Probes {
   /** Whether the sandbox is shutting down (after SIGTERM): `/readyz` then answers 503. */
   draining(): boolean;
   /** The backend's kind; its `health()` rejects when storage does not answer. */
-  backend: { readonly kind: 'file' | 'postgres'; health(): Promise<void> };
+  backend: { readonly kind: BackendKind; health(): Promise<void> };
 }
 
 /** What the control plane acts on: the sandbox's state, which its HTTP router only exposes. */

@@ -660,10 +660,10 @@ export interface components {
              */
             status: "ready";
             /**
-             * @description The backend that answered (`file` or `postgres`).
+             * @description The backend that answered (`file`, `postgres`, or `memory`).
              * @enum {string}
              */
-            store: "file" | "postgres";
+            store: "file" | "postgres" | "memory";
         };
         /** @description Liveness and identity of the sandbox. */
         Health: {

@@ -53,7 +53,7 @@ function processMetrics(): Registry {
 function registerGauges(registers: Registry[], sources: MetricSources): void {
   new Gauge({
     name: 'petstore_workspaces_open',
-    help: 'Workspaces open now (each an API key with its data in memory; on PostgreSQL, in use by this instance).',
+    help: 'Workspaces open now (each an API key with its data in memory; on PostgreSQL and the memory store, in use by this instance).',
     registers,
     collect() {
       this.set(sources.workspaces.openCount());

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import type { Backend, ModeStore } from '../backend.js';
-import type { Config, Mode } from '../config.js';
+import type { Backend } from '../backend.js';
+import type { Config } from '../config.js';
 import { Journal } from '../control/journal.js';
 import type { ResponseCheck } from '../control/journal-types.js';
 import { Faults } from '../interceptors/faults.js';
@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import type { OperationSpec } from '../openapi/spec.js';
 import { FileCheckpoints } from './checkpoints.js';
 import { storageFailure } from './errors.js';
+import { memoryMode } from './memory/mode.js';
 import { Workspaces, type WorkspacesOptions } from './workspaces.js';
 
 /**
@@ -36,20 +37,6 @@ export function openWorkspaces(
       ...(checkPet ? { checkPet } : {}),
     },
   });
-}
-
-/** The mode, kept in this process. */
-export function memoryMode(initial: Mode): ModeStore {
-  let mode = initial;
-  return {
-    get mode() {
-      return mode;
-    },
-    set: (next) => {
-      mode = next;
-      return Promise.resolve();
-    },
-  };
 }
 
 export interface FileBackendOptions {

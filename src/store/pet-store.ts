@@ -4,7 +4,8 @@ import { Compactor } from './compactor.js';
 import { RenamedNotDurable } from './durable-entries.js';
 import { encodeBatch, prepareCreate, type PendingCreate } from './create-batch.js';
 import { StoreError, StoreFailure, storageFailure } from './errors.js';
-import { PetIndex, petBytes, quotaProblem, type Page, type Quota } from './pet-index.js';
+import { PetIndex, type Page, type Quota } from './pet-index.js';
+import { appendClash, nextGeneration } from './rules.js';
 import { recoverFiles, type RecoverOptions } from './recover.js';
 import type { NewPet, Pet, PetStatus, StoreData } from './types.js';
 import { WriteQueue } from './write-queue.js';
@@ -142,9 +143,8 @@ export class PetStore implements Workspace {
   append(pets: readonly Pet[], nextId?: number): Promise<void> {
     this.assertOpen();
     return this.queue.exclusive(() => {
-      const clash = pets.find((p) => this.index.get(p.id));
-      if (clash)
-        throw new StoreFailure('invalid_request', `Nothing was loaded. A pet with id ${clash.id} is already stored; use "mode": "replace" or other ids.`);
+      const clash = appendClash((id) => this.index.get(id), pets);
+      if (clash) throw clash;
       return this.swap([...this.index.all(), ...pets], Math.max(nextId ?? 0, this.nextId));
     });
   }
@@ -212,11 +212,8 @@ export class PetStore implements Workspace {
 
   /** The new generation is written aside, renamed over the snapshot, and only then served. */
   private async swap(pets: readonly Pet[], nextId: number | undefined): Promise<void> {
-    const sorted = [...pets].sort((a, b) => a.id - b.id);
-    const bytes = sorted.reduce((n, pet) => n + petBytes(pet), 0);
-    const quota = quotaProblem(this.options.quota, sorted.length, bytes);
-    if (quota) throw new StoreFailure('quota_exceeded', `${quota} Nothing was loaded.`);
-    const data: StoreData = { format: 1, epoch: this.epoch + 1, nextId: Math.max(nextId ?? 0, (sorted.at(-1)?.id ?? 0) + 1), pets: sorted };
+    const { pets: sorted, bytes, nextId: next } = nextGeneration(pets, nextId, this.options.quota);
+    const data: StoreData = { format: 1, epoch: this.epoch + 1, nextId: next, pets: sorted };
     const unsynced = await this.db.adapter.write(data).then(
       () => undefined,
       (error: unknown) => {

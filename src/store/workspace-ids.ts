@@ -1,9 +1,9 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createFile } from './durable-entries.js';
+import { workspaceIdsOf } from './workspace-id.js';
 
 const SECRET_BYTES = 32;
-const ID_LENGTH = 16;
 
 /**
  * Workspace ids: a keyed hash (HMAC-SHA256) of the API key, with a secret
@@ -13,7 +13,7 @@ const ID_LENGTH = 16;
  * whether a guessed key is the right one, as a bare hash would let them.
  */
 export class WorkspaceIds {
-  private readonly ids = new Map<string, string>();
+  private readonly idOf: (key: string) => string;
   private persisted: boolean;
   private persisting: Promise<void> | undefined;
 
@@ -23,6 +23,7 @@ export class WorkspaceIds {
     persisted: boolean,
   ) {
     this.persisted = persisted;
+    this.idOf = workspaceIdsOf(secret);
   }
 
   /**
@@ -38,20 +39,9 @@ export class WorkspaceIds {
     return ids;
   }
 
-  /** The id of a key: 16 hex digits. */
+  /** The id of a key: 16 hex digits (`workspaceIdsOf`). */
   of(key: string): string {
-    let id = this.ids.get(key);
-    if (id === undefined) {
-      // Bounded: with --open-keys every well-formed token is a key.
-      if (this.ids.size >= 4096) this.ids.clear();
-      // Hex of the digest's first bytes, not a slice of its whole hex: V8 would keep all 64 digits behind a slice.
-      id = createHmac('sha256', this.secret)
-        .update(key)
-        .digest()
-        .toString('hex', 0, ID_LENGTH / 2);
-      this.ids.set(key, id);
-    }
-    return id;
+    return this.idOf(key);
   }
 
   /** The ids of `keys`. */

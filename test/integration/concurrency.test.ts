@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox, tempDir } from '../support/harness.js';
+import { onMemory, startTestSandbox, tempDir } from '../support/harness.js';
 import { post } from '../support/error-check.js';
 
 const N = 200;
 
 describe('parallel creates', { timeout: 120_000 }, () => {
-  it(`${N} parallel POSTs get ${N} distinct ids, each with its own body, all present after a restart`, async () => {
+  it(`${N} parallel POSTs get ${N} distinct ids, each with its own body${onMemory ? '' : ', all present after a restart'}`, async () => {
     const dir = tempDir();
     const sb = await startTestSandbox(['--count', '0'], dir);
     const inputs = Array.from({ length: N }, (_, i) => ({ name: `pet-${i}`, categoryId: i }));
@@ -19,6 +19,8 @@ describe('parallel creates', { timeout: 120_000 }, () => {
     const firstPage = (await sb.op('listPets', '/pets?limit=100')).body as { id: number }[];
     expect(firstPage.map((p) => p.id)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
     await sb.stop({ keepData: true });
+    // The memory store keeps nothing past its process: the restart is the file and database stores' promise.
+    if (onMemory) return;
 
     const again = await startTestSandbox([], dir);
     try {

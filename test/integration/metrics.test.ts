@@ -7,7 +7,7 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientOf } from '../support/control-client.js';
-import { onPostgres, startTestSandbox, type TestSandbox } from '../support/harness.js';
+import { onMemory, onPostgres, startTestSandbox, type TestSandbox } from '../support/harness.js';
 import { expectControlValid } from '../support/spec-check.js';
 
 type Family = ReturnType<typeof parsePrometheusTextFormat>[number];
@@ -37,6 +37,9 @@ function histogramCount(text: string, name: string, label: string, value: string
   const line = new RegExp(`^${name}_count\\{${label}="${value}"\\} (\\d+)$`, 'm').exec(text);
   return line ? Number(line[1]) : undefined;
 }
+
+/** PostgreSQL and the memory store count the workspaces in use, not those kept. */
+const inUseOnly = onPostgres || onMemory;
 
 describe('/metrics', () => {
   let sb: TestSandbox;
@@ -97,9 +100,9 @@ describe('/metrics', () => {
     // What the backend itself says (the file backend's and PostgreSQL's differ), read when scraped.
     const memory = await sb.backend.journal.memory();
     expect(value(families, 'petstore_workspaces_open')).toBe(sb.backend.workspaces.openCount());
-    // The default workspace stays open on the file backend; on PostgreSQL no request holds one while scraping.
-    expect(value(families, 'petstore_workspaces_open')).toBe(onPostgres ? 0 : sb.backend.workspaces.openCount());
-    if (!onPostgres) expect(value(families, 'petstore_workspaces_open')).toBeGreaterThanOrEqual(1);
+    // The default workspace stays open on the file backend; on PostgreSQL and memory no request holds one while scraping.
+    expect(value(families, 'petstore_workspaces_open')).toBe(inUseOnly ? 0 : sb.backend.workspaces.openCount());
+    if (!inUseOnly) expect(value(families, 'petstore_workspaces_open')).toBeGreaterThanOrEqual(1);
     expect(value(families, 'petstore_workspaces_removed_total')).toBe(0);
     expect(value(families, 'petstore_journal_entries')).toBe(memory.kept);
     // At least the six /v1 requests (the others are not journaled).
@@ -118,20 +121,20 @@ describe('petstore_workspaces_open with --open-keys --max-workspaces 4', () => {
   });
   afterAll(() => sb.stop());
 
-  it('counts the workspaces open (on PostgreSQL, in use), never more than the cap, not every workspace ever used', async () => {
+  it('counts the workspaces open (on PostgreSQL and memory, in use), never more than the cap, not every workspace ever used', async () => {
     for (let i = 0; i < 12; i++) expect((await sb.call('/pets', { key: `visitor-${i}` })).status).toBe(200);
     const after = value((await scrape(sb)).families, 'petstore_workspaces_open');
     expect(after).toBeLessThanOrEqual(4);
-    expect(after).toBe(onPostgres ? 0 : sb.backend.workspaces.openCount());
+    expect(after).toBe(inUseOnly ? 0 : sb.backend.workspaces.openCount());
     // Three workspaces held by work under way: counted while held, and no longer once done.
     const release: (() => void)[] = [];
     const held = ['holder-1', 'holder-2', 'holder-3'].map((key) => sb.backend.workspaces.use(key, () => new Promise<void>((done) => release.push(done))));
     for (let i = 0; i < 100 && release.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     const during = value((await scrape(sb)).families, 'petstore_workspaces_open');
-    expect(during).toBe(onPostgres ? 3 : sb.backend.workspaces.openCount());
+    expect(during).toBe(inUseOnly ? 3 : sb.backend.workspaces.openCount());
     release.forEach((done) => done());
     await Promise.all(held);
-    expect(value((await scrape(sb)).families, 'petstore_workspaces_open')).toBe(onPostgres ? 0 : sb.backend.workspaces.openCount());
+    expect(value((await scrape(sb)).families, 'petstore_workspaces_open')).toBe(inUseOnly ? 0 : sb.backend.workspaces.openCount());
   });
 
   it("says nothing at start of open keys' workspaces: they are bounded on either backend", () => {

@@ -8,7 +8,7 @@ import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientOf } from '../support/control-client.js';
-import { KEY, startTestSandbox, tempDir, type TestSandbox } from '../support/harness.js';
+import { KEY, TEST_STORE, onMemory, onPostgres, startTestSandbox, tempDir, type TestSandbox } from '../support/harness.js';
 import { killSandbox, spawnSandbox } from '../support/spawn.js';
 import { expectControlValid } from '../support/spec-check.js';
 
@@ -30,6 +30,7 @@ describe('probes of a running sandbox', () => {
   it('/livez and /readyz answer without any credential', async () => {
     expect(await probe(sb.origin, '/livez')).toEqual({ status: 200, body: { status: 'ok' } });
     expect(await probe(sb.origin, '/readyz')).toEqual({ status: 200, body: { status: 'ready', store: sb.backend.kind } });
+    expect(sb.backend.kind).toBe(TEST_STORE);
   });
 
   it('only GET (and HEAD) are probes; other methods and paths are 404 as before', async () => {
@@ -43,7 +44,8 @@ describe('probes of a running sandbox', () => {
   });
 
   // The file backend's storage is the data file; on PostgreSQL (`npm run test:postgres`) it is the database, which this test cannot take away.
-  it.skipIf(process.env.PETSTORE_TEST_STORE === 'postgres')('/readyz is 503 while the data file cannot be reached, and ready again when it can', async () => {
+  // About the data file: PostgreSQL and memory have none.
+  it.skipIf(onPostgres || onMemory)('/readyz is 503 while the data file cannot be reached, and ready again when it can', async () => {
     const aside = `${sb.config.dataFile}.aside`;
     renameSync(sb.config.dataFile, aside);
     try {

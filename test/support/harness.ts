@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
+import { parseJson } from '../../src/exact-json.js';
 import { migrate } from '../../src/store/postgres/migrations.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
 import { createDatabase, postgresUrl } from './postgres.js';
@@ -59,11 +61,15 @@ export function testConfig(args: string[] = [], dir = tempDir()): Config {
 }
 
 /**
- * The backend test sandboxes run on: the data file, or PostgreSQL when the
- * run says so (PETSTORE_TEST_STORE=postgres; `npm run test:postgres`).
+ * The backend test sandboxes run on: the data file, or PostgreSQL or memory
+ * when the run says so (PETSTORE_TEST_STORE=postgres, `npm run test:postgres`;
+ * PETSTORE_TEST_STORE=memory, `npm run test:memory`).
  */
-export const TEST_STORE: 'file' | 'postgres' = process.env.PETSTORE_TEST_STORE === 'postgres' ? 'postgres' : 'file';
+export const TEST_STORE: 'file' | 'postgres' | 'memory' =
+  process.env.PETSTORE_TEST_STORE === 'postgres' || process.env.PETSTORE_TEST_STORE === 'memory' ? process.env.PETSTORE_TEST_STORE : 'file';
 export const onPostgres = TEST_STORE === 'postgres';
+/** On the memory store nothing is on disk: tests of files or of what survives a restart do not apply. */
+export const onMemory = TEST_STORE === 'memory';
 
 /** The database of each data folder: a sandbox started again on the same folder finds what it kept. */
 const databases = new Map<string, string>();
@@ -74,6 +80,7 @@ const databases = new Map<string, string>();
  * first becomes the database's secret, as the file backend would read it.
  */
 async function storeArgs(dir: string): Promise<string[]> {
+  if (onMemory) return ['--store', 'memory'];
   if (!onPostgres) return [];
   const port = inject('postgresPort');
   let database = databases.get(dir);
@@ -96,6 +103,15 @@ async function seedSecret(url: string, secret: string): Promise<void> {
   }
 }
 
+/**
+ * On memory, the secret to key workspace ids with, as the sandbox is given
+ * it: a `db.json.secret` put in the folder first, else a new one.
+ */
+function memorySecret(dir: string): string {
+  const file = join(dir, 'db.json.secret');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : randomBytes(32).toString('hex');
+}
+
 /** The secret a started sandbox keys workspace ids with. */
 async function secretOf(config: Config, dir: string): Promise<string> {
   if (config.postgresUrl === undefined) return readFileSync(join(dir, 'db.json.secret'), 'utf8').trim();
@@ -109,6 +125,14 @@ async function secretOf(config: Config, dir: string): Promise<string> {
 
 /** The pets a sandbox's storage holds, read from the storage itself (the data file, or the database), by id ascending. */
 export async function storedPets(sb: TestSandbox): Promise<unknown[]> {
+  if (sb.config.memory) {
+    const text = await sb.workspaces.use(KEY, async (ws) => {
+      let all = '';
+      for await (const piece of ws.exportPieces()) all += piece;
+      return all;
+    });
+    return (parseJson(text) as { pets: unknown[] }).pets;
+  }
   if (sb.config.postgresUrl === undefined) return (JSON.parse(readFileSync(sb.config.dataFile, 'utf8')) as { pets: unknown[] }).pets;
   const pool = new pg.Pool({ connectionString: sb.config.postgresUrl, max: 1 });
   try {
@@ -122,7 +146,8 @@ export async function storedPets(sb: TestSandbox): Promise<unknown[]> {
 /** Starts a real sandbox on 127.0.0.1, port 0, on the run's backend. */
 export async function startTestSandbox(args: string[] = [], dir = tempDir(), options: SandboxOptions = {}): Promise<TestSandbox> {
   const config = testConfig([...(await storeArgs(dir)), ...args], dir);
-  const sandbox = await startSandbox(config, undefined, options);
+  const memory = config.memory ? memorySecret(dir) : undefined;
+  const sandbox = await startSandbox(config, undefined, memory === undefined ? options : { workspaceSecret: Buffer.from(memory, 'hex'), ...options });
   const call = async (path: string, init: CallInit = {}): Promise<CallResult> => {
     const { key = KEY, json, headers, ...rest } = init;
     const h = new Headers(headers);
@@ -142,7 +167,7 @@ export async function startTestSandbox(args: string[] = [], dir = tempDir(), opt
     }
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
-  const secret = await secretOf(config, dir).catch(async (error: unknown) => {
+  const secret = await (memory === undefined ? secretOf(config, dir) : Promise.resolve(memory)).catch(async (error: unknown) => {
     await sandbox.close();
     throw error;
   });

@@ -105,7 +105,13 @@ describe('--store', () => {
   });
 
   it('is the data file by default', () => {
-    expect(load().config.postgresUrl).toBeUndefined();
+    expect(load().config).toMatchObject({ postgresUrl: undefined, memory: false });
+  });
+
+  it("takes 'memory' (flag or PETSTORE_STORE): no database, and not a data file named memory", () => {
+    expect(load(['--store', 'memory', '--data', '/tmp/y/db.json']).config).toMatchObject({ memory: true, postgresUrl: undefined, dataFile: '/tmp/y/db.json' });
+    expect(load([], { PETSTORE_STORE: 'memory' }).config).toMatchObject({ memory: true, postgresUrl: undefined });
+    expect(load(['--store', './memory.json']).config).toMatchObject({ memory: false, dataFile: resolve('./memory.json') });
   });
 });
 

@@ -1,8 +1,8 @@
 import { stringifyJson } from '../../exact-json.js';
-import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import type { MaybePromise, Workspace, WorkspaceStore } from '../../backend.js';
 import { StoreFailure } from '../errors.js';
+import { workspaceIdsOf } from '../workspace-id.js';
 import type { OpenKeyPolicy } from '../open-key-workspaces.js';
 import type { Quota } from '../pet-index.js';
 import { generatePets } from '../seed.js';
@@ -41,9 +41,8 @@ export interface PgWorkspacesOptions {
  * request finds it gone (`forget`); it is then made afresh.
  */
 export class PgWorkspaces implements WorkspaceStore {
-  private readonly ids = new Map<string, string>();
-  /** The secret's bytes: ids are the same HMAC-SHA256 of the key as the file backend's. */
-  private readonly key: Buffer;
+  /** Ids are the same HMAC-SHA256 of the key, under the database's secret, as every backend's. */
+  private readonly ids: (key: string) => string;
   /** Workspaces known to exist, by id. */
   private readonly known = new Map<string, PgWorkspace>();
   /** Requests using each workspace now, by id: the cap counts these. */
@@ -56,7 +55,7 @@ export class PgWorkspaces implements WorkspaceStore {
   private readonly removal: PgOpenKeyRemoval | undefined;
 
   constructor(private readonly options: PgWorkspacesOptions) {
-    this.key = Buffer.from(options.secret, 'hex');
+    this.ids = workspaceIdsOf(Buffer.from(options.secret, 'hex'));
     this.cache = new ReadCache(options.cacheBytes);
     const policy = options.openKeys;
     if (!policy) return;
@@ -77,13 +76,7 @@ export class PgWorkspaces implements WorkspaceStore {
   }
 
   idOf(key: string): string {
-    let id = this.ids.get(key);
-    if (id === undefined) {
-      if (this.ids.size >= 4096) this.ids.clear();
-      id = createHmac('sha256', this.key).update(key).digest('hex').slice(0, 16);
-      this.ids.set(key, id);
-    }
-    return id;
+    return this.ids(key);
   }
 
   async use<T>(key: string, work: (workspace: Workspace) => MaybePromise<T>): Promise<T> {

@@ -1,0 +1,66 @@
+import type { Backend } from '../../backend.js';
+import type { Config } from '../../config.js';
+import { Journal } from '../../control/journal.js';
+import type { ResponseCheck } from '../../control/journal-types.js';
+import { Faults } from '../../interceptors/faults.js';
+import type { Logger } from '../../logger.js';
+import type { OperationSpec } from '../../openapi/spec.js';
+import { MemoryCheckpoints } from './checkpoints.js';
+import { memoryMode } from './mode.js';
+import { MemoryWorkspaces } from './workspaces.js';
+
+export interface MemoryBackendOptions {
+  config: Config;
+  logger: Logger;
+  /** What a journaled exchange broke of the spec. */
+  checkResponse: ResponseCheck;
+  operations: ReadonlyMap<string, OperationSpec>;
+  /** The secret workspace ids are keyed with; default: a new random one. */
+  secret?: Uint8Array;
+}
+
+/**
+ * The memory store (`--store memory`): workspaces, checkpoints, journal,
+ * faults and mode in this process only. Nothing is written anywhere: a
+ * write that succeeded is kept for the life of the process, and gone when
+ * it stops. It needs no file system, so it can run wherever the engine runs.
+ */
+export function openMemoryBackend({ config, logger, checkResponse, operations, secret }: MemoryBackendOptions): Backend {
+  const journal = new Journal(config.journalSize, config.journalMemory, checkResponse);
+  const checkpoints = new MemoryCheckpoints({ count: config.checkpointCount, bytes: config.checkpointBytes });
+  // Made before the workspaces, whose removals clear them; `workspaces` is read only once requests are served.
+  const faults = new Faults(operations, (key) => workspaces.idOf(key));
+  const why = { cap: `beyond --open-key-workspaces ${config.openKeyWorkspaces}`, ttl: `unused for --open-key-ttl ${config.openKeyTtlMs / 1000} s` };
+  const workspaces = new MemoryWorkspaces({
+    seed: { seed: config.seed, count: config.count },
+    quota: { pets: config.quotaPets, bytes: config.quotaBytes },
+    maxOpen: config.maxWorkspaces,
+    ...(secret ? { secret } : {}),
+    ...(config.openKeys ?
+      {
+        openKeys: {
+          configured: config.apiKeys,
+          max: config.openKeyWorkspaces,
+          ttlMs: config.openKeyTtlMs,
+          onRemoved: (id, reason) => {
+            journal.clear(id);
+            faults.clear(id);
+            checkpoints.drop(id);
+            logger.info(`Removed the workspace ${id} of an open key from memory (${why[reason]})`, { workspace: id, reason });
+          },
+        },
+      }
+    : {}),
+  });
+  return {
+    kind: 'memory',
+    workspaces,
+    journal,
+    faults,
+    mode: memoryMode(config.mode),
+    checkpoints,
+    // Memory always answers.
+    health: () => Promise.resolve(),
+    close: () => workspaces.close(),
+  };
+}

@@ -1,0 +1,86 @@
+import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore } from '../../backend.js';
+import { CHECKPOINT_NAME, headLine, refusals } from '../checkpoint-rules.js';
+
+interface Saved {
+  info: CheckpointInfo;
+  text: string;
+}
+
+const utf8 = new TextEncoder();
+const bytesOf = (text: string): number => utf8.encode(text).length;
+
+/**
+ * The memory store's checkpoints: each workspace's export text by name, kept
+ * for the life of the process. Sizes are counted as the file store counts
+ * them (head line and text), so the same limits hold with the same words.
+ * Saves and deletes of one workspace run one at a time.
+ */
+export class MemoryCheckpoints implements CheckpointStore {
+  private readonly saved = new Map<string, Map<string, Saved>>();
+  private readonly chains = new Map<string, Promise<unknown>>();
+
+  constructor(readonly limits: CheckpointLimits) {}
+
+  save(workspace: string, name: string, input: CheckpointInput, overwrite: boolean): Promise<CheckpointInfo> {
+    if (!CHECKPOINT_NAME.test(name)) return Promise.reject(refusals.name(name));
+    return this.serial(workspace, async () => {
+      const held = this.saved.get(workspace) ?? new Map<string, Saved>();
+      const old = held.get(name);
+      if (old && !overwrite) throw refusals.taken(name);
+      if (!old && held.size >= this.limits.count) throw refusals.count(held.size);
+      let others = 0;
+      for (const [n, c] of held) if (n !== name) others += c.info.bytes;
+      const budget = this.limits.bytes - others;
+      const savedAt = new Date().toISOString();
+      let bytes = bytesOf(headLine({ checkpoint: 1, savedAt, count: input.count, nextId: input.nextId }));
+      let text = '';
+      for await (const piece of input.text) {
+        bytes += bytesOf(piece);
+        if (bytes > budget) throw refusals.bytes(budget);
+        text += piece;
+      }
+      const info = { name, savedAt, count: input.count, nextId: input.nextId, bytes };
+      this.saved.set(workspace, held.set(name, { info, text }));
+      return info;
+    });
+  }
+
+  list(workspace: string): Promise<CheckpointInfo[]> {
+    const held = [...(this.saved.get(workspace)?.values() ?? [])];
+    // In code unit order, as the other stores list them.
+    return Promise.resolve(
+      held
+        .map((c) => c.info)
+        .sort((a, b) =>
+          a.name < b.name ? -1
+          : a.name > b.name ? 1
+          : 0,
+        ),
+    );
+  }
+
+  read(workspace: string, name: string): Promise<string | undefined> {
+    if (!CHECKPOINT_NAME.test(name)) return Promise.reject(refusals.name(name));
+    return Promise.resolve(this.saved.get(workspace)?.get(name)?.text);
+  }
+
+  delete(workspace: string, name: string): Promise<boolean> {
+    if (!CHECKPOINT_NAME.test(name)) return Promise.reject(refusals.name(name));
+    return this.serial(workspace, () => Promise.resolve(this.saved.get(workspace)?.delete(name) ?? false));
+  }
+
+  /** Forgets every checkpoint of a workspace (an open key's, removed). */
+  drop(workspace: string): void {
+    this.saved.delete(workspace);
+  }
+
+  /** Runs `work` after the workspace's earlier saves and deletes have settled. */
+  private serial<T>(workspace: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.chains.get(workspace) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const settled = run.catch(() => undefined);
+    this.chains.set(workspace, settled);
+    void settled.then(() => this.chains.get(workspace) === settled && this.chains.delete(workspace));
+    return run;
+  }
+}

@@ -1,0 +1,73 @@
+import type { Summary, Workspace } from '../../backend.js';
+import { exportJson } from '../export-json.js';
+import { PetIndex, type Page, type Quota } from '../pet-index.js';
+import { appendClash, nextGeneration, prepareCreate } from '../rules.js';
+import type { NewPet, Pet, PetStatus } from '../types.js';
+
+/**
+ * One workspace kept in memory only: the file store's index of pets and the
+ * rules every store shares (ids, quotas, clashes), without a file. A write
+ * is applied at once, whole or not at all, and lasts as long as the process.
+ */
+export class MemoryWorkspace implements Workspace {
+  private readonly index: PetIndex;
+  private nextId: number;
+
+  constructor(
+    pets: Pet[],
+    private readonly quota: Quota | undefined,
+  ) {
+    const generation = nextGeneration(pets, undefined, undefined);
+    this.index = new PetIndex(generation.pets, generation.bytes);
+    this.nextId = generation.nextId;
+  }
+
+  page(limit: number, status?: PetStatus): Page {
+    return this.index.page(limit, status);
+  }
+
+  get(id: number): Pet | undefined {
+    return this.index.get(id);
+  }
+
+  /** Adds a pet with the next id; rejects with a StoreFailure when no id is left or the quota would be passed. */
+  create(input: NewPet): Promise<Pet> {
+    try {
+      const { pet, reserved } = prepareCreate(input, this.nextId, { pets: this.index.size, bytes: this.index.bytes }, this.quota);
+      this.index.add(pet, reserved);
+      this.nextId += 1;
+      return Promise.resolve(pet);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  replace(pets: readonly Pet[], nextId?: number): Promise<void> {
+    try {
+      this.swap(pets, nextId);
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  append(pets: readonly Pet[], nextId?: number): Promise<void> {
+    const clash = appendClash((id) => this.index.get(id), pets);
+    if (clash) return Promise.reject(clash);
+    return this.replace([...this.index.all(), ...pets], Math.max(nextId ?? 0, this.nextId));
+  }
+
+  summary(): Summary {
+    return { count: this.index.size, nextId: this.nextId };
+  }
+
+  exportPieces(): Iterable<string> {
+    return exportJson(this.index.all(), this.nextId);
+  }
+
+  private swap(pets: readonly Pet[], nextId: number | undefined): void {
+    const generation = nextGeneration(pets, nextId, this.quota);
+    this.index.reset(generation.pets, generation.bytes);
+    this.nextId = generation.nextId;
+  }
+}

@@ -1,0 +1,64 @@
+import { stringifyJson } from '../exact-json.js';
+import { StoreFailure } from './errors.js';
+import { buildPet, petBytes, quotaProblem, type Quota } from './pet-index.js';
+import type { NewPet, Pet } from './types.js';
+
+/**
+ * The rules a workspace keeps whatever keeps its pets (the file and the
+ * memory stores), with their messages: ids, quotas, clashes of a load.
+ */
+
+/** A create waiting for its batch: the pet with the id it will get if every batch before it succeeds. */
+export interface PendingCreate {
+  input: NewPet;
+  pet: Pet;
+  json: string;
+  /** Bytes counted against the quota while the create waits. */
+  reserved: number;
+}
+
+/** The largest id: the next id after it must still be exact in JSON (2^53 - 1). */
+export const MAX_ID = Number.MAX_SAFE_INTEGER - 1;
+
+/**
+ * A create about to be stored, with the id it gets if every create before it
+ * succeeds. Refused (StoreFailure) when no id is left or the workspace,
+ * counting what waits, would pass its quota.
+ */
+export function prepareCreate(input: NewPet, provisionalId: number, held: { pets: number; bytes: number }, quota: Quota | undefined): PendingCreate {
+  if (provisionalId > MAX_ID) {
+    throw new StoreFailure('invalid_request', `No ids left: the last id, ${MAX_ID}, is taken. Reset the workspace or load pets with lower ids.`);
+  }
+  const pet = buildPet(provisionalId, input);
+  const json = stringifyJson(pet);
+  const bytes = Buffer.byteLength(json);
+  const problem = quotaProblem(quota, held.pets + 1, held.bytes + bytes);
+  if (problem) throw new StoreFailure('quota_exceeded', `${problem} Nothing was stored.`);
+  return { input, pet, json, reserved: bytes };
+}
+
+/** A fixture load with `append` that names an id already stored: refused whole. */
+export function appendClash(stored: (id: number) => unknown, pets: readonly Pet[]): StoreFailure | undefined {
+  const clash = pets.find((p) => stored(p.id) !== undefined);
+  return clash && new StoreFailure('invalid_request', `Nothing was loaded. A pet with id ${clash.id} is already stored; use "mode": "replace" or other ids.`);
+}
+
+/** A workspace's new content (reset, load): its pets by id, their bytes, and its next id. */
+export interface Generation {
+  pets: Pet[];
+  bytes: number;
+  nextId: number;
+}
+
+/**
+ * The content a reset or load gives a workspace: pets sorted by id, within
+ * the quota (else a StoreFailure, nothing loaded), and the next id: at least
+ * `nextId` and past the highest id.
+ */
+export function nextGeneration(pets: readonly Pet[], nextId: number | undefined, quota: Quota | undefined): Generation {
+  const sorted = [...pets].sort((a, b) => a.id - b.id);
+  const bytes = sorted.reduce((n, pet) => n + petBytes(pet), 0);
+  const problem = quotaProblem(quota, sorted.length, bytes);
+  if (problem) throw new StoreFailure('quota_exceeded', `${problem} Nothing was loaded.`);
+  return { pets: sorted, bytes, nextId: Math.max(nextId ?? 0, (sorted.at(-1)?.id ?? 0) + 1) };
+}
