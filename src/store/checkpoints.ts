@@ -4,6 +4,7 @@ import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore
 import { removeFile, RenamedNotDurable, writeFileAtomic } from './durable-entries.js';
 import { CHECKPOINT_NAME, headLine, refusals, type Head } from './checkpoint-rules.js';
 import { errnoOf, StoreError, StoreFailure, storageFailure } from './errors.js';
+import { KeyedSerial } from './keyed-serial.js';
 
 export { CHECKPOINT_NAME, headLine, refusals, type Head } from './checkpoint-rules.js';
 
@@ -22,7 +23,7 @@ const HEAD_MAX = 512;
  * so its limits hold under concurrent calls.
  */
 export class FileCheckpoints implements CheckpointStore {
-  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly serial = new KeyedSerial();
 
   constructor(
     private readonly dataFile: string,
@@ -38,7 +39,7 @@ export class FileCheckpoints implements CheckpointStore {
 
   async save(workspace: string, name: string, input: CheckpointInput, overwrite: boolean): Promise<CheckpointInfo> {
     const file = this.fileOf(workspace, name);
-    return this.serial(workspace, async () => {
+    return this.serial.run(workspace, async () => {
       const held = await this.list(workspace);
       const old = held.find((c) => c.name === name);
       if (old && !overwrite) throw refusals.taken(name);
@@ -86,7 +87,7 @@ export class FileCheckpoints implements CheckpointStore {
 
   async delete(workspace: string, name: string): Promise<boolean> {
     const file = this.fileOf(workspace, name);
-    return this.serial(workspace, async () => {
+    return this.serial.run(workspace, async () => {
       try {
         await removeFile(file);
         return true;
@@ -100,16 +101,6 @@ export class FileCheckpoints implements CheckpointStore {
   private fileOf(workspace: string, name: string): string {
     if (!CHECKPOINT_NAME.test(name)) throw refusals.name(name);
     return join(this.folderOf(workspace), `${name}.json`);
-  }
-
-  /** Runs `work` after the workspace's earlier saves and deletes have settled. */
-  private serial<T>(workspace: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.chains.get(workspace) ?? Promise.resolve();
-    const run = previous.then(work, work);
-    const settled = run.catch(() => undefined);
-    this.chains.set(workspace, settled);
-    void settled.then(() => this.chains.get(workspace) === settled && this.chains.delete(workspace));
-    return run;
   }
 }
 

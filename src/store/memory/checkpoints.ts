@@ -1,5 +1,6 @@
 import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore } from '../../backend.js';
 import { CHECKPOINT_NAME, headLine, refusals } from '../checkpoint-rules.js';
+import { KeyedSerial } from '../keyed-serial.js';
 
 interface Saved {
   info: CheckpointInfo;
@@ -17,13 +18,13 @@ const bytesOf = (text: string): number => utf8.encode(text).length;
  */
 export class MemoryCheckpoints implements CheckpointStore {
   private readonly saved = new Map<string, Map<string, Saved>>();
-  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly serial = new KeyedSerial();
 
   constructor(readonly limits: CheckpointLimits) {}
 
   save(workspace: string, name: string, input: CheckpointInput, overwrite: boolean): Promise<CheckpointInfo> {
     if (!CHECKPOINT_NAME.test(name)) return Promise.reject(refusals.name(name));
-    return this.serial(workspace, async () => {
+    return this.serial.run(workspace, async () => {
       const held = this.saved.get(workspace) ?? new Map<string, Saved>();
       const old = held.get(name);
       if (old && !overwrite) throw refusals.taken(name);
@@ -66,21 +67,11 @@ export class MemoryCheckpoints implements CheckpointStore {
 
   delete(workspace: string, name: string): Promise<boolean> {
     if (!CHECKPOINT_NAME.test(name)) return Promise.reject(refusals.name(name));
-    return this.serial(workspace, () => Promise.resolve(this.saved.get(workspace)?.delete(name) ?? false));
+    return this.serial.run(workspace, () => Promise.resolve(this.saved.get(workspace)?.delete(name) ?? false));
   }
 
   /** Forgets every checkpoint of a workspace (an open key's, removed). */
   drop(workspace: string): void {
     this.saved.delete(workspace);
-  }
-
-  /** Runs `work` after the workspace's earlier saves and deletes have settled. */
-  private serial<T>(workspace: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.chains.get(workspace) ?? Promise.resolve();
-    const run = previous.then(work, work);
-    const settled = run.catch(() => undefined);
-    this.chains.set(workspace, settled);
-    void settled.then(() => this.chains.get(workspace) === settled && this.chains.delete(workspace));
-    return run;
   }
 }
