@@ -5,30 +5,16 @@
  * the token comes from, and the forms sit on a grid with each label beside
  * its input (measured, and shot for a person to look at).
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ControlClient } from '../../src/control/client.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_ADMIN_TOKEN, OPTIONS } from '../../src/config.js';
-import { clientOf } from '../support/control-client.js';
-import { startTestSandbox, type TestSandbox } from '../support/harness.js';
-import { launch, screenshot, seriousViolations, watchedPage } from './support/browser.js';
+import { screenshot, seriousViolations, watchedPage } from './support/browser.js';
 import { loggedIn } from './support/console-page.js';
+import { consoleSandbox } from './support/console-sandbox.js';
 
 const ADMIN = 'admin-for-the-console-forms';
 
-let sb: TestSandbox;
-let control: ControlClient;
-let browser: Browser;
-beforeAll(async () => {
-  await import('../../ui/build.js');
-  sb = await startTestSandbox(['--admin-token', ADMIN, '--count', '4']);
-  control = clientOf(sb);
-  browser = await launch();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await sb?.stop();
-});
+const ctx = consoleSandbox(ADMIN, ['--count', '4']);
 
 /** The statuses the fault form offers for an operation (its "none" aside). */
 async function offered(page: Page, operationId: string): Promise<string[]> {
@@ -66,8 +52,8 @@ async function misplacedLabels(page: Page, form: string): Promise<string[]> {
 
 describe('the QA console: forms and views', { timeout: 120_000 }, () => {
   it('offers, for each operation, exactly the fault statuses the sandbox lists for it: no 404 for listPets', async () => {
-    const w = await loggedIn(browser, sb.origin, ADMIN);
-    const { operations } = await control.call('listOperations');
+    const w = await loggedIn(ctx.browser, ctx.sb.origin, ADMIN);
+    const { operations } = await ctx.control.call('listOperations');
     expect(operations.map((o) => o.operationId)).toEqual(['listPets', 'createPet', 'getPet']);
     for (const op of operations) expect([op.operationId, await offered(w.page, op.operationId)]).toEqual([op.operationId, op.faultStatuses.map(String)]);
     expect(await offered(w.page, 'listPets')).not.toContain('404');
@@ -77,17 +63,17 @@ describe('the QA console: forms and views', { timeout: 120_000 }, () => {
   });
 
   it('takes those choices from the server, not from the page: another list from /operations is what it offers', async () => {
-    const w = await watchedPage(browser);
+    const w = await watchedPage(ctx.browser);
     const changed = { operations: [{ operationId: 'listPets', method: 'GET', path: '/v1/pets', faultStatuses: [418, 503] }] };
     await w.page.route('**/__sandbox/operations', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(changed) }));
-    await loggedIn(browser, sb.origin, ADMIN, w);
+    await loggedIn(ctx.browser, ctx.sb.origin, ADMIN, w);
     await expect.poll(() => w.page.locator('#fault-operation option').allInnerTexts(), { timeout: 10_000 }).toEqual(['listPets (GET /v1/pets)']);
     expect(await offered(w.page, 'listPets')).toEqual(['418', '503']);
     await w.page.context().close();
   });
 
   it('says what went wrong as a sentence from the Error body, not as an operation and its route', async () => {
-    const w = await loggedIn(browser, sb.origin, ADMIN);
+    const w = await loggedIn(ctx.browser, ctx.sb.origin, ADMIN);
     // Neither a status nor a latency: a fault the sandbox refuses.
     await w.page.selectOption('#fault-operation', 'listPets');
     await w.page.selectOption('#fault-status', '');
@@ -96,16 +82,16 @@ describe('the QA console: forms and views', { timeout: 120_000 }, () => {
     await expect.poll(() => status.innerText(), { timeout: 10_000 }).toMatch(/^Could not add the fault: /);
     expect(await status.innerText()).toBe('Could not add the fault: A fault needs "latencyMs" and/or "status".');
     expect(await status.getAttribute('class')).toContain('error');
-    expect(await control.call('listFaults')).toMatchObject({ faults: [] });
+    expect(await ctx.control.call('listFaults')).toMatchObject({ faults: [] });
     await w.page.context().close();
   });
 
   it('shows the requests without a valid key live, with the key each sent masked, never whole', async () => {
-    const w = await loggedIn(browser, sb.origin, ADMIN);
+    const w = await loggedIn(ctx.browser, ctx.sb.origin, ADMIN);
     await expect.poll(() => w.page.locator('#unauthenticated-state').innerText(), { timeout: 10_000 }).toMatch(/^Following/);
     const wrongKey = 'wrong-key-for-the-view';
-    expect((await sb.call('/pets?limit=7', { key: wrongKey })).status).toBe(401);
-    expect((await sb.call('/pets?limit=8', { key: null })).status).toBe(401);
+    expect((await ctx.sb.call('/pets?limit=7', { key: wrongKey })).status).toBe(401);
+    expect((await ctx.sb.call('/pets?limit=8', { key: null })).status).toBe(401);
     const row = (query: string) => w.page.locator('#unauthenticated-table tbody tr', { hasText: `GET /v1/pets?${query}` });
     await row('limit=8').waitFor({ timeout: 10_000 });
     expect(await row('limit=7').locator('td').allInnerTexts()).toEqual([
@@ -122,8 +108,8 @@ describe('the QA console: forms and views', { timeout: 120_000 }, () => {
   });
 
   it('says on the login page where the admin token comes from, with the flags and variables the sandbox reads', async () => {
-    const w = await watchedPage(browser);
-    await w.page.goto(`${sb.origin}/__sandbox/ui`);
+    const w = await watchedPage(ctx.browser);
+    await w.page.goto(`${ctx.sb.origin}/__sandbox/ui`);
     const hint = await w.page.locator('#token-hint').innerText();
     const admin = OPTIONS['admin-token'];
     const file = OPTIONS['admin-token-file'];
@@ -136,8 +122,8 @@ describe('the QA console: forms and views', { timeout: 120_000 }, () => {
 
   it('lays its forms out on a grid, each label beside its input on its row', async () => {
     // A fault in the list, for the picture.
-    await control.call('addFault', { body: { operationId: 'getPet', status: 503, latencyMs: { min: 200, max: 800 }, count: 5 } });
-    const w = await loggedIn(browser, sb.origin, ADMIN);
+    await ctx.control.call('addFault', { body: { operationId: 'getPet', status: 503, latencyMs: { min: 200, max: 800 }, count: 5 } });
+    const w = await loggedIn(ctx.browser, ctx.sb.origin, ADMIN);
     await expect.poll(() => w.page.locator('#fault-operation option').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     for (const form of ['#workspace-form', '#pets-form', '#reset-form', '#load-form', '#upload-form', '#mode-form', '#fault-form'])
       expect([form, await misplacedLabels(w.page, form)]).toEqual([form, []]);
@@ -146,6 +132,6 @@ describe('the QA console: forms and views', { timeout: 120_000 }, () => {
     await screenshot(w.page, 'qa-console-forms.png');
     expect(await seriousViolations(w.page)).toEqual([]);
     await w.page.context().close();
-    await control.call('clearFaults');
+    await ctx.control.call('clearFaults');
   });
 });
