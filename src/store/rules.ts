@@ -26,20 +26,28 @@ export const MAX_ID = Number.MAX_SAFE_INTEGER - 1;
  * counting what waits, would pass its quota.
  */
 export function prepareCreate(input: NewPet, provisionalId: number, held: { pets: number; bytes: number }, quota: Quota | undefined): PendingCreate {
-  if (provisionalId > MAX_ID) {
-    throw new StoreFailure('invalid_request', `No ids left: the last id, ${MAX_ID}, is taken. Reset the workspace or load pets with lower ids.`);
-  }
+  if (provisionalId > MAX_ID) throw noIdsLeft();
   const pet = buildPet(provisionalId, input);
   const json = stringifyJson(pet);
   const bytes = Buffer.byteLength(json);
   const problem = quotaProblem(quota, held.pets + 1, held.bytes + bytes);
-  if (problem) throw new StoreFailure('quota_exceeded', `${problem} Nothing was stored.`);
+  if (problem) throw quotaRefusal(problem, 'stored');
   return { input, pet, json, reserved: bytes };
 }
 
-/** A fixture load with `append` that names an id already stored: refused whole. */
-export function appendClash(stored: (id: number) => unknown, pets: readonly Pet[]): StoreFailure | undefined {
-  const clash = pets.find((p) => stored(p.id) !== undefined);
+/** A create refused because the id after the last one given would pass MAX_ID. */
+export const noIdsLeft = (): StoreFailure =>
+  new StoreFailure('invalid_request', `No ids left: the last id, ${MAX_ID}, is taken. Reset the workspace or load pets with lower ids.`);
+
+/** A write refused by the workspace's quota (`problem`, from `quotaProblem`): a create ('stored') or a reset or load ('loaded'). */
+export const quotaRefusal = (problem: string, what: 'stored' | 'loaded'): StoreFailure => new StoreFailure('quota_exceeded', `${problem} Nothing was ${what}.`);
+
+/**
+ * A fixture load with `append` that names an id already stored (`stored`
+ * says whether one is): refused whole.
+ */
+export function appendClash(stored: (id: number) => boolean, pets: readonly Pet[]): StoreFailure | undefined {
+  const clash = pets.find((p) => stored(p.id));
   return clash && new StoreFailure('invalid_request', `Nothing was loaded. A pet with id ${clash.id} is already stored; use "mode": "replace" or other ids.`);
 }
 
@@ -59,6 +67,6 @@ export function nextGeneration(pets: readonly Pet[], nextId: number | undefined,
   const sorted = [...pets].sort((a, b) => a.id - b.id);
   const bytes = sorted.reduce((n, pet) => n + petBytes(pet), 0);
   const problem = quotaProblem(quota, sorted.length, bytes);
-  if (problem) throw new StoreFailure('quota_exceeded', `${problem} Nothing was loaded.`);
+  if (problem) throw quotaRefusal(problem, 'loaded');
   return { pets: sorted, bytes, nextId: Math.max(nextId ?? 0, (sorted.at(-1)?.id ?? 0) + 1) };
 }

@@ -52,7 +52,7 @@ export class MemoryWorkspace implements Workspace {
   }
 
   append(pets: readonly Pet[], nextId?: number): Promise<void> {
-    const clash = appendClash((id) => this.index.get(id), pets);
+    const clash = appendClash((id) => this.index.get(id) !== undefined, pets);
     if (clash) return Promise.reject(clash);
     return this.replace([...this.index.all(), ...pets], Math.max(nextId ?? 0, this.nextId));
   }

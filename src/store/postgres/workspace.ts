@@ -1,9 +1,9 @@
 import { parseJson, stringifyJson } from '../../exact-json.js';
 import type pg from 'pg';
 import type { CheckpointInput, Summary, Workspace } from '../../backend.js';
-import { MAX_ID } from '../create-batch.js';
 import { StoreFailure } from '../errors.js';
 import { buildPet, petBytes, quotaProblem, type Page, type Quota } from '../pet-index.js';
+import { MAX_ID, appendClash, noIdsLeft, quotaRefusal } from '../rules.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
 import { failed, transaction } from './pool.js';
 import { exportRows, insertPets, readExport } from './workspace-rows.js';
@@ -115,10 +115,9 @@ export class PgWorkspace implements Workspace {
   /** Why a create stored nothing: no id left, or a quota. */
   private async refusal(fixedBytes: number): Promise<StoreFailure> {
     const s = await this.state(this.pool);
-    if (s.nextId > MAX_ID)
-      return new StoreFailure('invalid_request', `No ids left: the last id, ${MAX_ID}, is taken. Reset the workspace or load pets with lower ids.`);
+    if (s.nextId > MAX_ID) return noIdsLeft();
     const problem = quotaProblem(this.quota, s.count + 1, s.bytes + fixedBytes + String(s.nextId).length);
-    return new StoreFailure('quota_exceeded', `${problem ?? 'The workspace is at its quota.'} Nothing was stored.`);
+    return quotaRefusal(problem ?? 'The workspace is at its quota.', 'stored');
   }
 
   /** A new generation: every pet replaced in one transaction, all or nothing. */
@@ -139,9 +138,8 @@ export class PgWorkspace implements Workspace {
         pets.map((p) => p.id),
       ]);
       const stored = new Set(rows.map((r) => Number(r.id)));
-      const clash = pets.find((p) => stored.has(p.id));
-      if (clash)
-        throw new StoreFailure('invalid_request', `Nothing was loaded. A pet with id ${clash.id} is already stored; use "mode": "replace" or other ids.`);
+      const clash = appendClash((id) => stored.has(id), pets);
+      if (clash) throw clash;
       await this.store(client, [...pets], Math.max(nextId ?? 0, held.nextId), held);
     }).catch(failed('Could not load the pets'));
   }
@@ -182,7 +180,7 @@ export class PgWorkspace implements Workspace {
     const bytes = pets.reduce((n, pet) => n + petBytes(pet), held.bytes);
     const count = held.count + pets.length;
     const problem = quotaProblem(this.quota, count, bytes);
-    if (problem) throw new StoreFailure('quota_exceeded', `${problem} Nothing was loaded.`);
+    if (problem) throw quotaRefusal(problem, 'loaded');
     const highest = pets.reduce((max, pet) => Math.max(max, pet.id), 0);
     await insertPets(client, this.id, pets);
     await client.query(

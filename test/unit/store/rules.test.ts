@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { StoreFailure } from '../../../src/store/errors.js';
+import { MAX_ID, appendClash, nextGeneration, noIdsLeft, prepareCreate, quotaRefusal } from '../../../src/store/rules.js';
+import type { Pet } from '../../../src/store/types.js';
+
+const rex = { name: 'Rex', categoryId: 1 };
+const pet = (id: number): Pet => ({ id, name: `P${id}`, categoryId: 1 });
+
+/** The code and message of what `work` throws. */
+function refusal(work: () => unknown): { code: string; message: string } {
+  try {
+    work();
+  } catch (error) {
+    expect(error).toBeInstanceOf(StoreFailure);
+    const { code, message } = error as StoreFailure;
+    return { code, message };
+  }
+  throw new Error('nothing was refused');
+}
+
+describe('the rules every store keeps alike', () => {
+  it('a create gets its provisional id, its JSON text and the bytes it reserves', () => {
+    const made = prepareCreate({ ...rex, status: 'available' }, 7, { pets: 0, bytes: 0 }, { pets: 10, bytes: 1000 });
+    expect(made.pet).toEqual({ id: 7, name: 'Rex', categoryId: 1, status: 'available' });
+    expect(made.json).toBe('{"id":7,"name":"Rex","categoryId":1,"status":"available"}');
+    expect(made.reserved).toBe(made.json.length);
+  });
+
+  it('no id is given past MAX_ID, with the one message every store answers', () => {
+    expect(() => prepareCreate(rex, MAX_ID, { pets: 0, bytes: 0 }, undefined)).not.toThrow();
+    expect(refusal(() => prepareCreate(rex, MAX_ID + 1, { pets: 0, bytes: 0 }, undefined))).toEqual({
+      code: 'invalid_request',
+      message: `No ids left: the last id, ${MAX_ID}, is taken. Reset the workspace or load pets with lower ids.`,
+    });
+    expect(noIdsLeft().message).toMatch(/^No ids left/);
+  });
+
+  it('a create past the quota, counting what waits, is refused: nothing stored', () => {
+    expect(refusal(() => prepareCreate(rex, 3, { pets: 2, bytes: 0 }, { pets: 2, bytes: 1000 }))).toEqual({
+      code: 'quota_exceeded',
+      message: 'The workspace holds its quota of 2 pets (--quota-pets). Nothing was stored.',
+    });
+    expect(refusal(() => prepareCreate(rex, 1, { pets: 0, bytes: 990 }, { pets: 2, bytes: 1000 })).message).toBe(
+      'The workspace would exceed its quota of 1000 bytes of pet data (--quota-bytes). Nothing was stored.',
+    );
+    expect(quotaRefusal('Full.', 'loaded')).toMatchObject({ code: 'quota_exceeded', message: 'Full. Nothing was loaded.' });
+  });
+
+  it('an append naming a stored id is refused whole, naming the first such id', () => {
+    const stored = new Set([2, 5]);
+    expect(appendClash((id) => stored.has(id), [pet(1), pet(3)])).toBeUndefined();
+    expect(appendClash((id) => stored.has(id), [pet(1), pet(5), pet(2)])).toMatchObject({
+      code: 'invalid_request',
+      message: 'Nothing was loaded. A pet with id 5 is already stored; use "mode": "replace" or other ids.',
+    });
+  });
+
+  it('a reset or load sorts the pets, and its next id is past the highest and at least the one asked', () => {
+    const generation = nextGeneration([pet(9), pet(2)], undefined, undefined);
+    expect(generation.pets.map((p) => p.id)).toEqual([2, 9]);
+    expect(generation.nextId).toBe(10);
+    expect(nextGeneration([pet(9)], 50, undefined).nextId).toBe(50);
+    expect(nextGeneration([], undefined, undefined).nextId).toBe(1);
+    expect(refusal(() => nextGeneration([pet(1), pet(2)], undefined, { pets: 1, bytes: 1000 })).message).toBe(
+      'The workspace holds its quota of 1 pets (--quota-pets). Nothing was loaded.',
+    );
+  });
+});
