@@ -1,9 +1,9 @@
 import type { MaybePromise, WorkspaceStore } from '../../backend.js';
-import { StoreFailure } from '../errors.js';
 import type { OpenKeyPolicy } from '../open-key-workspaces.js';
 import type { Quota } from '../pet-index.js';
 import { generatePets } from '../seed.js';
 import { workspaceIdsOf } from '../workspace-id.js';
+import { WorkspaceUsers } from '../workspace-users.js';
 import { MemoryWorkspace } from './workspace.js';
 
 export interface MemoryWorkspacesOptions {
@@ -21,8 +21,6 @@ export interface MemoryWorkspacesOptions {
 interface Entry {
   workspace: MemoryWorkspace;
   openKey: boolean;
-  /** Requests using it now: it is not removed under them. */
-  users: number;
   lastUsed: number;
 }
 
@@ -39,12 +37,15 @@ export class MemoryWorkspaces implements WorkspaceStore {
   private readonly entries = new Map<string, Entry>();
   readonly idOf: (key: string) => string;
   private readonly configured: ReadonlySet<string>;
+  /** Requests using each workspace now: the cap counts these, and none of them is removed. */
+  private readonly users: WorkspaceUsers;
   private readonly sweeper: ReturnType<typeof setInterval> | undefined;
   private removed = 0;
 
   constructor(private readonly options: MemoryWorkspacesOptions) {
     this.idOf = workspaceIdsOf(options.secret ?? crypto.getRandomValues(new Uint8Array(32)));
     this.configured = new Set((options.openKeys?.configured ?? []).map(this.idOf));
+    this.users = new WorkspaceUsers(options.maxOpen);
     const ttl = options.openKeys?.ttlMs;
     if (ttl === undefined) return;
     this.sweeper = setInterval(() => this.trim(), Math.min(ttl, 30_000) / 2);
@@ -54,16 +55,12 @@ export class MemoryWorkspaces implements WorkspaceStore {
 
   async use<T>(key: string, work: (workspace: MemoryWorkspace) => MaybePromise<T>): Promise<T> {
     const id = this.idOf(key);
-    const entry = this.entries.get(id);
-    if (!entry?.users && this.inUse() >= this.options.maxOpen) {
-      throw new StoreFailure('service_unavailable', `Too many workspaces are in use at once (${this.options.maxOpen}, --max-workspaces). Try again shortly.`);
-    }
-    const using = this.touch(id, entry ?? this.make(id));
-    using.users += 1;
+    this.users.enter(id);
+    const using = this.touch(id, this.entries.get(id) ?? this.make(id));
     try {
       return await work(using.workspace);
     } finally {
-      using.users -= 1;
+      this.users.leave(id);
       using.lastUsed = Date.now();
     }
   }
@@ -80,7 +77,7 @@ export class MemoryWorkspaces implements WorkspaceStore {
 
   /** Workspaces in use by requests now: what `--max-workspaces` caps (all stay in memory, none is ever closed). */
   openCount(): number {
-    return this.inUse();
+    return this.users.size;
   }
 
   removedCount(): number {
@@ -95,7 +92,7 @@ export class MemoryWorkspaces implements WorkspaceStore {
   private make(id: string): Entry {
     const { seed, count } = this.options.seed;
     const openKey = this.options.openKeys !== undefined && !this.configured.has(id);
-    const entry = { workspace: new MemoryWorkspace(generatePets(seed, count), this.options.quota), openKey, users: 0, lastUsed: Date.now() };
+    const entry = { workspace: new MemoryWorkspace(generatePets(seed, count), this.options.quota), openKey, lastUsed: Date.now() };
     this.entries.set(id, entry);
     if (openKey) this.trim(id);
     return entry;
@@ -107,12 +104,6 @@ export class MemoryWorkspaces implements WorkspaceStore {
     this.entries.delete(id);
     this.entries.set(id, entry);
     return entry;
-  }
-
-  private inUse(): number {
-    let n = 0;
-    for (const entry of this.entries.values()) if (entry.users > 0) n += 1;
-    return n;
   }
 
   /**
@@ -127,7 +118,7 @@ export class MemoryWorkspaces implements WorkspaceStore {
     let kept = 0;
     for (const entry of this.entries.values()) if (entry.openKey) kept += 1;
     for (const [id, entry] of [...this.entries]) {
-      if (!entry.openKey || id === keep || entry.users > 0) continue;
+      if (!entry.openKey || id === keep || this.users.holds(id)) continue;
       const reason =
         entry.lastUsed < stale ? 'ttl'
         : kept > policy.max ? 'cap'

@@ -1,8 +1,8 @@
 import { stringifyJson } from '../../exact-json.js';
 import type pg from 'pg';
 import type { MaybePromise, Workspace, WorkspaceStore } from '../../backend.js';
-import { StoreFailure } from '../errors.js';
 import { workspaceIdsOf } from '../workspace-id.js';
+import { WorkspaceUsers } from '../workspace-users.js';
 import type { OpenKeyPolicy } from '../open-key-workspaces.js';
 import type { Quota } from '../pet-index.js';
 import { generatePets } from '../seed.js';
@@ -46,7 +46,7 @@ export class PgWorkspaces implements WorkspaceStore {
   /** Workspaces known to exist, by id. */
   private readonly known = new Map<string, PgWorkspace>();
   /** Requests using each workspace now, by id: the cap counts these. */
-  private readonly inUse = new Map<string, number>();
+  private readonly users: WorkspaceUsers;
   /** Reads of pets, reused while their workspace's version stands (see ReadCache). */
   readonly cache: ReadCache;
 
@@ -57,6 +57,7 @@ export class PgWorkspaces implements WorkspaceStore {
   constructor(private readonly options: PgWorkspacesOptions) {
     this.ids = workspaceIdsOf(Buffer.from(options.secret, 'hex'));
     this.cache = new ReadCache(options.cacheBytes);
+    this.users = new WorkspaceUsers(options.maxOpen);
     const policy = options.openKeys;
     if (!policy) return;
     this.configured = new Set(policy.configured.map((key) => this.idOf(key)));
@@ -64,7 +65,7 @@ export class PgWorkspaces implements WorkspaceStore {
     this.removal = new PgOpenKeyRemoval(
       options.pool,
       policy,
-      () => [...this.inUse.keys()],
+      () => this.users.ids(),
       (id) => this.forget(id),
     );
   }
@@ -81,17 +82,11 @@ export class PgWorkspaces implements WorkspaceStore {
 
   async use<T>(key: string, work: (workspace: Workspace) => MaybePromise<T>): Promise<T> {
     const id = this.idOf(key);
-    const users = this.inUse.get(id) ?? 0;
-    if (users === 0 && this.inUse.size >= this.options.maxOpen) {
-      throw new StoreFailure('service_unavailable', `Too many workspaces are in use at once (${this.options.maxOpen}, --max-workspaces). Try again shortly.`);
-    }
-    this.inUse.set(id, users + 1);
+    this.users.enter(id);
     try {
       return await work(this.known.get(id) ?? (await this.ensure(id)));
     } finally {
-      const left = (this.inUse.get(id) ?? 1) - 1;
-      if (left === 0) this.inUse.delete(id);
-      else this.inUse.set(id, left);
+      this.users.leave(id);
     }
   }
 
@@ -106,7 +101,7 @@ export class PgWorkspaces implements WorkspaceStore {
 
   /** Workspaces in use by this instance's requests now: what `--max-workspaces` caps. */
   openCount(): number {
-    return this.inUse.size;
+    return this.users.size;
   }
 
   /** Workspaces of open keys this instance removed from the database since start. */
