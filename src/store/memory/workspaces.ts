@@ -1,5 +1,5 @@
 import type { MaybePromise, WorkspaceStore } from '../../backend.js';
-import type { OpenKeyPolicy } from '../open-key-workspaces.js';
+import { OpenKeyUse, type OpenKeyPolicy } from '../open-key-policy.js';
 import type { Quota } from '../pet-index.js';
 import { generatePets } from '../seed.js';
 import { workspaceIdsOf } from '../workspace-id.js';
@@ -29,12 +29,14 @@ interface Entry {
  * use, kept for the life of the process. Ids are every backend's keyed hash,
  * under a secret made at start and never written anywhere. With open keys,
  * those beyond `--open-key-workspaces` or unused past `--open-key-ttl` are
- * removed, least recently used first, never while in use, as on the file
- * store.
+ * removed, least recently used first, never while in use, by the rule the
+ * file store keeps (`OpenKeyUse`).
  */
 export class MemoryWorkspaces implements WorkspaceStore {
-  /** By id, least recently used first. */
+  /** By id. */
   private readonly entries = new Map<string, Entry>();
+  /** Open keys' entries, least recently used first: which of them goes, and when. */
+  private readonly openKeyUse = new OpenKeyUse<Entry>();
   readonly idOf: (key: string) => string;
   private readonly configured: ReadonlySet<string>;
   /** Requests using each workspace now: the cap counts these, and none of them is removed. */
@@ -61,7 +63,7 @@ export class MemoryWorkspaces implements WorkspaceStore {
       return await work(using.workspace);
     } finally {
       this.users.leave(id);
-      using.lastUsed = Date.now();
+      this.touch(id, using);
     }
   }
 
@@ -94,38 +96,28 @@ export class MemoryWorkspaces implements WorkspaceStore {
     const openKey = this.options.openKeys !== undefined && !this.configured.has(id);
     const entry = { workspace: new MemoryWorkspace(generatePets(seed, count), this.options.quota), openKey, lastUsed: Date.now() };
     this.entries.set(id, entry);
-    if (openKey) this.trim(id);
+    if (!openKey) return entry;
+    this.openKeyUse.use(id, entry);
+    // The one just made is in use (`use` entered it first), so it stays.
+    this.trim();
     return entry;
   }
 
   /** Makes `entry` the most recently used. */
   private touch(id: string, entry: Entry): Entry {
     entry.lastUsed = Date.now();
-    this.entries.delete(id);
-    this.entries.set(id, entry);
+    if (entry.openKey && this.entries.get(id) === entry) this.openKeyUse.use(id, entry);
     return entry;
   }
 
-  /**
-   * Removes open keys' workspaces, least recently used first: those unused
-   * past the TTL and those beyond the cap, skipping any in use and `keep`
-   * (the one just made).
-   */
-  private trim(keep?: string): void {
+  /** Removes the open keys' workspaces due (`OpenKeyUse.due`), skipping any in use. */
+  private trim(): void {
     const policy = this.options.openKeys;
     if (!policy) return;
-    const stale = Date.now() - policy.ttlMs;
-    let kept = 0;
-    for (const entry of this.entries.values()) if (entry.openKey) kept += 1;
-    for (const [id, entry] of [...this.entries]) {
-      if (!entry.openKey || id === keep || this.users.holds(id)) continue;
-      const reason =
-        entry.lastUsed < stale ? 'ttl'
-        : kept > policy.max ? 'cap'
-        : undefined;
-      if (!reason) continue;
+    for (const [id, , reason] of this.openKeyUse.due(policy, Date.now())) {
+      if (this.users.holds(id)) continue;
+      this.openKeyUse.delete(id);
       this.entries.delete(id);
-      kept -= 1;
       this.removed += 1;
       policy.onRemoved?.(id, reason);
     }

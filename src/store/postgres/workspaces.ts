@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { MaybePromise, Workspace, WorkspaceStore } from '../../backend.js';
 import { workspaceIdsOf } from '../workspace-id.js';
 import { WorkspaceUsers } from '../workspace-users.js';
-import type { OpenKeyPolicy } from '../open-key-workspaces.js';
+import type { OpenKeyPolicy } from '../open-key-policy.js';
 import type { Quota } from '../pet-index.js';
 import { generatePets } from '../seed.js';
 import { failed, transaction } from './pool.js';
