@@ -1,6 +1,7 @@
 import { stringifyJson } from '../exact-json.js';
 import { StoreFailure } from './errors.js';
 import { buildPet, petBytes, quotaProblem, type Quota } from './pet-index.js';
+import { generatePets } from './seed.js';
 import type { NewPet, Pet } from './types.js';
 
 /**
@@ -70,3 +71,11 @@ export function nextGeneration(pets: readonly Pet[], nextId: number | undefined,
   if (problem) throw quotaRefusal(problem, 'loaded');
   return { pets: sorted, bytes, nextId: Math.max(nextId ?? 0, (sorted.at(-1)?.id ?? 0) + 1) };
 }
+
+/**
+ * A new workspace's content, the same on every store: `count` pets made
+ * from `seed` (ids 1 to `count`), and the next id after them. A seed is the
+ * operator's choice, so it is not held to the quota.
+ */
+export const seededGeneration = ({ seed, count }: { seed: number; count: number }): Generation =>
+  nextGeneration(generatePets(seed, count), undefined, undefined);

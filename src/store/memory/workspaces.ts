@@ -1,7 +1,7 @@
 import type { MaybePromise, WorkspaceStore } from '../../backend.js';
 import { OpenKeyUse, type OpenKeyPolicy } from '../open-key-policy.js';
 import type { Quota } from '../pet-index.js';
-import { generatePets } from '../seed.js';
+import { seededGeneration } from '../rules.js';
 import { workspaceIdsOf } from '../workspace-id.js';
 import { WorkspaceUsers } from '../workspace-users.js';
 import { MemoryWorkspace } from './workspace.js';
@@ -92,9 +92,8 @@ export class MemoryWorkspaces implements WorkspaceStore {
   }
 
   private make(id: string): Entry {
-    const { seed, count } = this.options.seed;
     const openKey = this.options.openKeys !== undefined && !this.configured.has(id);
-    const entry = { workspace: new MemoryWorkspace(generatePets(seed, count), this.options.quota), openKey, lastUsed: Date.now() };
+    const entry = { workspace: new MemoryWorkspace(seededGeneration(this.options.seed), this.options.quota), openKey, lastUsed: Date.now() };
     this.entries.set(id, entry);
     if (!openKey) return entry;
     this.openKeyUse.use(id, entry);

@@ -1,12 +1,12 @@
 import { parseJson, stringifyJson } from '../../exact-json.js';
 import type pg from 'pg';
 import type { CheckpointInput, Summary, Workspace } from '../../backend.js';
-import { StoreFailure } from '../errors.js';
+import type { StoreFailure } from '../errors.js';
 import { buildPet, petBytes, quotaProblem, type Page, type Quota } from '../pet-index.js';
 import { MAX_ID, appendClash, noIdsLeft, quotaRefusal } from '../rules.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
 import { failed, transaction } from './pool.js';
-import { exportRows, insertPets, readExport } from './workspace-rows.js';
+import { exportRows, insertPets, missing, readExport } from './workspace-rows.js';
 import { CreateBatcher, type QueuedCreate } from './create-batch.js';
 import type { ReadCache } from './read-cache.js';
 
@@ -14,8 +14,6 @@ import type { ReadCache } from './read-cache.js';
 function textAfterId(input: NewPet): string {
   return stringifyJson(buildPet(0, input)).slice('{"id":0'.length);
 }
-
-const missing = () => new StoreFailure('service_unavailable', 'The workspace is missing from the database. Try again.');
 
 /**
  * One API key's pets in PostgreSQL. Nothing is cached: every read asks the

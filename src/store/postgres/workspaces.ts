@@ -1,11 +1,10 @@
-import { stringifyJson } from '../../exact-json.js';
 import type pg from 'pg';
 import type { MaybePromise, Workspace, WorkspaceStore } from '../../backend.js';
 import { workspaceIdsOf } from '../workspace-id.js';
 import { WorkspaceUsers } from '../workspace-users.js';
 import type { OpenKeyPolicy } from '../open-key-policy.js';
 import type { Quota } from '../pet-index.js';
-import { generatePets } from '../seed.js';
+import { seededGeneration } from '../rules.js';
 import { failed, transaction } from './pool.js';
 import { PgOpenKeyRemoval } from './open-key-removal.js';
 import { ReadCache } from './read-cache.js';
@@ -121,7 +120,6 @@ export class PgWorkspaces implements WorkspaceStore {
    * reads cached of that one for this one's.
    */
   private async ensure(id: string): Promise<PgWorkspace> {
-    const { seed, count } = this.options.seed;
     const openKey = this.configured !== undefined && !this.configured.has(id);
     const made = await transaction(this.options.pool, async (client) => {
       const made = await client.query(
@@ -132,12 +130,11 @@ export class PgWorkspaces implements WorkspaceStore {
       // Made for an open key elsewhere, configured here: never removed from now on.
       if (made.rowCount === 0 && !openKey) await client.query('UPDATE petstore_workspaces SET open_key = false WHERE id = $1 AND open_key', [id]);
       if (made.rowCount === 0) return false;
-      const pets = generatePets(seed, count);
+      const { pets, bytes, nextId } = seededGeneration(this.options.seed);
       await insertPets(client, id, pets);
-      const bytes = pets.reduce((n, pet) => n + Buffer.byteLength(stringifyJson(pet)), 0);
       await client.query('UPDATE petstore_workspaces SET version = version + 1, next_id = $2, pet_count = $3, bytes = $4 WHERE id = $1', [
         id,
-        (pets.at(-1)?.id ?? 0) + 1,
+        nextId,
         pets.length,
         bytes,
       ]);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { StoreFailure } from '../../../src/store/errors.js';
-import { MAX_ID, appendClash, nextGeneration, noIdsLeft, prepareCreate, quotaRefusal } from '../../../src/store/rules.js';
+import { exportJson } from '../../../src/store/export-json.js';
+import { MAX_ID, appendClash, nextGeneration, noIdsLeft, prepareCreate, quotaRefusal, seededGeneration } from '../../../src/store/rules.js';
+import { generatePets } from '../../../src/store/seed.js';
+import { stringifyJson } from '../../../src/exact-json.js';
 import type { Pet } from '../../../src/store/types.js';
 
 const rex = { name: 'Rex', categoryId: 1 };
@@ -64,5 +67,19 @@ describe('the rules every store keeps alike', () => {
     expect(refusal(() => nextGeneration([pet(1), pet(2)], undefined, { pets: 1, bytes: 1000 })).message).toBe(
       'The workspace holds its quota of 1 pets (--quota-pets). Nothing was loaded.',
     );
+  });
+
+  it("a seeded workspace holds the seed's pets, their bytes, and the next id after them, on every store; empty, its next id is 1", () => {
+    const seeded = seededGeneration({ seed: 7, count: 5 });
+    expect(seeded.pets).toEqual(generatePets(7, 5));
+    expect(seeded.nextId).toBe(6);
+    expect(seeded.bytes).toBe(seeded.pets.reduce((n, p) => n + Buffer.byteLength(stringifyJson(p)), 0));
+    expect(seededGeneration({ seed: 7, count: 0 })).toEqual({ pets: [], bytes: 0, nextId: 1 });
+  });
+
+  it('an export is the fixture set as JSON text, byte for byte', () => {
+    const pets = [pet(1), { ...pet(2), status: 'sold' as const }];
+    expect([...exportJson(pets, 9)].join('')).toBe(stringifyJson({ nextId: 9, pets }));
+    expect([...exportJson([], 1)].join('')).toBe('{"nextId":1,"pets":[]}');
   });
 });
