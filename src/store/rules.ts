@@ -59,17 +59,45 @@ export interface Generation {
   nextId: number;
 }
 
+/** What a workspace holds, in numbers: its pets, their bytes, and its next id. */
+export interface Totals {
+  count: number;
+  bytes: number;
+  nextId: number;
+}
+
+/** An empty workspace's totals: what a reset starts from. */
+export const EMPTY: Totals = { count: 0, bytes: 0, nextId: 0 };
+
+/**
+ * The totals a load of `pets` gives a workspace that holds `held` (EMPTY
+ * for a reset, whose pets replace all): within the quota (else a
+ * StoreFailure, nothing loaded), and the next id at least `nextId` and the
+ * one held, and past the highest id loaded. A store that keeps its pets
+ * elsewhere (PostgreSQL) needs only these numbers.
+ */
+export function loadTotals(held: Totals, pets: readonly Pet[], nextId: number | undefined, quota: Quota | undefined): Totals {
+  let bytes = held.bytes;
+  let highest = 0;
+  for (const pet of pets) {
+    bytes += petBytes(pet);
+    if (pet.id > highest) highest = pet.id;
+  }
+  const count = held.count + pets.length;
+  const problem = quotaProblem(quota, count, bytes);
+  if (problem) throw quotaRefusal(problem, 'loaded');
+  return { count, bytes, nextId: Math.max(nextId ?? 0, held.nextId, highest + 1) };
+}
+
 /**
  * The content a reset or load gives a workspace: pets sorted by id, within
  * the quota (else a StoreFailure, nothing loaded), and the next id: at least
- * `nextId` and past the highest id.
+ * `nextId` and past the highest id (`loadTotals`).
  */
 export function nextGeneration(pets: readonly Pet[], nextId: number | undefined, quota: Quota | undefined): Generation {
   const sorted = [...pets].sort((a, b) => a.id - b.id);
-  const bytes = sorted.reduce((n, pet) => n + petBytes(pet), 0);
-  const problem = quotaProblem(quota, sorted.length, bytes);
-  if (problem) throw quotaRefusal(problem, 'loaded');
-  return { pets: sorted, bytes, nextId: Math.max(nextId ?? 0, (sorted.at(-1)?.id ?? 0) + 1) };
+  const totals = loadTotals(EMPTY, sorted, nextId, quota);
+  return { pets: sorted, bytes: totals.bytes, nextId: totals.nextId };
 }
 
 /**

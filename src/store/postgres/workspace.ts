@@ -2,8 +2,8 @@ import { parseJson, stringifyJson } from '../../exact-json.js';
 import type pg from 'pg';
 import type { CheckpointInput, Summary, Workspace } from '../../backend.js';
 import type { StoreFailure } from '../errors.js';
-import { buildPet, petBytes, quotaProblem, type Page, type Quota } from '../pet-index.js';
-import { MAX_ID, appendClash, noIdsLeft, quotaRefusal } from '../rules.js';
+import { buildPet, quotaProblem, type Page, type Quota } from '../pet-index.js';
+import { EMPTY, MAX_ID, appendClash, loadTotals, noIdsLeft, quotaRefusal, type Totals } from '../rules.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
 import { failed, transaction } from './pool.js';
 import { exportRows, insertPets, missing, readExport } from './workspace-rows.js';
@@ -123,7 +123,7 @@ export class PgWorkspace implements Workspace {
     return transaction(this.pool, async (client) => {
       await this.lock(client);
       await client.query('DELETE FROM petstore_pets WHERE workspace = $1', [this.id]);
-      await this.store(client, [...pets], nextId ?? 0, { count: 0, bytes: 0 });
+      await this.store(client, pets, nextId, EMPTY);
     }).catch(failed('Could not replace the data'));
   }
 
@@ -138,7 +138,7 @@ export class PgWorkspace implements Workspace {
       const stored = new Set(rows.map((r) => Number(r.id)));
       const clash = appendClash((id) => stored.has(id), pets);
       if (clash) throw clash;
-      await this.store(client, [...pets], Math.max(nextId ?? 0, held.nextId), held);
+      await this.store(client, pets, nextId, held);
     }).catch(failed('Could not load the pets'));
   }
 
@@ -173,19 +173,16 @@ export class PgWorkspace implements Workspace {
     return { nextId: Number(row.next_id), count: Number(row.pet_count), bytes: Number(row.bytes) };
   }
 
-  /** Inserts `pets` beside `held` and sets the counter: the quota checked first, the next id past the highest. */
-  private async store(client: pg.PoolClient, pets: Pet[], nextId: number, held: { count: number; bytes: number }): Promise<void> {
-    const bytes = pets.reduce((n, pet) => n + petBytes(pet), held.bytes);
-    const count = held.count + pets.length;
-    const problem = quotaProblem(this.quota, count, bytes);
-    if (problem) throw quotaRefusal(problem, 'loaded');
-    const highest = pets.reduce((max, pet) => Math.max(max, pet.id), 0);
+  /** Inserts `pets` beside `held` (`loadTotals`: the quota checked first) and sets the counts and the next id. */
+  private async store(client: pg.PoolClient, pets: readonly Pet[], nextId: number | undefined, held: Totals): Promise<void> {
+    const totals = loadTotals(held, pets, nextId, this.quota);
     await insertPets(client, this.id, pets);
+    // The table's highest id too: a next id never falls on a stored pet, whatever the counter said.
     await client.query(
       `UPDATE petstore_workspaces SET generation = generation + 1, version = version + 1, pet_count = $2, bytes = $3,
-         next_id = GREATEST($4::bigint, (SELECT coalesce(max(id), 0) + 1 FROM petstore_pets WHERE workspace = $1), $5::bigint)
+         next_id = GREATEST($4::bigint, (SELECT coalesce(max(id), 0) + 1 FROM petstore_pets WHERE workspace = $1))
        WHERE id = $1`,
-      [this.id, count, bytes, nextId, highest + 1],
+      [this.id, totals.count, totals.bytes, totals.nextId],
     );
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StoreFailure } from '../../../src/store/errors.js';
 import { exportJson } from '../../../src/store/export-json.js';
-import { MAX_ID, appendClash, nextGeneration, noIdsLeft, prepareCreate, quotaRefusal, seededGeneration } from '../../../src/store/rules.js';
+import { EMPTY, MAX_ID, appendClash, loadTotals, nextGeneration, noIdsLeft, prepareCreate, quotaRefusal, seededGeneration } from '../../../src/store/rules.js';
 import { generatePets } from '../../../src/store/seed.js';
 import { stringifyJson } from '../../../src/exact-json.js';
 import type { Pet } from '../../../src/store/types.js';
@@ -81,5 +81,18 @@ describe('the rules every store keeps alike', () => {
     const pets = [pet(1), { ...pet(2), status: 'sold' as const }];
     expect([...exportJson(pets, 9)].join('')).toBe(stringifyJson({ nextId: 9, pets }));
     expect([...exportJson([], 1)].join('')).toBe('{"nextId":1,"pets":[]}');
+  });
+
+  it("a load's totals: beside those held, within the quota, the next id at least the one asked and the one held, past the highest loaded", () => {
+    const held = { count: 2, bytes: 100, nextId: 40 };
+    const loaded = [pet(50), pet(45)];
+    const bytes = 100 + loaded.reduce((n, p) => n + Buffer.byteLength(stringifyJson(p)), 0);
+    expect(loadTotals(held, loaded, undefined, undefined)).toEqual({ count: 4, bytes, nextId: 51 });
+    expect(loadTotals(held, [], 70, undefined).nextId).toBe(70);
+    expect(loadTotals(held, [], undefined, undefined).nextId).toBe(40);
+    expect(loadTotals(EMPTY, [], undefined, undefined)).toEqual({ count: 0, bytes: 0, nextId: 1 });
+    expect(refusal(() => loadTotals(held, loaded, undefined, { pets: 3, bytes: 10_000 })).message).toBe(
+      'The workspace holds its quota of 3 pets (--quota-pets). Nothing was loaded.',
+    );
   });
 });
