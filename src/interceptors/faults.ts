@@ -110,16 +110,35 @@ export class Faults {
     return this.apply(faults, request);
   };
 
-  private async apply(faults: Fault[], request: OperationRequest): Promise<undefined> {
-    for (const fault of faults) {
-      if (fault.operationId !== request.op.operationId) continue;
-      if (fault.rate !== undefined && Math.random() >= fault.rate) continue;
+  private apply(faults: Fault[], request: OperationRequest): Promise<undefined> {
+    return applyFirst(faults, request, (fault) => {
       fault.applied += 1;
       if (fault.count !== undefined && fault.applied >= fault.count) this.clear(this.workspaceOf(request.key), fault.id);
-      return enact(fault, request);
-    }
-    return undefined;
+      return fault;
+    });
   }
+}
+
+/**
+ * The apply loop of every store's faults: the first fault of the request's
+ * operation that its `rate` lets through and that `take` grants (counted
+ * as applied; undefined when its `count` was used up meanwhile) is
+ * enacted. How a fault is taken (in memory, or by a statement) is the store's.
+ */
+export async function applyFirst(
+  faults: readonly Fault[],
+  request: OperationRequest,
+  take: (fault: Fault) => Fault | undefined | Promise<Fault | undefined>,
+): Promise<undefined> {
+  for (const fault of faults) {
+    if (fault.operationId !== request.op.operationId) continue;
+    if (fault.rate !== undefined && Math.random() >= fault.rate) continue;
+    const taking = take(fault);
+    // Taken at once where it can be: in memory, a fault's count is used before any other request runs.
+    const taken = taking instanceof Promise ? await taking : taking;
+    if (taken) return enact(taken, request);
+  }
+  return undefined;
 }
 
 /** How the message of every answer a fault forces begins: the journal, the pact recorder and the metrics tell them by it. */

@@ -35,3 +35,30 @@ export const refusals = {
     ),
   name: (name: string) => new StoreFailure('invalid_request', `'${name}' is not a checkpoint name (${CHECKPOINT_NAME.source}).`),
 };
+
+/** A checkpoint a save meets: its name and the bytes it takes. */
+export interface HeldCheckpoint {
+  name: string;
+  bytes: number;
+}
+
+/**
+ * Whether a save of `name` may go on beside the workspace's checkpoints
+ * (`held`), under `--checkpoint-count` and `--checkpoint-bytes`: refused when
+ * the name is taken and `overwrite` is not sent, or when a new one would pass
+ * the count. Returns the bytes the save may take: the limit less the others'
+ * (the one it replaces does not count).
+ */
+export function saveBudget(held: Iterable<HeldCheckpoint>, name: string, overwrite: boolean, limits: { count: number; bytes: number }): number {
+  let count = 0;
+  let others = 0;
+  let old = false;
+  for (const checkpoint of held) {
+    count += 1;
+    if (checkpoint.name === name) old = true;
+    else others += checkpoint.bytes;
+  }
+  if (old && !overwrite) throw refusals.taken(name);
+  if (!old && count >= limits.count) throw refusals.count(count);
+  return limits.bytes - others;
+}

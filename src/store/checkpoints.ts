@@ -2,7 +2,7 @@ import { open, readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore } from '../backend.js';
 import { removeFile, RenamedNotDurable, writeFileAtomic } from './durable-entries.js';
-import { CHECKPOINT_NAME, headLine, refusals, type Head } from './checkpoint-rules.js';
+import { CHECKPOINT_NAME, headLine, refusals, saveBudget, type Head } from './checkpoint-rules.js';
 import { errnoOf, StoreError, StoreFailure, storageFailure } from './errors.js';
 import { KeyedSerial } from './keyed-serial.js';
 
@@ -40,15 +40,11 @@ export class FileCheckpoints implements CheckpointStore {
   async save(workspace: string, name: string, input: CheckpointInput, overwrite: boolean): Promise<CheckpointInfo> {
     const file = this.fileOf(workspace, name);
     return this.serial.run(workspace, async () => {
-      const held = await this.list(workspace);
-      const old = held.find((c) => c.name === name);
-      if (old && !overwrite) throw refusals.taken(name);
-      if (!old && held.length >= this.limits.count) throw refusals.count(held.length);
-      const others = held.reduce((n, c) => n + (c.name === name ? 0 : c.bytes), 0);
+      const budget = saveBudget(await this.list(workspace), name, overwrite, this.limits);
       const head: Head = { checkpoint: 1, savedAt: new Date().toISOString(), count: input.count, nextId: input.nextId };
       const written = { bytes: 0 };
       try {
-        await writeFileAtomic(file, withinBudget(headLine(head), input.text, this.limits.bytes - others, written));
+        await writeFileAtomic(file, withinBudget(headLine(head), input.text, budget, written));
       } catch (error) {
         if (error instanceof RenamedNotDurable) throw notDurable(name, error);
         throw storageFailure(error, 'Could not save the checkpoint');

@@ -1,21 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { removeDurably } from './durable-entries.js';
-
-/** Why a workspace was removed: beyond `--open-key-workspaces`, or unused for `--open-key-ttl`. */
-export type RemovalReason = 'cap' | 'ttl';
-
-/** How many workspaces of keys that are not configured are kept, and for how long unused. */
-export interface OpenKeyPolicy {
-  /** Most kept on disk (`--open-key-workspaces`). */
-  max: number;
-  /** Removed once unused for this long (`--open-key-ttl`), in ms. */
-  ttlMs: number;
-  /** Hears of each removal once its files are gone (metrics, log, journal, faults). */
-  onRemoved?: (id: string, reason: RemovalReason) => void;
-  /** Hears of a removal that failed (its files stay until the next start tries again). */
-  warn?: (message: string) => void;
-}
+import { OpenKeyUse, type OpenKeyPolicy, type RemovalReason } from './open-key-policy.js';
 
 /**
  * Takes a workspace out of service so it can be removed: false while a
@@ -38,13 +24,14 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /**
  * The workspaces of keys that are not configured (`--open-keys`), as kept on
  * disk: by id, least recently used first, found at start from the data
- * folder's file names and their times. Beyond the cap or past the TTL, the
- * least recently used one that no request holds is removed with its files:
+ * folder's file names and their times. Beyond the cap or past the TTL
+ * (`OpenKeyUse`, the rule the memory store shares), the least recently used
+ * one that no request holds is removed with its files:
  * snapshot, commit log, set-aside tails, checkpoints. Its key, if it comes
  * back, gets a fresh seeded workspace as a new key would.
  */
 export class OpenKeyWorkspaces {
-  private readonly kept = new Map<string, Kept>();
+  private readonly kept = new OpenKeyUse<Kept>();
   private readonly removals = new Map<string, Promise<void>>();
   private count = 0;
 
@@ -72,7 +59,7 @@ export class OpenKeyWorkspaces {
       item.found?.push(name);
       found.set(id, item);
     }
-    for (const [id, item] of [...found].sort((a, b) => a[1].lastUsed - b[1].lastUsed)) kept.kept.set(id, item);
+    for (const [id, item] of [...found].sort((a, b) => a[1].lastUsed - b[1].lastUsed)) kept.kept.use(id, item);
     return kept;
   }
 
@@ -88,9 +75,7 @@ export class OpenKeyWorkspaces {
 
   /** A use of a workspace: it becomes the most recently used (and is kept from now on, if new). */
   touch(id: string, key: string, now = Date.now()): void {
-    const item = this.kept.get(id);
-    this.kept.delete(id);
-    this.kept.set(id, { ...item, lastUsed: now, key });
+    this.kept.use(id, { ...this.kept.get(id), lastUsed: now, key });
   }
 
   /** A workspace just opened: kept as the most recently used, then the others trimmed to the cap. */
@@ -110,15 +95,7 @@ export class OpenKeyWorkspaces {
    * skipping any in use.
    */
   async trim(detach: Detach, room = 0, now = Date.now()): Promise<void> {
-    const stale = now - this.policy.ttlMs;
-    for (const id of [...this.kept.keys()]) {
-      const item = this.kept.get(id);
-      if (!item) continue;
-      const reason =
-        item.lastUsed < stale ? 'ttl'
-        : this.kept.size + room > this.policy.max ? 'cap'
-        : undefined;
-      if (!reason) return;
+    for (const [id, item, reason] of this.kept.due(this.policy, now, room)) {
       const store = detach(item.key);
       if (store === false) continue;
       this.kept.delete(id);

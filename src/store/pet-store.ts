@@ -143,7 +143,7 @@ export class PetStore implements Workspace {
   append(pets: readonly Pet[], nextId?: number): Promise<void> {
     this.assertOpen();
     return this.queue.exclusive(() => {
-      const clash = appendClash((id) => this.index.get(id), pets);
+      const clash = appendClash((id) => this.index.get(id) !== undefined, pets);
       if (clash) throw clash;
       return this.swap([...this.index.all(), ...pets], Math.max(nextId ?? 0, this.nextId));
     });

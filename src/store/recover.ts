@@ -4,7 +4,7 @@ import { CommitLog } from './commit-log.js';
 import { renameFile } from './durable-entries.js';
 import { DurableJsonFile } from './durable-file.js';
 import { StoreError, storageFailure } from './errors.js';
-import { generatePets } from './seed.js';
+import { seededGeneration } from './rules.js';
 import type { Pet, StoreData } from './types.js';
 
 /** What `recoverFiles` needs to know of a store. */
@@ -33,7 +33,8 @@ export async function recoverFiles(options: RecoverOptions): Promise<{ db: Low<S
   const existing = await adapter.read();
   if (!existing) {
     await setAsideOrphanLog(logFile, warn);
-    db.data = { format: 1, epoch: 0, nextId: options.seed.count + 1, pets: generatePets(options.seed.seed, options.seed.count) };
+    const seeded = seededGeneration(options.seed);
+    db.data = { format: 1, epoch: 0, nextId: seeded.nextId, pets: seeded.pets };
     await adapter.write(db.data).catch((error: unknown) => {
       throw storageFailure(error, `Cannot create the data file ${options.file}`);
     });

@@ -1,6 +1,7 @@
 import { stringifyJson } from '../exact-json.js';
 import { StoreFailure } from './errors.js';
 import { buildPet, petBytes, quotaProblem, type Quota } from './pet-index.js';
+import { generatePets } from './seed.js';
 import type { NewPet, Pet } from './types.js';
 
 /**
@@ -26,20 +27,28 @@ export const MAX_ID = Number.MAX_SAFE_INTEGER - 1;
  * counting what waits, would pass its quota.
  */
 export function prepareCreate(input: NewPet, provisionalId: number, held: { pets: number; bytes: number }, quota: Quota | undefined): PendingCreate {
-  if (provisionalId > MAX_ID) {
-    throw new StoreFailure('invalid_request', `No ids left: the last id, ${MAX_ID}, is taken. Reset the workspace or load pets with lower ids.`);
-  }
+  if (provisionalId > MAX_ID) throw noIdsLeft();
   const pet = buildPet(provisionalId, input);
   const json = stringifyJson(pet);
   const bytes = Buffer.byteLength(json);
   const problem = quotaProblem(quota, held.pets + 1, held.bytes + bytes);
-  if (problem) throw new StoreFailure('quota_exceeded', `${problem} Nothing was stored.`);
+  if (problem) throw quotaRefusal(problem, 'stored');
   return { input, pet, json, reserved: bytes };
 }
 
-/** A fixture load with `append` that names an id already stored: refused whole. */
-export function appendClash(stored: (id: number) => unknown, pets: readonly Pet[]): StoreFailure | undefined {
-  const clash = pets.find((p) => stored(p.id) !== undefined);
+/** A create refused because the id after the last one given would pass MAX_ID. */
+export const noIdsLeft = (): StoreFailure =>
+  new StoreFailure('invalid_request', `No ids left: the last id, ${MAX_ID}, is taken. Reset the workspace or load pets with lower ids.`);
+
+/** A write refused by the workspace's quota (`problem`, from `quotaProblem`): a create ('stored') or a reset or load ('loaded'). */
+export const quotaRefusal = (problem: string, what: 'stored' | 'loaded'): StoreFailure => new StoreFailure('quota_exceeded', `${problem} Nothing was ${what}.`);
+
+/**
+ * A fixture load with `append` that names an id already stored (`stored`
+ * says whether one is): refused whole.
+ */
+export function appendClash(stored: (id: number) => boolean, pets: readonly Pet[]): StoreFailure | undefined {
+  const clash = pets.find((p) => stored(p.id));
   return clash && new StoreFailure('invalid_request', `Nothing was loaded. A pet with id ${clash.id} is already stored; use "mode": "replace" or other ids.`);
 }
 
@@ -50,15 +59,51 @@ export interface Generation {
   nextId: number;
 }
 
+/** What a workspace holds, in numbers: its pets, their bytes, and its next id. */
+export interface Totals {
+  count: number;
+  bytes: number;
+  nextId: number;
+}
+
+/** An empty workspace's totals: what a reset starts from. */
+export const EMPTY: Totals = { count: 0, bytes: 0, nextId: 0 };
+
+/**
+ * The totals a load of `pets` gives a workspace that holds `held` (EMPTY
+ * for a reset, whose pets replace all): within the quota (else a
+ * StoreFailure, nothing loaded), and the next id at least `nextId` and the
+ * one held, and past the highest id loaded. A store that keeps its pets
+ * elsewhere (PostgreSQL) needs only these numbers.
+ */
+export function loadTotals(held: Totals, pets: readonly Pet[], nextId: number | undefined, quota: Quota | undefined): Totals {
+  let bytes = held.bytes;
+  let highest = 0;
+  for (const pet of pets) {
+    bytes += petBytes(pet);
+    if (pet.id > highest) highest = pet.id;
+  }
+  const count = held.count + pets.length;
+  const problem = quotaProblem(quota, count, bytes);
+  if (problem) throw quotaRefusal(problem, 'loaded');
+  return { count, bytes, nextId: Math.max(nextId ?? 0, held.nextId, highest + 1) };
+}
+
 /**
  * The content a reset or load gives a workspace: pets sorted by id, within
  * the quota (else a StoreFailure, nothing loaded), and the next id: at least
- * `nextId` and past the highest id.
+ * `nextId` and past the highest id (`loadTotals`).
  */
 export function nextGeneration(pets: readonly Pet[], nextId: number | undefined, quota: Quota | undefined): Generation {
   const sorted = [...pets].sort((a, b) => a.id - b.id);
-  const bytes = sorted.reduce((n, pet) => n + petBytes(pet), 0);
-  const problem = quotaProblem(quota, sorted.length, bytes);
-  if (problem) throw new StoreFailure('quota_exceeded', `${problem} Nothing was loaded.`);
-  return { pets: sorted, bytes, nextId: Math.max(nextId ?? 0, (sorted.at(-1)?.id ?? 0) + 1) };
+  const totals = loadTotals(EMPTY, sorted, nextId, quota);
+  return { pets: sorted, bytes: totals.bytes, nextId: totals.nextId };
 }
+
+/**
+ * A new workspace's content, the same on every store: `count` pets made
+ * from `seed` (ids 1 to `count`), and the next id after them. A seed is the
+ * operator's choice, so it is not held to the quota.
+ */
+export const seededGeneration = ({ seed, count }: { seed: number; count: number }): Generation =>
+  nextGeneration(generatePets(seed, count), undefined, undefined);

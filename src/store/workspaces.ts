@@ -1,8 +1,10 @@
 import { basename, dirname, extname, join } from 'node:path';
-import { StoreError, StoreFailure, errnoOf, storageFailure } from './errors.js';
+import { StoreError, errnoOf, storageFailure } from './errors.js';
 import { PetStore, type PetStoreOptions } from './pet-store.js';
-import { OpenKeyWorkspaces, type OpenKeyPolicy } from './open-key-workspaces.js';
+import type { OpenKeyPolicy } from './open-key-policy.js';
+import { OpenKeyWorkspaces } from './open-key-workspaces.js';
 import { WorkspaceIds } from './workspace-ids.js';
+import { tooManyWorkspaces } from './workspace-users.js';
 import type { WorkspaceStore } from '../backend.js';
 
 export interface WorkspacesOptions {
@@ -162,9 +164,7 @@ export class Workspaces implements WorkspaceStore {
 
   private async openStore(key: string, entry: Entry): Promise<PetStore> {
     // Checked before anything waits, so that workspaces opening together each make room in turn.
-    if (this.entries.size >= this.maxOpen && !(await this.closeOne())) {
-      throw new StoreFailure('service_unavailable', `Too many workspaces are in use at once (${this.maxOpen}, --max-workspaces). Try again shortly.`);
-    }
+    if (this.entries.size >= this.maxOpen && !(await this.closeOne())) throw tooManyWorkspaces(this.maxOpen);
     if (entry.openKey && this.kept) {
       // Its files may be going (removed while idle): they are not read before they are gone. Room is made before it is created.
       await this.kept.settled(entry.id);

@@ -1,5 +1,5 @@
 import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore } from '../../backend.js';
-import { CHECKPOINT_NAME, headLine, refusals } from '../checkpoint-rules.js';
+import { CHECKPOINT_NAME, headLine, refusals, saveBudget } from '../checkpoint-rules.js';
 import { KeyedSerial } from '../keyed-serial.js';
 
 interface Saved {
@@ -26,12 +26,12 @@ export class MemoryCheckpoints implements CheckpointStore {
     if (!CHECKPOINT_NAME.test(name)) return Promise.reject(refusals.name(name));
     return this.serial.run(workspace, async () => {
       const held = this.saved.get(workspace) ?? new Map<string, Saved>();
-      const old = held.get(name);
-      if (old && !overwrite) throw refusals.taken(name);
-      if (!old && held.size >= this.limits.count) throw refusals.count(held.size);
-      let others = 0;
-      for (const [n, c] of held) if (n !== name) others += c.info.bytes;
-      const budget = this.limits.bytes - others;
+      const budget = saveBudget(
+        [...held.values()].map((c) => c.info),
+        name,
+        overwrite,
+        this.limits,
+      );
       const savedAt = new Date().toISOString();
       let bytes = bytesOf(headLine({ checkpoint: 1, savedAt, count: input.count, nextId: input.nextId }));
       let text = '';

@@ -1,7 +1,7 @@
 import type { Summary, Workspace } from '../../backend.js';
 import { exportJson } from '../export-json.js';
 import { PetIndex, type Page, type Quota } from '../pet-index.js';
-import { appendClash, nextGeneration, prepareCreate } from '../rules.js';
+import { appendClash, nextGeneration, prepareCreate, type Generation } from '../rules.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
 
 /**
@@ -14,10 +14,9 @@ export class MemoryWorkspace implements Workspace {
   private nextId: number;
 
   constructor(
-    pets: Pet[],
+    generation: Generation,
     private readonly quota: Quota | undefined,
   ) {
-    const generation = nextGeneration(pets, undefined, undefined);
     this.index = new PetIndex(generation.pets, generation.bytes);
     this.nextId = generation.nextId;
   }
@@ -52,7 +51,7 @@ export class MemoryWorkspace implements Workspace {
   }
 
   append(pets: readonly Pet[], nextId?: number): Promise<void> {
-    const clash = appendClash((id) => this.index.get(id), pets);
+    const clash = appendClash((id) => this.index.get(id) !== undefined, pets);
     if (clash) return Promise.reject(clash);
     return this.replace([...this.index.all(), ...pets], Math.max(nextId ?? 0, this.nextId));
   }

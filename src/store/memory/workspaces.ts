@@ -1,9 +1,9 @@
 import type { MaybePromise, WorkspaceStore } from '../../backend.js';
-import { StoreFailure } from '../errors.js';
-import type { OpenKeyPolicy } from '../open-key-workspaces.js';
+import { OpenKeyUse, type OpenKeyPolicy } from '../open-key-policy.js';
 import type { Quota } from '../pet-index.js';
-import { generatePets } from '../seed.js';
+import { seededGeneration } from '../rules.js';
 import { workspaceIdsOf } from '../workspace-id.js';
+import { WorkspaceUsers } from '../workspace-users.js';
 import { MemoryWorkspace } from './workspace.js';
 
 export interface MemoryWorkspacesOptions {
@@ -21,8 +21,6 @@ export interface MemoryWorkspacesOptions {
 interface Entry {
   workspace: MemoryWorkspace;
   openKey: boolean;
-  /** Requests using it now: it is not removed under them. */
-  users: number;
   lastUsed: number;
 }
 
@@ -31,20 +29,25 @@ interface Entry {
  * use, kept for the life of the process. Ids are every backend's keyed hash,
  * under a secret made at start and never written anywhere. With open keys,
  * those beyond `--open-key-workspaces` or unused past `--open-key-ttl` are
- * removed, least recently used first, never while in use, as on the file
- * store.
+ * removed, least recently used first, never while in use, by the rule the
+ * file store keeps (`OpenKeyUse`).
  */
 export class MemoryWorkspaces implements WorkspaceStore {
-  /** By id, least recently used first. */
+  /** By id. */
   private readonly entries = new Map<string, Entry>();
+  /** Open keys' entries, least recently used first: which of them goes, and when. */
+  private readonly openKeyUse = new OpenKeyUse<Entry>();
   readonly idOf: (key: string) => string;
   private readonly configured: ReadonlySet<string>;
+  /** Requests using each workspace now: the cap counts these, and none of them is removed. */
+  private readonly users: WorkspaceUsers;
   private readonly sweeper: ReturnType<typeof setInterval> | undefined;
   private removed = 0;
 
   constructor(private readonly options: MemoryWorkspacesOptions) {
     this.idOf = workspaceIdsOf(options.secret ?? crypto.getRandomValues(new Uint8Array(32)));
     this.configured = new Set((options.openKeys?.configured ?? []).map(this.idOf));
+    this.users = new WorkspaceUsers(options.maxOpen);
     const ttl = options.openKeys?.ttlMs;
     if (ttl === undefined) return;
     this.sweeper = setInterval(() => this.trim(), Math.min(ttl, 30_000) / 2);
@@ -54,17 +57,13 @@ export class MemoryWorkspaces implements WorkspaceStore {
 
   async use<T>(key: string, work: (workspace: MemoryWorkspace) => MaybePromise<T>): Promise<T> {
     const id = this.idOf(key);
-    const entry = this.entries.get(id);
-    if (!entry?.users && this.inUse() >= this.options.maxOpen) {
-      throw new StoreFailure('service_unavailable', `Too many workspaces are in use at once (${this.options.maxOpen}, --max-workspaces). Try again shortly.`);
-    }
-    const using = this.touch(id, entry ?? this.make(id));
-    using.users += 1;
+    this.users.enter(id);
+    const using = this.touch(id, this.entries.get(id) ?? this.make(id));
     try {
       return await work(using.workspace);
     } finally {
-      using.users -= 1;
-      using.lastUsed = Date.now();
+      this.users.leave(id);
+      this.touch(id, using);
     }
   }
 
@@ -80,7 +79,7 @@ export class MemoryWorkspaces implements WorkspaceStore {
 
   /** Workspaces in use by requests now: what `--max-workspaces` caps (all stay in memory, none is ever closed). */
   openCount(): number {
-    return this.inUse();
+    return this.users.size;
   }
 
   removedCount(): number {
@@ -93,48 +92,31 @@ export class MemoryWorkspaces implements WorkspaceStore {
   }
 
   private make(id: string): Entry {
-    const { seed, count } = this.options.seed;
     const openKey = this.options.openKeys !== undefined && !this.configured.has(id);
-    const entry = { workspace: new MemoryWorkspace(generatePets(seed, count), this.options.quota), openKey, users: 0, lastUsed: Date.now() };
+    const entry = { workspace: new MemoryWorkspace(seededGeneration(this.options.seed), this.options.quota), openKey, lastUsed: Date.now() };
     this.entries.set(id, entry);
-    if (openKey) this.trim(id);
+    if (!openKey) return entry;
+    this.openKeyUse.use(id, entry);
+    // The one just made is in use (`use` entered it first), so it stays.
+    this.trim();
     return entry;
   }
 
   /** Makes `entry` the most recently used. */
   private touch(id: string, entry: Entry): Entry {
     entry.lastUsed = Date.now();
-    this.entries.delete(id);
-    this.entries.set(id, entry);
+    if (entry.openKey && this.entries.get(id) === entry) this.openKeyUse.use(id, entry);
     return entry;
   }
 
-  private inUse(): number {
-    let n = 0;
-    for (const entry of this.entries.values()) if (entry.users > 0) n += 1;
-    return n;
-  }
-
-  /**
-   * Removes open keys' workspaces, least recently used first: those unused
-   * past the TTL and those beyond the cap, skipping any in use and `keep`
-   * (the one just made).
-   */
-  private trim(keep?: string): void {
+  /** Removes the open keys' workspaces due (`OpenKeyUse.due`), skipping any in use. */
+  private trim(): void {
     const policy = this.options.openKeys;
     if (!policy) return;
-    const stale = Date.now() - policy.ttlMs;
-    let kept = 0;
-    for (const entry of this.entries.values()) if (entry.openKey) kept += 1;
-    for (const [id, entry] of [...this.entries]) {
-      if (!entry.openKey || id === keep || entry.users > 0) continue;
-      const reason =
-        entry.lastUsed < stale ? 'ttl'
-        : kept > policy.max ? 'cap'
-        : undefined;
-      if (!reason) continue;
+    for (const [id, , reason] of this.openKeyUse.due(policy, Date.now())) {
+      if (this.users.holds(id)) continue;
+      this.openKeyUse.delete(id);
       this.entries.delete(id);
-      kept -= 1;
       this.removed += 1;
       policy.onRemoved?.(id, reason);
     }

@@ -6,7 +6,7 @@ import type { ResponseCheck } from '../../control/journal-types.js';
 import type { Logger } from '../../logger.js';
 import type { OperationSpec } from '../../openapi/spec.js';
 import { StoreError } from '../errors.js';
-import type { RemovalReason } from '../open-key-workspaces.js';
+import type { RemovalReason } from '../open-key-policy.js';
 import { PgCheckpoints } from './checkpoints.js';
 import { PgFaults } from './faults.js';
 import { PgJournal } from './journal.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore } from '../../backend.js';
-import { CHECKPOINT_NAME, headLine, refusals } from '../checkpoints.js';
+import { CHECKPOINT_NAME, headLine, refusals, saveBudget } from '../checkpoint-rules.js';
 import { failed, transaction } from './pool.js';
 
 /**
@@ -55,10 +55,12 @@ export class PgCheckpoints implements CheckpointStore {
     return transaction(this.pool, async (client) => {
       await client.query(LOCK, [workspace]);
       const { rows } = await client.query<{ name: string; bytes: string }>('SELECT name, bytes FROM petstore_checkpoints WHERE workspace = $1', [workspace]);
-      const old = rows.some((r) => r.name === name);
-      if (old && !overwrite) throw refusals.taken(name);
-      if (!old && rows.length >= this.limits.count) throw refusals.count(rows.length);
-      const budget = this.limits.bytes - rows.reduce((n, r) => n + (r.name === name ? 0 : Number(r.bytes)), 0);
+      const budget = saveBudget(
+        rows.map((r) => ({ name: r.name, bytes: Number(r.bytes) })),
+        name,
+        overwrite,
+        this.limits,
+      );
       if (bytes > budget) throw refusals.bytes(budget);
       await client.query(
         `INSERT INTO petstore_checkpoints (workspace, name, saved_at, pet_count, next_id, bytes, text) VALUES ($1, $2, $3, $4, $5, $6, $7)

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { MAX_ID } from '../create-batch.js';
+import { MAX_ID } from '../rules.js';
 import { buildPet, type Quota } from '../pet-index.js';
 import type { NewPet, Pet } from '../types.js';
 import { BatchQueue, rejectEach } from './batch-queue.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { FaultStore } from '../../backend.js';
-import { checkFault, enact, type Fault, type FaultInput } from '../../interceptors/faults.js';
+import { applyFirst, checkFault, type Fault, type FaultInput } from '../../interceptors/faults.js';
 import type { OperationSpec } from '../../openapi/spec.js';
 import type { Interceptor, OperationRequest } from '../../operation.js';
 import { failed } from './pool.js';
@@ -85,23 +85,23 @@ export class PgFaults implements FaultStore {
   };
 
   /** The first fault of the operation that the database lets this request take. */
-  private async apply(faults: Fault[], request: OperationRequest): Promise<undefined> {
-    for (const fault of faults) {
-      if (fault.operationId !== request.op.operationId) continue;
-      if (fault.rate !== undefined && Math.random() >= fault.rate) continue;
-      const { rows } = await this.pool
-        .query<{ applied: number; remaining: number | null }>(
-          `UPDATE petstore_faults SET applied = applied + 1, remaining = remaining - 1 WHERE id = $1 AND ${LIVE} RETURNING applied, remaining`,
-          [fault.id],
-        )
-        .catch(failed('Could not apply a fault'));
-      // Used up through another instance: this request is not one of its `count`.
-      if (!rows[0]) continue;
-      // Used up now: every instance drops it from its copy at its next request.
-      if (rows[0].remaining === 0)
-        await this.pool.query('UPDATE petstore_state SET faults_version = faults_version + 1').catch(failed('Could not apply a fault'));
-      return enact({ ...fault, applied: rows[0].applied }, request);
-    }
-    return undefined;
+  private apply(faults: Fault[], request: OperationRequest): Promise<undefined> {
+    return applyFirst(faults, request, (fault) => this.take(fault));
+  }
+
+  /** A fault counted as applied by the database, or undefined when its count was used up through another instance. */
+  private async take(fault: Fault): Promise<Fault | undefined> {
+    const { rows } = await this.pool
+      .query<{ applied: number; remaining: number | null }>(
+        `UPDATE petstore_faults SET applied = applied + 1, remaining = remaining - 1 WHERE id = $1 AND ${LIVE} RETURNING applied, remaining`,
+        [fault.id],
+      )
+      .catch(failed('Could not apply a fault'));
+    // Used up through another instance: this request is not one of its `count`.
+    if (!rows[0]) return undefined;
+    // Used up now: every instance drops it from its copy at its next request.
+    if (rows[0].remaining === 0)
+      await this.pool.query('UPDATE petstore_state SET faults_version = faults_version + 1').catch(failed('Could not apply a fault'));
+    return { ...fault, applied: rows[0].applied };
   }
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { OpenKeyPolicy, RemovalReason } from '../open-key-workspaces.js';
+import type { OpenKeyPolicy, RemovalReason } from '../open-key-policy.js';
 import { transaction } from './pool.js';
 
 /**

@@ -1,8 +1,12 @@
 import { stringifyJson } from '../../exact-json.js';
 import type pg from 'pg';
 import { StoreFailure } from '../errors.js';
+import { EXPORT_TAIL, exportHead } from '../export-json.js';
 import type { Pet } from '../types.js';
 import { failed, transaction } from './pool.js';
+
+/** A workspace removed (an open key's, unused) since the request's state read: not an empty workspace; the next request makes it afresh. */
+export const missing = (): StoreFailure => new StoreFailure('service_unavailable', 'The workspace is missing from the database. Try again.');
 
 /** Rows per INSERT and per read of an export: big loads go in a few statements, never one of a million rows. */
 const CHUNK = 10_000;
@@ -41,9 +45,9 @@ export async function readExport(pool: pg.Pool, workspace: string): Promise<Expo
     async (client) => {
       const { rows } = await client.query<{ next_id: string }>('SELECT next_id FROM petstore_workspaces WHERE id = $1', [workspace]);
       // Removed (an open key's, unused) since this request's state read: not an empty workspace.
-      if (!rows[0]) throw new StoreFailure('service_unavailable', 'The workspace is missing from the database. Try again.');
+      if (!rows[0]) throw missing();
       nextId = Number(rows[0].next_id);
-      pieces.push(`{"nextId":${rows[0].next_id},"pets":[`);
+      pieces.push(exportHead(rows[0].next_id));
       let after = -1;
       for (;;) {
         const page = await client.query<[string, string]>({
@@ -59,7 +63,7 @@ export async function readExport(pool: pg.Pool, workspace: string): Promise<Expo
     },
     'REPEATABLE READ',
   ).catch(failed('Could not export the workspace'));
-  pieces.push(']}');
+  pieces.push(EXPORT_TAIL);
   return { count, nextId, pieces };
 }
 

@@ -1,12 +1,12 @@
 import { parseJson, stringifyJson } from '../../exact-json.js';
 import type pg from 'pg';
 import type { CheckpointInput, Summary, Workspace } from '../../backend.js';
-import { MAX_ID } from '../create-batch.js';
-import { StoreFailure } from '../errors.js';
-import { buildPet, petBytes, quotaProblem, type Page, type Quota } from '../pet-index.js';
+import type { StoreFailure } from '../errors.js';
+import { buildPet, quotaProblem, type Page, type Quota } from '../pet-index.js';
+import { EMPTY, MAX_ID, appendClash, loadTotals, noIdsLeft, quotaRefusal, type Totals } from '../rules.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
 import { failed, transaction } from './pool.js';
-import { exportRows, insertPets, readExport } from './workspace-rows.js';
+import { exportRows, insertPets, missing, readExport } from './workspace-rows.js';
 import { CreateBatcher, type QueuedCreate } from './create-batch.js';
 import type { ReadCache } from './read-cache.js';
 
@@ -14,8 +14,6 @@ import type { ReadCache } from './read-cache.js';
 function textAfterId(input: NewPet): string {
   return stringifyJson(buildPet(0, input)).slice('{"id":0'.length);
 }
-
-const missing = () => new StoreFailure('service_unavailable', 'The workspace is missing from the database. Try again.');
 
 /**
  * One API key's pets in PostgreSQL. Nothing is cached: every read asks the
@@ -115,10 +113,9 @@ export class PgWorkspace implements Workspace {
   /** Why a create stored nothing: no id left, or a quota. */
   private async refusal(fixedBytes: number): Promise<StoreFailure> {
     const s = await this.state(this.pool);
-    if (s.nextId > MAX_ID)
-      return new StoreFailure('invalid_request', `No ids left: the last id, ${MAX_ID}, is taken. Reset the workspace or load pets with lower ids.`);
+    if (s.nextId > MAX_ID) return noIdsLeft();
     const problem = quotaProblem(this.quota, s.count + 1, s.bytes + fixedBytes + String(s.nextId).length);
-    return new StoreFailure('quota_exceeded', `${problem ?? 'The workspace is at its quota.'} Nothing was stored.`);
+    return quotaRefusal(problem ?? 'The workspace is at its quota.', 'stored');
   }
 
   /** A new generation: every pet replaced in one transaction, all or nothing. */
@@ -126,7 +123,7 @@ export class PgWorkspace implements Workspace {
     return transaction(this.pool, async (client) => {
       await this.lock(client);
       await client.query('DELETE FROM petstore_pets WHERE workspace = $1', [this.id]);
-      await this.store(client, [...pets], nextId ?? 0, { count: 0, bytes: 0 });
+      await this.store(client, pets, nextId, EMPTY);
     }).catch(failed('Could not replace the data'));
   }
 
@@ -139,10 +136,9 @@ export class PgWorkspace implements Workspace {
         pets.map((p) => p.id),
       ]);
       const stored = new Set(rows.map((r) => Number(r.id)));
-      const clash = pets.find((p) => stored.has(p.id));
-      if (clash)
-        throw new StoreFailure('invalid_request', `Nothing was loaded. A pet with id ${clash.id} is already stored; use "mode": "replace" or other ids.`);
-      await this.store(client, [...pets], Math.max(nextId ?? 0, held.nextId), held);
+      const clash = appendClash((id) => stored.has(id), pets);
+      if (clash) throw clash;
+      await this.store(client, pets, nextId, held);
     }).catch(failed('Could not load the pets'));
   }
 
@@ -177,19 +173,16 @@ export class PgWorkspace implements Workspace {
     return { nextId: Number(row.next_id), count: Number(row.pet_count), bytes: Number(row.bytes) };
   }
 
-  /** Inserts `pets` beside `held` and sets the counter: the quota checked first, the next id past the highest. */
-  private async store(client: pg.PoolClient, pets: Pet[], nextId: number, held: { count: number; bytes: number }): Promise<void> {
-    const bytes = pets.reduce((n, pet) => n + petBytes(pet), held.bytes);
-    const count = held.count + pets.length;
-    const problem = quotaProblem(this.quota, count, bytes);
-    if (problem) throw new StoreFailure('quota_exceeded', `${problem} Nothing was loaded.`);
-    const highest = pets.reduce((max, pet) => Math.max(max, pet.id), 0);
+  /** Inserts `pets` beside `held` (`loadTotals`: the quota checked first) and sets the counts and the next id. */
+  private async store(client: pg.PoolClient, pets: readonly Pet[], nextId: number | undefined, held: Totals): Promise<void> {
+    const totals = loadTotals(held, pets, nextId, this.quota);
     await insertPets(client, this.id, pets);
+    // The table's highest id too: a next id never falls on a stored pet, whatever the counter said.
     await client.query(
       `UPDATE petstore_workspaces SET generation = generation + 1, version = version + 1, pet_count = $2, bytes = $3,
-         next_id = GREATEST($4::bigint, (SELECT coalesce(max(id), 0) + 1 FROM petstore_pets WHERE workspace = $1), $5::bigint)
+         next_id = GREATEST($4::bigint, (SELECT coalesce(max(id), 0) + 1 FROM petstore_pets WHERE workspace = $1))
        WHERE id = $1`,
-      [this.id, count, bytes, nextId, highest + 1],
+      [this.id, totals.count, totals.bytes, totals.nextId],
     );
   }
 }

@@ -1,11 +1,10 @@
-import { stringifyJson } from '../../exact-json.js';
 import type pg from 'pg';
 import type { MaybePromise, Workspace, WorkspaceStore } from '../../backend.js';
-import { StoreFailure } from '../errors.js';
 import { workspaceIdsOf } from '../workspace-id.js';
-import type { OpenKeyPolicy } from '../open-key-workspaces.js';
+import { WorkspaceUsers } from '../workspace-users.js';
+import type { OpenKeyPolicy } from '../open-key-policy.js';
 import type { Quota } from '../pet-index.js';
-import { generatePets } from '../seed.js';
+import { seededGeneration } from '../rules.js';
 import { failed, transaction } from './pool.js';
 import { PgOpenKeyRemoval } from './open-key-removal.js';
 import { ReadCache } from './read-cache.js';
@@ -46,7 +45,7 @@ export class PgWorkspaces implements WorkspaceStore {
   /** Workspaces known to exist, by id. */
   private readonly known = new Map<string, PgWorkspace>();
   /** Requests using each workspace now, by id: the cap counts these. */
-  private readonly inUse = new Map<string, number>();
+  private readonly users: WorkspaceUsers;
   /** Reads of pets, reused while their workspace's version stands (see ReadCache). */
   readonly cache: ReadCache;
 
@@ -57,6 +56,7 @@ export class PgWorkspaces implements WorkspaceStore {
   constructor(private readonly options: PgWorkspacesOptions) {
     this.ids = workspaceIdsOf(Buffer.from(options.secret, 'hex'));
     this.cache = new ReadCache(options.cacheBytes);
+    this.users = new WorkspaceUsers(options.maxOpen);
     const policy = options.openKeys;
     if (!policy) return;
     this.configured = new Set(policy.configured.map((key) => this.idOf(key)));
@@ -64,7 +64,7 @@ export class PgWorkspaces implements WorkspaceStore {
     this.removal = new PgOpenKeyRemoval(
       options.pool,
       policy,
-      () => [...this.inUse.keys()],
+      () => this.users.ids(),
       (id) => this.forget(id),
     );
   }
@@ -81,17 +81,11 @@ export class PgWorkspaces implements WorkspaceStore {
 
   async use<T>(key: string, work: (workspace: Workspace) => MaybePromise<T>): Promise<T> {
     const id = this.idOf(key);
-    const users = this.inUse.get(id) ?? 0;
-    if (users === 0 && this.inUse.size >= this.options.maxOpen) {
-      throw new StoreFailure('service_unavailable', `Too many workspaces are in use at once (${this.options.maxOpen}, --max-workspaces). Try again shortly.`);
-    }
-    this.inUse.set(id, users + 1);
+    this.users.enter(id);
     try {
       return await work(this.known.get(id) ?? (await this.ensure(id)));
     } finally {
-      const left = (this.inUse.get(id) ?? 1) - 1;
-      if (left === 0) this.inUse.delete(id);
-      else this.inUse.set(id, left);
+      this.users.leave(id);
     }
   }
 
@@ -106,7 +100,7 @@ export class PgWorkspaces implements WorkspaceStore {
 
   /** Workspaces in use by this instance's requests now: what `--max-workspaces` caps. */
   openCount(): number {
-    return this.inUse.size;
+    return this.users.size;
   }
 
   /** Workspaces of open keys this instance removed from the database since start. */
@@ -126,7 +120,6 @@ export class PgWorkspaces implements WorkspaceStore {
    * reads cached of that one for this one's.
    */
   private async ensure(id: string): Promise<PgWorkspace> {
-    const { seed, count } = this.options.seed;
     const openKey = this.configured !== undefined && !this.configured.has(id);
     const made = await transaction(this.options.pool, async (client) => {
       const made = await client.query(
@@ -137,12 +130,11 @@ export class PgWorkspaces implements WorkspaceStore {
       // Made for an open key elsewhere, configured here: never removed from now on.
       if (made.rowCount === 0 && !openKey) await client.query('UPDATE petstore_workspaces SET open_key = false WHERE id = $1 AND open_key', [id]);
       if (made.rowCount === 0) return false;
-      const pets = generatePets(seed, count);
+      const { pets, bytes, nextId } = seededGeneration(this.options.seed);
       await insertPets(client, id, pets);
-      const bytes = pets.reduce((n, pet) => n + Buffer.byteLength(stringifyJson(pet)), 0);
       await client.query('UPDATE petstore_workspaces SET version = version + 1, next_id = $2, pet_count = $3, bytes = $4 WHERE id = $1', [
         id,
-        (pets.at(-1)?.id ?? 0) + 1,
+        nextId,
         pets.length,
         bytes,
       ]);

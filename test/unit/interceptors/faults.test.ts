@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/http/errors.js';
-import { Faults, type FaultInput } from '../../../src/interceptors/faults.js';
+import { applyFirst, Faults, type Fault, type FaultInput } from '../../../src/interceptors/faults.js';
 import { operationRequest, spec } from '../../support/operation-request.js';
 
 const workspaceOf = (key: string) => `ws-of-${key}`;
@@ -189,5 +189,34 @@ describe('the faults interceptor', () => {
     for (let i = 0; i < 400; i++) if ((await outcome(faults)) !== 'passes') failed++;
     expect(failed).toBe(5);
     expect(faults.list(A)).toEqual([]);
+  });
+});
+
+describe('applyFirst, the apply loop every store shares', () => {
+  const fault = (id: number, operationId: string, status: number): Fault => ({ id, operationId, status, applied: 0 });
+  const listPetsFault = fault(1, 'listPets', 500);
+
+  it("enacts the first fault of the request's operation that the store grants, skipping those it does not", async () => {
+    const asked: number[] = [];
+    const faults = [listPetsFault, fault(2, 'getPet', 503), fault(3, 'getPet', 500), fault(4, 'getPet', 502)];
+    const error = await applyFirst(faults, getPet(), (f) => {
+      asked.push(f.id);
+      // Fault 2 was used up through another instance.
+      return Promise.resolve(f.id === 2 ? undefined : { ...f, applied: 7 });
+    }).catch((e: unknown) => e);
+    expect(asked).toEqual([2, 3]);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).toBody()).toMatchObject({ status: 500, message: 'Fault injected by the sandbox (fault 3): getPet answers 500.' });
+  });
+
+  it('passes when no fault of the operation is granted, asking none of the other operations', async () => {
+    const asked: number[] = [];
+    await expect(
+      applyFirst([listPetsFault, fault(2, 'getPet', 503)], getPet(), (f) => {
+        asked.push(f.id);
+        return undefined;
+      }),
+    ).resolves.toBeUndefined();
+    expect(asked).toEqual([2]);
   });
 });
