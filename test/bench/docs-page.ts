@@ -5,7 +5,8 @@
  * full run. docs/performance.md says how to read them.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import { PACKAGE_ROOT } from '../../src/paths.js';
 import { renderChart } from './chart.js';
 import type { RecordedRun } from './report.js';
 
@@ -32,15 +33,15 @@ function about(run: RecordedRun): string[] {
   ];
 }
 
-/** The Markdown page of one recorded run. */
-export function benchPage(run: RecordedRun): string {
+/** The Markdown page of one recorded run; `guide` is the link to docs/performance.md from where the page is. */
+export function benchPage(run: RecordedRun, guide = '../performance.md'): string {
   const kind = run.smoke ? 'a smoke run (`--smoke`): too short for the numbers to mean much, and the targets are not judged' : 'a full run';
   return [
     '# Bench results: the latest run',
     '',
     `Written by \`npm run bench\` from ${kind}.`,
     'Do not edit it by hand: run the bench again.',
-    '[Performance](../performance.md) says how to read it.',
+    `[Performance](${guide}) says how to read it.`,
     '',
     ...about(run),
     '',
@@ -65,6 +66,9 @@ export async function writeBenchDocs(dir: string, run: RecordedRun): Promise<str
   const page = join(dir, PAGE);
   const chart = join(dir, CHART);
   writeWhole(chart, `${svg}\n`);
-  writeWhole(page, benchPage(run));
+  const guide = relative(dir, join(PACKAGE_ROOT, 'docs', 'performance.md'))
+    .split(sep)
+    .join('/');
+  writeWhole(page, benchPage(run, guide));
   return [page, chart];
 }

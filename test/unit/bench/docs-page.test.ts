@@ -4,7 +4,7 @@
  * links its chart, and a chart that is well-formed SVG naming every scenario.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import MarkdownIt from 'markdown-it';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { benchPage, CHART, PAGE, writeBenchDocs } from '../../bench/docs-page.js
 import { render, rowsOf, type RecordedRun } from '../../bench/report.js';
 import type { LoadResult } from '../../bench/load.js';
 import { tempDir } from '../../support/harness.js';
+import { PACKAGE_ROOT } from '../../../src/paths.js';
 
 const result = (rps: number, cpuUs: number): LoadResult => ({ rps, p50: 1, p99: 4, requests: rps * 5, non2xx: 0, errors: 0, cpuUs });
 const get = new Map([
@@ -59,8 +60,10 @@ describe('the bench page and chart', () => {
     svg = readFileSync(join(dir, CHART), 'utf8');
   });
 
-  it('writes the page benchPage renders', () => {
-    expect(page).toBe(benchPage(run));
+  it('writes the page benchPage renders, its link to docs/performance.md made from where the page is', () => {
+    const guide = /\[Performance\]\(([^)]+)\)/.exec(page)?.[1] ?? '';
+    expect(resolve(dir, guide)).toBe(join(PACKAGE_ROOT, 'docs', 'performance.md'));
+    expect(page).toBe(benchPage(run, guide));
   });
 
   it('says when, on what and how the run was made', () => {
