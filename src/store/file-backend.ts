@@ -9,6 +9,7 @@ import type { OperationSpec } from '../openapi/spec.js';
 import { FileCheckpoints } from './checkpoints.js';
 import { storageFailure } from './errors.js';
 import { memoryMode } from './memory/mode.js';
+import { openKeyPolicyOf } from './open-key-policy.js';
 import { Workspaces, type WorkspacesOptions } from './workspaces.js';
 
 /**
@@ -90,16 +91,8 @@ export async function openFileBackend({ config, logger, checkPet, checkResponse,
  * journal and faults go with its files, and the removal is logged.
  */
 function openKeyPolicy(config: Config, logger: Logger, journal: Journal, faults: Faults): WorkspacesOptions['openKeys'] {
-  const why = { cap: `beyond --open-key-workspaces ${config.openKeyWorkspaces}`, ttl: `unused for --open-key-ttl ${config.openKeyTtlMs / 1000} s` };
-  return {
-    configured: config.apiKeys,
-    max: config.openKeyWorkspaces,
-    ttlMs: config.openKeyTtlMs,
-    onRemoved: (id, reason) => {
-      journal.clear(id);
-      faults.clear(id);
-      logger.info(`Removed the workspace ${id} of an open key with its files (${why[reason]})`, { workspace: id, reason });
-    },
-    warn: (message) => logger.warn(message),
-  };
+  return openKeyPolicyOf(config, logger, 'with its files', (id) => {
+    journal.clear(id);
+    faults.clear(id);
+  });
 }

@@ -3,6 +3,8 @@
  * stores share (`--open-key-workspaces`, `--open-key-ttl`). How a workspace
  * goes (its files removed, or its memory dropped) is each store's own.
  */
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
 
 /** Why a workspace was removed: beyond `--open-key-workspaces`, or unused for `--open-key-ttl`. */
 export type RemovalReason = 'cap' | 'ttl';
@@ -75,4 +77,29 @@ export class OpenKeyUse<T extends { lastUsed: number }> {
       yield [id, item, reason];
     }
   }
+}
+
+/**
+ * The policy that `--open-key-workspaces` and `--open-key-ttl` set: each
+ * removal runs `forget` (the store's own clean-up: journal, faults, ...)
+ * and is logged with its reason; `removed` says what went ("with its
+ * files", "from memory").
+ */
+export function openKeyPolicyOf(
+  config: Pick<Config, 'apiKeys' | 'openKeyWorkspaces' | 'openKeyTtlMs'>,
+  logger: Logger,
+  removed: string,
+  forget: (id: string) => void,
+): OpenKeyPolicy & { configured: readonly string[] } {
+  const why = { cap: `beyond --open-key-workspaces ${config.openKeyWorkspaces}`, ttl: `unused for --open-key-ttl ${config.openKeyTtlMs / 1000} s` };
+  return {
+    configured: config.apiKeys,
+    max: config.openKeyWorkspaces,
+    ttlMs: config.openKeyTtlMs,
+    onRemoved: (id, reason) => {
+      forget(id);
+      logger.info(`Removed the workspace ${id} of an open key ${removed} (${why[reason]})`, { workspace: id, reason });
+    },
+    warn: (message) => logger.warn(message),
+  };
 }

@@ -5,6 +5,7 @@ import type { ResponseCheck } from '../../control/journal-types.js';
 import { Faults } from '../../interceptors/faults.js';
 import type { Logger } from '../../logger.js';
 import type { OperationSpec } from '../../openapi/spec.js';
+import { openKeyPolicyOf } from '../open-key-policy.js';
 import { MemoryCheckpoints } from './checkpoints.js';
 import { memoryMode } from './mode.js';
 import { MemoryWorkspaces } from './workspaces.js';
@@ -30,7 +31,6 @@ export function openMemoryBackend({ config, logger, checkResponse, operations, s
   const checkpoints = new MemoryCheckpoints({ count: config.checkpointCount, bytes: config.checkpointBytes });
   // Made before the workspaces, whose removals clear them; `workspaces` is read only once requests are served.
   const faults = new Faults(operations, (key) => workspaces.idOf(key));
-  const why = { cap: `beyond --open-key-workspaces ${config.openKeyWorkspaces}`, ttl: `unused for --open-key-ttl ${config.openKeyTtlMs / 1000} s` };
   const workspaces = new MemoryWorkspaces({
     seed: { seed: config.seed, count: config.count },
     quota: { pets: config.quotaPets, bytes: config.quotaBytes },
@@ -38,17 +38,11 @@ export function openMemoryBackend({ config, logger, checkResponse, operations, s
     ...(secret ? { secret } : {}),
     ...(config.openKeys ?
       {
-        openKeys: {
-          configured: config.apiKeys,
-          max: config.openKeyWorkspaces,
-          ttlMs: config.openKeyTtlMs,
-          onRemoved: (id, reason) => {
-            journal.clear(id);
-            faults.clear(id);
-            checkpoints.drop(id);
-            logger.info(`Removed the workspace ${id} of an open key from memory (${why[reason]})`, { workspace: id, reason });
-          },
-        },
+        openKeys: openKeyPolicyOf(config, logger, 'from memory', (id) => {
+          journal.clear(id);
+          faults.clear(id);
+          checkpoints.drop(id);
+        }),
       }
     : {}),
   });
