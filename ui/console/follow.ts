@@ -63,3 +63,41 @@ export function createFollower(app: Console, operationId: StreamOperationId, sta
     stop,
   };
 }
+
+/** A followed journal shown as a list, newest first, with a Clear button. */
+export interface FollowedList {
+  /** The stream to follow and the operation that clears that journal. */
+  stream: StreamOperationId;
+  clear: 'clearJournal' | 'clearUnauthenticatedJournal';
+  /** The list's element, the follower's state line and the Clear button's id. */
+  list: HTMLElement;
+  state: HTMLElement;
+  clearButton: HTMLElement;
+  /** The list item of an entry. */
+  item(entry: JournalEntry): HTMLElement;
+  /** Hears of each live entry (not those of the backlog). */
+  onLive?(entry: JournalEntry): void;
+}
+
+/** Follows a journal into a list of at most `kept` items, newest first; Clear empties the journal and the list. */
+export function followIntoList(app: Console, view: FollowedList, kept: number): { start(): void; stop(): void } {
+  const follower = createFollower(app, view.stream, view.state, {
+    restart: () => view.list.replaceChildren(),
+    entry: (entry, live) => {
+      view.list.prepend(view.item(entry));
+      while (view.list.childElementCount > kept) view.list.lastElementChild?.remove();
+      if (live) view.onLive?.(entry);
+    },
+  });
+  view.clearButton.addEventListener('click', () => {
+    app
+      .client()
+      .call(view.clear)
+      .then((c) => {
+        view.list.replaceChildren();
+        say(view.state, `Cleared ${c.cleared} entries; following.`);
+      })
+      .catch((error: unknown) => app.fail(view.state, error));
+  });
+  return follower;
+}

@@ -1,6 +1,6 @@
 import type { Console } from './session.js';
-import { byId, el, say } from './dom.js';
-import { createFollower, type JournalEntry } from './follow.js';
+import { byId, el } from './dom.js';
+import { followIntoList, type JournalEntry } from './follow.js';
 
 /** Entries kept on the page, per view; older ones are dropped from it (the sandbox keeps its own). */
 export const KEPT = 200;
@@ -44,26 +44,17 @@ function entryItem(e: JournalEntry): HTMLLIElement {
  * to `onEntry`, so that the views it changes refresh themselves.
  */
 export function createJournalView(app: Console, onEntry: (entry: JournalEntry) => void): { start(): void; stop(): void } {
-  const list = byId('journal-entries');
-  const state = byId('journal-state');
-  const follower = createFollower(app, 'streamJournal', state, {
-    restart: () => list.replaceChildren(),
-    entry: (entry, live) => {
-      list.prepend(entryItem(entry));
-      while (list.childElementCount > KEPT) list.lastElementChild?.remove();
-      if (live) onEntry(entry);
+  return followIntoList(
+    app,
+    {
+      stream: 'streamJournal',
+      clear: 'clearJournal',
+      list: byId('journal-entries'),
+      state: byId('journal-state'),
+      clearButton: byId('clear-journal'),
+      item: entryItem,
+      onLive: onEntry,
     },
-  });
-
-  byId('clear-journal').addEventListener('click', () => {
-    app
-      .client()
-      .call('clearJournal')
-      .then((c) => {
-        list.replaceChildren();
-        say(state, `Cleared ${c.cleared} entries; following.`);
-      })
-      .catch((error: unknown) => app.fail(state, error));
-  });
-  return follower;
+    KEPT,
+  );
 }

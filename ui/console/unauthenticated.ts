@@ -1,6 +1,6 @@
 import type { Console } from './session.js';
-import { byId, el, say } from './dom.js';
-import { createFollower, type JournalEntry } from './follow.js';
+import { byId, el } from './dom.js';
+import { followIntoList, type JournalEntry } from './follow.js';
 import { KEPT, queryText } from './journal.js';
 
 /** The sandbox's explanation in an entry's Error body (why the key was refused), if it has one. */
@@ -28,24 +28,13 @@ const row = (e: JournalEntry): HTMLTableRowElement =>
  * client that gets 401s shows here, with the masked key it sent.
  */
 export function createUnauthenticatedView(app: Console): { start(): void; stop(): void } {
-  const rows = byId('unauthenticated-table').querySelector('tbody') as HTMLElement;
-  const state = byId('unauthenticated-state');
-  const follower = createFollower(app, 'streamUnauthenticatedJournal', state, {
-    restart: () => rows.replaceChildren(),
-    entry: (entry) => {
-      rows.prepend(row(entry));
-      while (rows.childElementCount > KEPT) rows.lastElementChild?.remove();
-    },
-  });
-  byId('clear-unauthenticated').addEventListener('click', () => {
-    app
-      .client()
-      .call('clearUnauthenticatedJournal')
-      .then((c) => {
-        rows.replaceChildren();
-        say(state, `Cleared ${c.cleared} entries; following.`);
-      })
-      .catch((error: unknown) => app.fail(state, error));
-  });
-  return follower;
+  const view = {
+    stream: 'streamUnauthenticatedJournal',
+    clear: 'clearUnauthenticatedJournal',
+    list: byId('unauthenticated-table').querySelector('tbody') as HTMLElement,
+    state: byId('unauthenticated-state'),
+    clearButton: byId('clear-unauthenticated'),
+    item: row,
+  } as const;
+  return followIntoList(app, view, KEPT);
 }
