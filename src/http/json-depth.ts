@@ -16,9 +16,9 @@ const [OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT] = [0x5b, 0x5d, 0x7b, 
 /**
  * Refuses (400) JSON bytes nested deeper than `max` arrays and objects, before
  * they are parsed: one pass over the bytes, skipping strings. Called by
- * `checkJsonBytes` (http/json-body.ts) on every JSON body the sandbox reads.
+ * `parseJsonBody` (core/json-body.ts) on every JSON body the sandbox reads.
  */
-export function checkJsonDepth(raw: Buffer, max = MAX_JSON_DEPTH): void {
+export function checkJsonDepth(raw: Uint8Array, max = MAX_JSON_DEPTH): void {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < raw.length; i++) {

@@ -1,11 +1,9 @@
-import { parse as parseContentType } from 'content-type';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { parseJson } from '../exact-json.js';
+import { checkJsonMediaType, parseJsonBody } from '../core/json-body.js';
 import { ApiError } from './errors.js';
 import { hasBody } from './has-body.js';
-import { checkJsonBytes } from './json-body.js';
 
 /** Decoders of the Content-Encodings a JSON body may have (as Express's body parser accepts them). */
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
@@ -13,21 +11,6 @@ const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
   deflate: createInflate,
   br: createBrotliDecompress,
 };
-
-/** The body's media type and charset; 415 unless it is JSON in UTF-8. */
-function checkContentType(header: string | undefined): void {
-  let type: string | undefined;
-  let charset: string | undefined;
-  try {
-    const parsed = parseContentType(header ?? '');
-    type = parsed.type;
-    charset = parsed.parameters.charset?.toLowerCase();
-  } catch {
-    // not a media type at all: refused below
-  }
-  if (type !== 'application/json') throw ApiError.of('unsupported_media_type', `Content-Type must be application/json, got '${header ?? 'none'}'.`);
-  if (charset !== undefined && charset !== 'utf-8') throw ApiError.of('unsupported_media_type', `Unsupported charset '${charset}': send UTF-8 JSON.`);
-}
 
 /** The request's body stream, decoded as its Content-Encoding says; 415 for an encoding it cannot undo. */
 function decoded(req: IncomingMessage, limit: number): Readable {
@@ -81,19 +64,6 @@ function collect(req: IncomingMessage, stream: Readable, limit: number): Promise
   });
 }
 
-/** Valid JSON that is not an object or array is refused like Express's strict parser does; an int64 past 2^53 is kept exactly. */
-function parseStrict(bytes: Buffer): unknown {
-  const text = bytes.toString('utf8');
-  let value: unknown;
-  try {
-    value = parseJson(text);
-  } catch (error) {
-    throw ApiError.of('invalid_request', `Request body is not valid JSON: ${(error as Error).message}`);
-  }
-  if (value === null || typeof value !== 'object') throw ApiError.of('invalid_request', 'Request body must be a JSON object.');
-  return value;
-}
-
 /**
  * A request's JSON body, read by the sandbox itself: undefined when there is
  * none, else the parsed value. Refuses, with the documented codes, a media
@@ -107,13 +77,10 @@ function parseStrict(bytes: Buffer): unknown {
  */
 export async function readJsonBody(req: IncomingMessage, limit: number, capture?: (bytes: Buffer) => void): Promise<unknown> {
   if (!hasBody(req)) return undefined;
-  checkContentType(req.headers['content-type']);
+  checkJsonMediaType(req.headers['content-type']);
   const bytes = await collect(req, decoded(req, limit), limit);
   capture?.(bytes);
-  // An empty JSON body is read as {} (Express's parser does the same): the schema then names what is missing.
-  if (bytes.length === 0) return {};
-  checkJsonBytes(bytes);
-  return parseStrict(bytes);
+  return parseJsonBody(bytes);
 }
 
 /**
