@@ -83,6 +83,22 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: fsCalls(['mkdir']), patterns: [APP_IMPORT] }] },
   },
   {
+    // The engine knows no transport, file or database (src/README.md): those are handed to it by the adapters and stores.
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:http', 'node:https', 'node:http2', 'node:net', 'node:fs', 'node:fs/promises', 'express', 'pg'].map((name) => ({
+            name,
+            message: 'src/core/ knows no transport, file or database: take what it needs as a parameter (src/README.md).',
+          })),
+          patterns: [APP_IMPORT],
+        },
+      ],
+    },
+  },
+  {
     // No import cycles: a shared piece moves down into a module of its own that both sides import (src/README.md).
     // The TypeScript resolver maps the `.js` specifiers to their `.ts` files. The rule skips type-only imports;
     // test/unit/import-cycles.test.ts checks those too.
