@@ -1,0 +1,99 @@
+/**
+ * The command line as a function: `runCli(argv, env)` parses, starts the
+ * sandbox or runs a QA command, and resolves with the exit code. Importing
+ * it starts nothing; `bin.ts` is the executable that calls it (and the
+ * package's `petstore-sandbox/cli` entry, for scripts that run the command
+ * line in their own process).
+ */
+import { COMMAND_OPTIONS, COMMANDS, CommandError, runCommand, type Command } from './cli/commands.js';
+import { serve } from './cli/serve.js';
+import { ConfigError, loadConfig, OPTIONS, type Config } from './config.js';
+import { PACKAGE_VERSION as version } from './paths.js';
+import { npmSwallowed } from './cli/npm-args.js';
+import { cliWording } from './cli/wording.js';
+
+const usage = `Usage: petstore-sandbox [options]             serve the Pet Store interface under /v1
+       petstore-sandbox <command> [options]   QA commands on a sandbox or its data
+
+Commands (against the sandbox serving --data, or --url; all but journal and
+pact work directly on the data file when no sandbox runs):
+  seed                      fill the workspace with --count pets from --seed
+  reset [--empty]           back to a fresh sandbox's data, or empty
+  load <name|file.json>     load a fixture set from fixtures/ or a file [--append]
+  export [file]             write the workspace as a fixture set (stdout if no file)
+  journal [--limit N]       the last requests the workspace received
+                            (--unauthenticated: those sent without a valid API key)
+  pact --consumer <name> [file]
+                            the consumer's pact (Pact V4) recorded from the journal
+                            (--unauthenticated: with the 401s of requests without a key)
+  checkpoint list | save <name> [--overwrite] | restore <name> | delete <name>
+                            named checkpoints of the workspace; restore gives back
+                            exactly what was saved
+  copy --to <API key> [--checkpoint <name>]
+                            the workspace's data (or one of its checkpoints) into
+                            the workspace of another key
+Command options: --url <origin> (e.g. http://127.0.0.1:4010), --key <API key> (workspace; default the first key)
+
+Options (each also from an environment variable):
+${Object.entries(OPTIONS)
+  .map(([name, o]) => `  --${name.padEnd(20)} ${o.help} (env ${o.env}, default ${o.default || 'none'})`)
+  .join('\n')}
+  -h, --help               this text
+  --version                the sandbox's version
+`;
+
+/** The line after a usage error's reason: where the options are, rather than all of them. */
+const HELP_HINT = 'Run petstore-sandbox --help for the options.';
+
+/** The options that take a value, the server's and the commands'. */
+const VALUED_OPTIONS = [
+  ...Object.entries(OPTIONS).flatMap(([name, o]) => ('flag' in o ? [] : [name])),
+  ...Object.entries(COMMAND_OPTIONS).flatMap(([name, o]) => (o.type === 'string' ? [name] : [])),
+];
+
+/** A QA command, to its exit code. */
+async function command(name: string, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>): Promise<number> {
+  if (!(COMMANDS as readonly string[]).includes(name)) {
+    // A number where a command goes is an option's value whose option went missing.
+    const hint = /^\d+$/.test(name) ? ` (an option's value? Options start with --, e.g. --port ${name})` : '';
+    console.error(`petstore-sandbox: unknown command '${name}'${hint}\n${HELP_HINT}`);
+    return 2;
+  }
+  try {
+    await runCommand(name as Command, operands, config, extra, { out: (t) => console.log(t), err: (t) => console.error(t) });
+    return 0;
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    console.error(`petstore-sandbox ${name}: ${cliWording(error.message)}${error.exitCode === 2 ? `\n${HELP_HINT}` : ''}`);
+    return error.exitCode;
+  }
+}
+
+/**
+ * Runs the command line on `argv` (the arguments after the executable's
+ * name, as `process.argv.slice(2)`) with `env` for the options' variables,
+ * writing to the console; resolves with the exit code, and rejects only on
+ * a failure it cannot explain. Serving lasts until SIGINT or SIGTERM.
+ */
+export async function runCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
+  let loaded;
+  try {
+    loaded = loadConfig(argv, env, COMMAND_OPTIONS);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`petstore-sandbox: ${error.message}\n${HELP_HINT}`);
+    return 2;
+  }
+  if (loaded.help || loaded.version) {
+    console.log(loaded.help ? usage : version);
+    return 0;
+  }
+  const npm = npmSwallowed(env, VALUED_OPTIONS, loaded.positionals);
+  if (npm !== undefined) {
+    console.error(`petstore-sandbox: npm kept the options for itself and passed only their values on; use \`${npm}\``);
+    return 2;
+  }
+  const [name, ...operands] = loaded.positionals;
+  if (name !== undefined && name !== 'serve') return command(name, operands, loaded.config, loaded.extra);
+  return serve(loaded.config);
+}

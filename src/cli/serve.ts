@@ -1,0 +1,138 @@
+/**
+ * `petstore-sandbox` (or `petstore-sandbox serve`): start the sandbox, say
+ * where it is, serve until SIGINT or SIGTERM, then drain, flush and stop.
+ */
+import { ConfigError, DEFAULT_API_KEY, type Config } from '../config.js';
+import { isLoopbackHost } from '../exposure.js';
+import { LockError, LockedError } from '../lock.js';
+import { PACKAGE_VERSION as version } from '../paths.js';
+import { prettyDestination } from '../log-pretty.js';
+import { bufferedDestination, createLogger, type Logger } from '../logger.js';
+import { SERVER_LIMITS } from '../http/server.js';
+import { startSandbox } from '../sandbox.js';
+import { readyInfo, removeReadyFile, startLine, writeReadyFile } from '../start-line.js';
+import { StoreError } from '../store/types.js';
+import { describeTarget } from '../store/postgres/pool.js';
+
+/** The server's logger: JSON lines, or pretty ones for a person at a terminal (`--log-format auto`). */
+function createServerLogger(config: Config): Logger {
+  const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY);
+  // Warnings and errors are rare and must not wait: written at once.
+  if (!pretty) return createLogger({ level: config.logLevel, out: bufferedDestination(process.stdout), err: process.stderr });
+  return createLogger({
+    level: config.logLevel,
+    out: prettyDestination((text) => process.stdout.write(text), process.stdout.isTTY),
+    err: prettyDestination((text) => process.stderr.write(text), process.stderr.isTTY),
+  });
+}
+
+/** The banner shows only the documented development key, and only on a loopback host: secrets stay off screens and logs. */
+function shownKey(config: Config): string | undefined {
+  return config.apiKeys[0] === DEFAULT_API_KEY && isLoopbackHost(config.host) ? DEFAULT_API_KEY : undefined;
+}
+
+/** The exit code of a failed start, after saying why; rethrows what it cannot explain. */
+function startFailure(error: unknown, config: Config): number {
+  if (error instanceof ConfigError) {
+    console.error(`petstore-sandbox: ${error.message}`);
+    return 2;
+  }
+  if (error instanceof LockError) {
+    console.error(`petstore-sandbox: ${error.message}${error instanceof LockedError ? ' Use another --data, or stop that process.' : ''}`);
+    return 1;
+  }
+  if (error instanceof StoreError) {
+    console.error(`petstore-sandbox: ${error.message}`);
+    return 1;
+  }
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(`petstore-sandbox: port ${config.port} on ${config.host} is already in use (choose another with --port).`);
+    return 1;
+  }
+  throw error;
+}
+
+/**
+ * How long after the listener closes the process may take to end: the
+ * connections' grace (`closeGraceMs`), then the stores' flush. Every
+ * request releases what it holds when its client leaves, so a clean stop
+ * ends long before; past this, whatever still holds the process is logged
+ * and it exits anyway (code 1), since a stop that never ends blocks a
+ * rolling update for good.
+ */
+const SHUTDOWN_DEADLINE_MS = SERVER_LIMITS.closeGraceMs + 8_000;
+
+/** Ends the process `afterMs` from now if nothing else has; an unref'd timer, so a clean stop is not delayed by it. */
+function exitByDeadline(logger: Logger, afterMs: number): void {
+  setTimeout(() => {
+    logger.error(`still held ${afterMs / 1000} s after the stop signal (${process.getActiveResourcesInfo().join(', ')}): exiting`);
+    logger.flush();
+    process.exit(1);
+  }, afterMs).unref();
+}
+
+/** Writes the `--ready-file`; false (after saying why) when it cannot, as a script waiting for it would wait forever. */
+async function readyFileWritten(file: string, info: ReturnType<typeof readyInfo>, logger: Logger): Promise<boolean> {
+  try {
+    await writeReadyFile(file, info);
+    return true;
+  } catch (error) {
+    logger.error(`cannot write --ready-file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; stopping`);
+    logger.flush();
+    return false;
+  }
+}
+
+/** Where the state is kept, as the start-up lines say it. */
+function storeLine(config: Config): string {
+  if (config.postgresUrl !== undefined) return `  store:     PostgreSQL at ${describeTarget(config.postgresUrl)}`;
+  if (config.memory) return '  store:     memory (this process only: nothing is written to disk, everything is gone when it stops)';
+  return `  data file: ${config.dataFile}`;
+}
+
+/** Serves until SIGINT or SIGTERM, then flushes and stops; the exit code. */
+export async function serve(config: Config): Promise<number> {
+  const logger = createServerLogger(config);
+  let sandbox;
+  try {
+    sandbox = await startSandbox(config, logger);
+  } catch (error) {
+    return startFailure(error, config);
+  }
+  const { origin, baseUrl } = sandbox;
+  const mode = sandbox.runtime.mode;
+  const info = readyInfo(origin);
+  // The file first: whoever reads the start-up line finds it too.
+  if (config.readyFile !== undefined && !(await readyFileWritten(config.readyFile, info, logger))) {
+    await sandbox.close();
+    return 1;
+  }
+  logger.notice(startLine(info, version, mode, config), { version, mode, origin });
+  logger.info(storeLine(config));
+  if (config.upstream) {
+    const key = config.upstreamKey ? 'its own --upstream-key' : "each caller's key";
+    logger.info(`  upstream:  ${config.upstream} (proxy mode forwards there, with ${key})`);
+  }
+  const key = shownKey(config);
+  logger.info(`  API key:   ${key ? `Authorization: Bearer ${key}` : 'the first configured key (not shown)'}`);
+  logger.info(`  try:       curl -H 'Authorization: Bearer ${key ?? '<API key>'}' ${baseUrl}/pets`);
+  logger.info(`  health:    ${origin}/readyz   metrics: ${origin}/metrics`);
+  for (const notice of sandbox.notices) logger.info(`  note:      ${notice}`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      // Readiness fails first, so a load balancer stops sending before the listener closes (the rolling-update pattern).
+      sandbox.drain();
+      const delay = config.shutdownDelayMs > 0 ? `; closing in ${config.shutdownDelayMs / 1000} s` : '';
+      logger.info(`${signal}: /readyz answers 503${delay}, then requests in flight finish, the data is flushed and the sandbox stops`, { signal });
+      setTimeout(resolve, config.shutdownDelayMs);
+      exitByDeadline(logger, config.shutdownDelayMs + SHUTDOWN_DEADLINE_MS);
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  await sandbox.close();
+  if (config.readyFile !== undefined) await removeReadyFile(config.readyFile).catch((error: unknown) => logger.error('cannot remove --ready-file', error));
+  logger.info('stopped');
+  logger.flush();
+  return 0;
+}
