@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
  * The build behind `npm start` and `npm run cli`: the server bundle
- * (src/ -> dist/src/bin.js) and the browser pages (ui/ -> dist/ui), each
+ * (src/ -> dist/src/bin.js, and the package's entries dist/index.js,
+ * dist/middleware.js and dist/cli.js, sharing dist/chunks/) and the browser
+ * pages (ui/ -> dist/ui), each
  * rebuilt only when its inputs changed since the last build. What the last
  * build was made from is a hash per part in dist/.build-stamp.json; a current
  * build costs one hash of about a megabyte of sources, so a start is not
@@ -16,9 +18,9 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { serverBundleOptions } from './server-bundle.mjs';
+import { packageBundleOptions } from './server-bundle.mjs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,9 +59,10 @@ function hashOf(inputs) {
   return hash.digest('hex');
 }
 
-/** The server as one ESM file (its options shared with the tests' bundles). */
+/** The executable and the package's entries, ESM, with the code they share in chunks (named by hash: the old ones go first). */
 async function buildServer() {
-  await build(serverBundleOptions(ROOT, join(ROOT, 'dist', 'src', 'bin.js')));
+  rmSync(join(ROOT, 'dist', 'chunks'), { recursive: true, force: true });
+  await build(packageBundleOptions(ROOT, join(ROOT, 'dist')));
 }
 
 /** The pages, by ui/build.ts (TypeScript, so through tsx: only paid when the pages changed). */

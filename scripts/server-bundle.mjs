@@ -1,21 +1,44 @@
 /**
- * How the server is bundled into one ESM file, shared by the build
- * (scripts/build.mjs) and the tests that bundle a variant of it
+ * How the sandbox is bundled by esbuild, shared by the build
+ * (scripts/build.mjs) and the tests that bundle a variant of the server
  * (test/support/bundle.ts), so the two cannot drift apart.
  */
 import { join } from 'node:path';
 
-/** esbuild's options for `src/bin.ts` under `root`, written to `outfile`; the libraries that load files of their own at run time stay outside it. */
+/** The package's entries: the executable, and the modules `package.json`'s `exports` names (ESM only). */
+const ENTRIES = [
+  { in: 'src/bin.ts', out: 'src/bin' },
+  { in: 'src/cli.ts', out: 'cli' },
+];
+
+/** What every bundle shares; the libraries that load files of their own at run time stay outside it. */
+const COMMON = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  external: ['@stoplight/*', '@faker-js/faker', 'yaml'],
+  banner: { js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);" },
+  logLevel: 'warning',
+};
+
+/** esbuild's options for `src/bin.ts` under `root` alone, as one file written to `outfile` (the tests' variants). */
 export function serverBundleOptions(root, outfile) {
+  return { ...COMMON, entryPoints: [join(root, 'src', 'bin.ts')], outfile };
+}
+
+/**
+ * esbuild's options for the package under `root`, written to `outdir`: each
+ * entry a small module, and the code they share in `chunks/`, so that a
+ * program importing both `petstore-sandbox` and its middleware runs one
+ * engine, not two copies of it.
+ */
+export function packageBundleOptions(root, outdir) {
   return {
-    entryPoints: [join(root, 'src', 'bin.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    external: ['@stoplight/*', '@faker-js/faker', 'yaml'],
-    banner: { js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);" },
-    logLevel: 'warning',
+    ...COMMON,
+    entryPoints: ENTRIES.map((entry) => ({ in: join(root, entry.in), out: entry.out })),
+    outdir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
   };
 }

@@ -1,19 +1,23 @@
 /**
  * The installable package, as a user gets it: `npm pack` (which builds
- * through `prepack`), `npm install --omit=dev <tarball>` in an empty folder,
- * then `npx petstore-sandbox`. Nothing of this repository is reachable from
- * there: the tarball holds everything the running server needs, and its
- * dependencies everything it imports. Slow (a build and an install): a
- * generous timeout.
+ * through `prepack`), `npm install --omit=dev <tarball>` in a new ESM
+ * project (scratch-project.ts), then `npx petstore-sandbox`, and the
+ * package's entries imported by a TypeScript example, type-checked against
+ * the shipped declarations and run. Nothing of this repository is reachable
+ * from there (but the TypeScript compiler that checks the example): the
+ * tarball holds everything the running server needs, and its dependencies
+ * everything it imports. Slow (a build and an install, once for the file):
+ * a generous timeout.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runningServer } from '../../src/lock.js';
 import { tempDir } from '../support/harness.js';
 import { jsonLines } from '../support/log-lines.js';
 import { awaitStartLine, collectOutput, ROOT } from '../support/spawn.js';
+import { TSCONFIGS, writeScratchProject } from './scratch-project.js';
 
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
@@ -26,7 +30,12 @@ beforeAll(() => {
   const name = npm(['pack', '--silent', '--pack-destination', packed], ROOT).trim().split('\n').at(-1) as string;
   tarball = join(packed, name);
   app = tempDir('petstore-install-');
-  npm(['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], app);
+  writeScratchProject(app);
+  // Node's types, which the shipped declarations and the example use, at the version this repository builds with.
+  const nodeTypes = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[
+    '@types/node'
+  ];
+  npm(['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, `@types/node@${nodeTypes}`], app);
 }, 600_000);
 
 describe('the npm package', { timeout: 180_000 }, () => {
@@ -40,6 +49,9 @@ describe('the npm package', { timeout: 180_000 }, () => {
           .filter((path) => /\.(md|svg)$/.test(path) || /^[^/]+\.png$/.test(path))
           .map((path) => `package/docs/${path}`),
         'package/dist/src/bin.js',
+        // The package's entries, each with its declarations, and the code they share.
+        ...['cli'].flatMap((entry) => [`package/dist/${entry}.js`, `package/dist/${entry}.d.ts`]),
+        ...readdirSync(join(ROOT, 'dist', 'chunks')).map((chunk) => `package/dist/chunks/${chunk}`),
         // The browser pages, built by prepack (Swagger UI's bundle copied in): served by the installed package, offline.
         ...readdirSync(join(ROOT, 'dist', 'ui'), { recursive: true, withFileTypes: true })
           .filter((entry) => entry.isFile())
@@ -61,7 +73,7 @@ describe('the npm package', { timeout: 180_000 }, () => {
     expect(version).toBe((JSON.parse(npm(['pkg', 'get', 'version', '--json'], ROOT)) as string).toString());
   });
 
-  describe('npx petstore-sandbox, installed in an empty folder', () => {
+  describe('npx petstore-sandbox, installed in a new project', () => {
     const data = () => join(app, 'data');
     let child: ReturnType<typeof spawn>;
     let origin: string;
@@ -106,5 +118,39 @@ describe('the npm package', { timeout: 180_000 }, () => {
       expect(await ended).toBe(0);
       expect(jsonLines(output.stdout()).some((l) => l.msg === 'request' && l.operation === 'listPets')).toBe(true);
     });
+  });
+});
+
+describe('the package as a library, in a TypeScript project', { timeout: 180_000 }, () => {
+  const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8', timeout: 120_000 });
+  const ENTRIES = ['cli'];
+
+  it('ships one declaration file per entry that imports nothing of the sources, only Node and the dependencies', () => {
+    const installed = join(app, 'node_modules', 'petstore-sandbox');
+    const { dependencies } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    for (const entry of ENTRIES) {
+      const text = readFileSync(join(installed, 'dist', `${entry}.d.ts`), 'utf8');
+      const specifiers = [...text.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
+      const foreign = specifiers.filter((s) => !s.startsWith('node:') && !Object.hasOwn(dependencies, s.replace(/^((?:@[^/]+\/)?[^/]+).*$/, '$1')));
+      expect(foreign, `${entry}.d.ts`).toEqual([]);
+      expect(text, `${entry}.d.ts`).not.toMatch(/\bsrc\//);
+    }
+  });
+
+  it.each(Object.keys(TSCONFIGS))('type-checks the example against the shipped declarations (%s, strict)', (tsconfig) => {
+    const tsc = run([join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', tsconfig]);
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+  });
+
+  it('runs the example with Node', () => {
+    const example = run(['example.ts']);
+    expect(example.status, example.stdout + example.stderr).toBe(0);
+    expect(example.stdout).toContain('example: ok');
+  });
+
+  it('imports petstore-sandbox/cli without starting anything: the process ends on its own, having printed nothing', () => {
+    const imported = run(['import-cli.mjs']);
+    expect(imported.error).toBeUndefined();
+    expect({ status: imported.status, stdout: imported.stdout, stderr: imported.stderr }).toEqual({ status: 0, stdout: '', stderr: '' });
   });
 });

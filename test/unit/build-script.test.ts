@@ -41,6 +41,9 @@ function distFiles(dir: string): Map<string, string> {
   );
 }
 
+/** The shared chunks of a listing. */
+const chunks = (files: Map<string, string>) => [...files.keys()].filter((file) => file.startsWith('chunks/'));
+
 /** The files whose time, inode or size differ between two listings. */
 function rewritten(before: Map<string, string>, after: Map<string, string>): string[] {
   return [...after.keys()].filter((file) => before.get(file) !== after.get(file)).sort();
@@ -52,15 +55,22 @@ describe('scripts/build.mjs', { timeout: 240_000 }, () => {
     try {
       expect(build(dir)).toBe('build: server (not built yet)\nbuild: ui (not built yet)\n');
       const first = distFiles(dir);
-      expect([...first.keys()]).toEqual(expect.arrayContaining(['src/bin.js', 'ui/console/console.js', 'ui/docs/index.html', '.build-stamp.json']));
+      const entries = ['cli.js', 'src/bin.js'];
+      expect([...first.keys()]).toEqual(expect.arrayContaining([...entries, 'ui/console/console.js', 'ui/docs/index.html', '.build-stamp.json']));
 
       expect(build(dir)).toBe('');
       expect(rewritten(first, distFiles(dir))).toEqual([]);
 
-      appendFileSync(join(dir, 'src', 'paths.ts'), '\n// changed\n');
+      // A change of code, not a comment alone, so that the bundle's bytes change too (a chunk gets a new name).
+      appendFileSync(join(dir, 'src', 'paths.ts'), "\nprocess.env.PETSTORE_BUILD_PROBE ??= 'changed';\n");
       expect(build(dir)).toBe('build: server (sources changed)\n');
       const second = distFiles(dir);
-      expect(rewritten(first, second)).toEqual(['.build-stamp.json', 'src/bin.js']);
+      // The entries import the shared chunks by their content's hash: the changed chunk is a new file, and the old one is gone.
+      const changed = rewritten(first, second);
+      expect(changed).toEqual(expect.arrayContaining(['.build-stamp.json', 'src/bin.js']));
+      expect(changed.filter((file) => file.startsWith('ui/'))).toEqual([]);
+      expect(changed.some((file) => file.startsWith('chunks/'))).toBe(true);
+      expect(chunks(second)).toHaveLength(chunks(first).length);
 
       appendFileSync(join(dir, 'ui', 'console', 'console.css'), '\n/* changed */\n');
       expect(build(dir)).toBe('build: ui (sources changed)\n');

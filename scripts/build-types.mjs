@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+/**
+ * The package's type declarations, one self-contained `.d.ts` per entry
+ * beside its bundle (dist/index.d.ts, dist/middleware.d.ts, dist/cli.d.ts),
+ * by dts-bundle-generator: every type of the sources that an entry's API
+ * names (the control plane's, generated from spec/sandbox-control.yaml into
+ * src/control/schema.d.ts, among them) is written into the file, since an
+ * installed package has no src/. Types of the dependencies stay imports of
+ * those packages. Part of `npm run build` (so of `npm pack`), not of the
+ * build before `npm start`: a start needs no declarations.
+ */
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateDtsBundle } from 'dts-bundle-generator';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** Each entry of `package.json`'s `exports`: its source, and where its declarations go. */
+const ENTRIES = [{ source: 'src/cli.ts', out: 'dist/cli.d.ts' }];
+
+const texts = generateDtsBundle(
+  ENTRIES.map((entry) => ({ filePath: join(ROOT, entry.source), output: { noBanner: true, exportReferencedTypes: false } })),
+  { preferredConfigPath: join(ROOT, 'scripts', 'declarations.tsconfig.json') },
+);
+ENTRIES.forEach((entry, i) => {
+  const file = join(ROOT, entry.out);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, texts[i]);
+});
