@@ -1,7 +1,8 @@
 import type { RequestListener, Server } from 'node:http';
+import type { Assembled, Sandbox, SandboxOptions } from './sandbox-types.js';
 import { createRequestListener } from './app.js';
 import type { Config } from './config.js';
-import type { Backend, ModeStore, WorkspaceStore } from './backend.js';
+import type { Backend } from './backend.js';
 import { UNAUTHENTICATED } from './control/journal.js';
 import { createJournalCapture, responseChecker } from './control/journal-capture.js';
 import { createControlRouters } from './control/router.js';
@@ -29,41 +30,7 @@ import { createMetrics } from './ops/metrics.js';
 import { createReporting } from './ops/reporting.js';
 export { silentLogger, type Logger } from './logger.js';
 export { openWorkspaces } from './store/file-backend.js';
-
-export interface Sandbox {
-  /** e.g. `http://127.0.0.1:4010` */
-  origin: string;
-  /** e.g. `http://127.0.0.1:4010/v1` */
-  baseUrl: string;
-  server: Server;
-  /** Everything the sandbox keeps. */
-  backend: Backend;
-  /** The mode /v1 answers in (the backend's). */
-  runtime: ModeStore;
-  workspaces: WorkspaceStore;
-  /** The effective cap on open connections (`--max-connections`, lowered to fit the open-file limit). */
-  maxConnections: number;
-  /** What the operator should know at start-up (e.g. a lowered connection cap). */
-  notices: string[];
-  /** Starts shutting down: `/readyz` answers 503 from now on, everything else is still served until `close`. */
-  drain(): void;
-  /** Stops the listener, flushes and closes every store, releases the data file's lock. */
-  close(): Promise<void>;
-}
-
-export interface SandboxOptions {
-  /**
-   * Whether plain GET requests skip Express's routing (the default). Off,
-   * every request goes through Express: tests compare the two.
-   */
-  fastPath?: boolean;
-  /**
-   * With `--store memory`: the secret workspace ids are keyed with (32
-   * bytes), so that two sandboxes name a key's workspace alike. Default: a
-   * new random one per start (a data file or a database keeps its own).
-   */
-  workspaceSecret?: Uint8Array;
-}
+export type { Sandbox, SandboxOptions } from './sandbox-types.js';
 
 /**
  * Wires the sandbox together (spec, validators, stores, control plane, app)
@@ -201,8 +168,12 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
   return { listener, onRefused: reporting.onRefused };
 }
 
-/** Everything but the lock: stores, control plane, app, listener. */
-async function wire(config: Config, logger: Logger, options: SandboxOptions): Promise<Sandbox> {
+/**
+ * Everything but the lock and the port: spec, validators, stores, control
+ * plane and request handling, ready to serve (the library's in-process
+ * sandbox) or to listen.
+ */
+export async function assembleSandbox(config: Config, logger: Logger = silentLogger, options: SandboxOptions = {}): Promise<Assembled> {
   const startedAt = Date.now();
   let draining = false;
   const spec = loadSpec();
@@ -212,36 +183,48 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
   // Prism loads lazily (seconds of imports): at start-up only when a Prism mode is chosen, else on first use.
   const prism = createPrismEngine([...spec.operations.keys()]);
   const proxy = config.upstream ? createProxyMode({ spec, validators, config }) : undefined;
-  let server: Server;
-  let origin: string;
+  const close = async () => {
+    proxy?.close();
+    await backend.close();
+  };
   try {
     // The backend's mode: on a shared database it may be the one the others serve in, not --mode.
     if (usesPrism(backend.mode.mode)) await prism.ready();
-    const { listener, onRefused } = createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining: () => draining }, options);
+    const listening = createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining: () => draining }, options);
+    return { ...listening, backend, caps, drain: () => void (draining = true), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Everything but the lock: an assembled sandbox, listening. */
+async function wire(config: Config, logger: Logger, options: SandboxOptions): Promise<Sandbox> {
+  const assembled = await assembleSandbox(config, logger, options);
+  const { caps } = assembled;
+  let server: Server;
+  let origin: string;
+  try {
     const { perClient, note } = perClientCap(config.maxConnectionsPerClient, caps.connections);
     if (note) caps.notes.push(note);
-    ({ server, origin } = await listen(listener, config.port, config.host, { maxConnections: caps.connections, perClient }, onRefused));
+    ({ server, origin } = await listen(assembled.listener, config.port, config.host, { maxConnections: caps.connections, perClient }, assembled.onRefused));
   } catch (error) {
-    proxy?.close();
-    await backend.close();
+    await assembled.close();
     throw error;
   }
   return {
     origin,
     baseUrl: `${origin}/v1`,
     server,
-    backend,
-    runtime: backend.mode,
-    workspaces: backend.workspaces,
+    backend: assembled.backend,
+    runtime: assembled.backend.mode,
+    workspaces: assembled.backend.workspaces,
     maxConnections: caps.connections,
     notices: caps.notes,
-    drain: () => {
-      draining = true;
-    },
+    drain: assembled.drain,
     close: async () => {
       await closeServer(server);
-      proxy?.close();
-      await backend.close();
+      await assembled.close();
     },
   };
 }

@@ -33,6 +33,8 @@ export interface ControlClientOptions {
   key?: string;
   /** Gives up on a call after this many milliseconds; default never. */
   timeoutMs?: number;
+  /** How requests are sent: the global `fetch` by default; an in-process sandbox's `fetch` opens no socket. */
+  fetch?: typeof fetch;
 }
 
 /** Per call: another workspace than the client's. */
@@ -122,8 +124,7 @@ const isErrorBody = (v: unknown): v is ControlErrorBody =>
 
 /** One request to the control plane at `origin`, to its answer; a ControlError when nothing answers. */
 async function exchange(
-  origin: string,
-  timeoutMs: number | undefined,
+  { origin, timeoutMs, fetch = globalThis.fetch }: Pick<ControlClientOptions, 'origin' | 'timeoutMs' | 'fetch'>,
   request: { method: string; path: string; headers: Headers; body: SendInit['body']; base?: string },
   operationId?: string,
 ): Promise<ControlResponse> {
@@ -151,8 +152,15 @@ function failure(operationId: ControlOperationId, path: string, res: { status: n
 }
 
 /** The events of a stream operation at `url`, read as they arrive until it ends or `signal` aborts. */
-async function* readEvents(operationId: StreamOperationId, url: string, path: string, headers: Headers, signal?: AbortSignal): AsyncGenerator<ServerSentEvent> {
-  const res = await fetch(url, { headers, signal: signal ?? null });
+async function* readEvents(
+  send: typeof fetch,
+  operationId: StreamOperationId,
+  url: string,
+  path: string,
+  headers: Headers,
+  signal?: AbortSignal,
+): AsyncGenerator<ServerSentEvent> {
+  const res = await send(url, { headers, signal: signal ?? null });
   if (res.status !== CONTROL_ROUTES[operationId].status || !res.body) {
     const text = await res.text();
     throw failure(operationId, path, { status: res.status, text, body: parse(text) });
@@ -193,7 +201,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
 
   async function request(operationId: ControlOperationId, given: unknown, callOptions: CallOptions = {}): Promise<ControlResponse> {
     const { route, ...prepared } = prepare(operationId, given, callOptions);
-    const res = await exchange(origin, options.timeoutMs, prepared, operationId);
+    const res = await exchange({ ...options, origin }, prepared, operationId);
     if (res.status !== route.status) throw failure(operationId, prepared.path, res, prepared.base);
     return res;
   }
@@ -217,7 +225,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     },
     events(operationId, ...[input, callOptions]) {
       const { path, headers } = prepare(operationId, input, callOptions);
-      return readEvents(operationId, `${origin}${CONTROL_BASE}${path}`, path, headers, callOptions?.signal);
+      return readEvents(options.fetch ?? globalThis.fetch, operationId, `${origin}${CONTROL_BASE}${path}`, path, headers, callOptions?.signal);
     },
     send(method, path, init = {}) {
       const headers = new Headers(init.headers);
@@ -230,7 +238,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
         body = stringifyJson(init.json);
         if (!headers.has('content-type')) headers.set('content-type', 'application/json');
       }
-      return exchange(origin, options.timeoutMs, { method, path, headers, body });
+      return exchange({ ...options, origin }, { method, path, headers, body });
     },
   };
 }

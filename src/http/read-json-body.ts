@@ -93,3 +93,13 @@ export async function readRawBody(req: IncomingMessage, limit: number): Promise<
   if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
   return collect(req, req, limit);
 }
+
+/**
+ * A request's body with its Content-Encoding undone, at most `limit` bytes
+ * once decoded (413 past it), undefined when there is none: for a way in that
+ * hands the bytes to the engine, which judges them.
+ */
+export async function readDecodedBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  if (!hasBody(req)) return undefined;
+  return collect(req, decoded(req, limit), limit);
+}

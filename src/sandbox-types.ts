@@ -1,0 +1,53 @@
+import type { RequestListener, Server } from 'node:http';
+import type { Backend, ModeStore, WorkspaceStore } from './backend.js';
+import type { RefusedRequest } from './http/server.js';
+
+export interface Sandbox {
+  /** e.g. `http://127.0.0.1:4010` */
+  origin: string;
+  /** e.g. `http://127.0.0.1:4010/v1` */
+  baseUrl: string;
+  server: Server;
+  /** Everything the sandbox keeps. */
+  backend: Backend;
+  /** The mode /v1 answers in (the backend's). */
+  runtime: ModeStore;
+  workspaces: WorkspaceStore;
+  /** The effective cap on open connections (`--max-connections`, lowered to fit the open-file limit). */
+  maxConnections: number;
+  /** What the operator should know at start-up (e.g. a lowered connection cap). */
+  notices: string[];
+  /** Starts shutting down: `/readyz` answers 503 from now on, everything else is still served until `close`. */
+  drain(): void;
+  /** Stops the listener, flushes and closes every store, releases the data file's lock. */
+  close(): Promise<void>;
+}
+
+export interface SandboxOptions {
+  /**
+   * Whether plain GET requests skip Express's routing (the default). Off,
+   * every request goes through Express: tests compare the two.
+   */
+  fastPath?: boolean;
+  /**
+   * With `--store memory`: the secret workspace ids are keyed with (32
+   * bytes), so that two sandboxes name a key's workspace alike. Default: a
+   * new random one per start (a data file or a database keeps its own).
+   */
+  workspaceSecret?: Uint8Array;
+}
+
+/** A sandbox assembled but not listening: what serves its requests, and what it keeps. */
+export interface Assembled {
+  /** The Node request listener (Express and the fast path). */
+  listener: RequestListener;
+  /** Where the listener's server reports the requests it refused before any handler saw them. */
+  onRefused: (refused: RefusedRequest) => void;
+  backend: Backend;
+  /** The caps on connections and open workspaces the open-file limit allows, and notes on what was lowered. */
+  caps: { connections: number; workspaces: number; notes: string[] };
+  /** Starts shutting down: `/readyz` answers 503 from now on. */
+  drain(): void;
+  /** Flushes and closes every store (and proxy mode's connections). */
+  close(): Promise<void>;
+}
