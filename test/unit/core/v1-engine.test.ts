@@ -92,7 +92,12 @@ describe('the /v1 engine, called with plain values', () => {
   });
 
   it('refuses a body of another media type: 415, its bytes never parsed', async () => {
-    const got = await handle({ method: 'POST', url: '/v1/pets', headers: { ...auth, 'content-type': 'text/plain' }, body: bytes('{"name":"X","categoryId":1}') });
+    const got = await handle({
+      method: 'POST',
+      url: '/v1/pets',
+      headers: { ...auth, 'content-type': 'text/plain' },
+      body: bytes('{"name":"X","categoryId":1}'),
+    });
     expect(got.response.status).toBe(415);
     expect(got.json).toMatchObject({ code: 'unsupported_media_type', status: 415 });
     await expectSpecValid('createPet', checked(got));
