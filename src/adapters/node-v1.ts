@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import { Exchange } from '../core/exchange.js';
-import { splitUrl, underV1, type Target } from '../core/match.js';
+import { underV1, type Target } from '../core/match.js';
 import type { EngineRequest, EngineResponse } from '../core/types.js';
 import type { V1Engine } from '../core/v1-engine.js';
 import { hasBody } from '../http/has-body.js';
@@ -96,7 +96,7 @@ export function createNodeV1(engine: V1Engine, forwarder: Forwarder, config: Pic
 
   function fast(req: IncomingMessage, res: ServerResponse): boolean {
     const url = req.url ?? '';
-    if (UNUSUAL_URL.test(url) || !underV1(splitUrl(url).path)) return false;
+    if (!underV1(url) || UNUSUAL_URL.test(url)) return false;
     serve(req, res, url);
     return true;
   }

@@ -41,8 +41,17 @@ export function decodeSegment(part: string): string {
   }
 }
 
-/** Whether a path is `/v1` or under it, as Express mounts it (case-insensitive, at a segment's end). */
-export const underV1 = (path: string): boolean => (path.length === 3 || path.charCodeAt(3) === 47) && path.slice(0, 3).toLowerCase() === '/v1';
+/**
+ * Whether a request target's path is `/v1` or under it, as Express mounts
+ * it (case-insensitive, at a segment's end): `/v1`, `/V1/pets`, `/v1?x`.
+ * Read by character codes: it runs on every request.
+ */
+export function underV1(target: string): boolean {
+  if (target.charCodeAt(0) !== 47 || (target.charCodeAt(1) | 0x20) !== 118 || target.charCodeAt(2) !== 49) return false;
+  const next = target.charCodeAt(3);
+  // NaN past the end: `/v1` itself. 47 `/`, 63 `?`, 35 `#`.
+  return Number.isNaN(next) || next === 47 || next === 63 || next === 35;
+}
 
 type Segment = string | { param: string };
 
