@@ -82,7 +82,10 @@ export function queryOf(search: string): Record<string, string | string[]> {
   const query = Object.create(null) as Record<string, string | string[]>;
   for (const [name, value] of new URLSearchParams(search)) {
     const had = query[name];
-    query[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+    query[name] =
+      had === undefined ? value
+      : Array.isArray(had) ? [...had, value]
+      : [had, value];
   }
   return query;
 }

@@ -60,7 +60,11 @@ const engine = createControlEngine({
 });
 
 /** A request as an adapter hands it over: lower-case headers, the body as bytes. */
-function request(method: string, url: string, options: { token?: string | null; json?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {}): EngineRequest {
+function request(
+  method: string,
+  url: string,
+  options: { token?: string | null; json?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {},
+): EngineRequest {
   const token = options.token === undefined ? ADMIN : options.token;
   const headers: Record<string, string> = { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...options.headers };
   if (options.json !== undefined) headers['content-type'] = 'application/json';
@@ -122,7 +126,11 @@ describe('the control engine, called with plain values', () => {
   it('refuses a body that is not JSON (415) and one over 64 MiB (413), with Error bodies', async () => {
     const text = await call('POST', '/__sandbox/reset', { headers: { 'content-type': 'text/plain' } });
     expect(text.status).toBe(200); // no body at all: nothing to refuse
-    const typed = engine.handle({ ...request('POST', '/__sandbox/reset'), headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'text/plain' }, body: new TextEncoder().encode('x') });
+    const typed = engine.handle({
+      ...request('POST', '/__sandbox/reset'),
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'text/plain' },
+      body: new TextEncoder().encode('x'),
+    });
     expect(await typed).toMatchObject({ status: 415, operation: undefined });
     const large = await engine.handle({ ...request('POST', '/__sandbox/load', { json: {} }), body: new Uint8Array(64 * 1024 * 1024 + 1) });
     expect(large && json(large)).toMatchObject({ code: 'payload_too_large', status: 413 });
@@ -135,7 +143,16 @@ describe('the control engine, called with plain values', () => {
     const events = (response.body as AsyncIterable<string>)[Symbol.asyncIterator]();
     expect((await events.next()).value).toMatch(/^event: open\ndata: \{"workspace":"[^"]+","backlog":0\}\n\n$/);
     const workspace = backend.workspaces.idOf('key-a');
-    journal.add(workspace, { time: Date.now(), method: 'GET', url: '/v1/pets?limit=2', operationId: 'listPets', status: 200, durationMs: 1, request: undefined, response: undefined });
+    journal.add(workspace, {
+      time: Date.now(),
+      method: 'GET',
+      url: '/v1/pets?limit=2',
+      operationId: 'listPets',
+      status: 200,
+      durationMs: 1,
+      request: undefined,
+      response: undefined,
+    });
     expect((await events.next()).value).toMatch(/^event: entry\ndata: \{.*"path":"\/v1\/pets".*\}\n\n$/);
     await events.return?.();
     expect(following).toBe(0);
@@ -149,7 +166,16 @@ describe('the control engine, called with plain values', () => {
     controller.abort();
     expect(following).toBe(0);
     const slow = await call('GET', '/__sandbox/journal/stream');
-    const record = { time: Date.now(), method: 'GET', url: `/v1/pets?tag=${'x'.repeat(2000)}`, operationId: 'listPets', status: 200, durationMs: 1, request: undefined, response: undefined };
+    const record = {
+      time: Date.now(),
+      method: 'GET',
+      url: `/v1/pets?tag=${'x'.repeat(2000)}`,
+      operationId: 'listPets',
+      status: 200,
+      durationMs: 1,
+      request: undefined,
+      response: undefined,
+    };
     for (let i = 0; i < 2500 && following > 0; i += 1) journal.add(backend.workspaces.idOf('key-a'), record);
     expect(following).toBe(0);
     expect(await (slow.body as AsyncIterable<string>)[Symbol.asyncIterator]().next()).toEqual({ done: true, value: undefined });
