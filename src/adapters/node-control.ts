@@ -6,6 +6,9 @@ import { readJsonBytes } from '../http/read-json-body.js';
 import { requestSignal } from '../http/request-signal.js';
 import { writeEngineResponse } from './node-response.js';
 
+/** The path and query of a request target: an absolute-form target (`GET http://host/path`) routes by its path, as Express routes it. */
+const originForm = (target: string): string => (target.startsWith('/') ? target : target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/');
+
 /**
  * The control plane and the operations at the root on the Node server: an
  * engine request made of Express's, its body read (media type first, at
@@ -20,7 +23,7 @@ export function createControlRouter(engine: ControlEngine): express.Router {
   router.use((req, res, next) => {
     const request: EngineRequest = {
       method: req.method,
-      url: req.originalUrl,
+      url: originForm(req.originalUrl),
       // The id Express's first step gave the request (and set on the response): the engine answers with the same.
       headers: { ...req.headers, 'x-request-id': res.locals.requestId as string | undefined },
       // Watched from before the first wait: what is started after it (a live tail) stops when the client has left meanwhile.
