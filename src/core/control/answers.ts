@@ -5,7 +5,25 @@ import { JsonPieces, TextAnswer } from '../../control/handler-types.js';
 import type { EngineResponse, EngineStream } from '../types.js';
 import { EventStream, eventStreamText } from './event-stream.js';
 
-const encoder = new TextEncoder();
+/**
+ * The length of `text` in UTF-8, counted without encoding it (no copy of a
+ * large answer; no Buffer, which a browser lacks). A lone surrogate counts
+ * as the three bytes of U+FFFD it is sent as.
+ */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    bytes += unit < 0x800 ? 1 : 2;
+    // A surrogate pair is four bytes in two units: the high one counted three, the low one one more.
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) i += 1;
+    }
+  }
+  return bytes;
+}
 
 /**
  * JSON text with `Content-Type: application/json` exactly as the spec
@@ -14,7 +32,7 @@ const encoder = new TextEncoder();
  */
 export function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): EngineResponse {
   const text = stringifyJson(value);
-  return { status, headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': encoder.encode(text).length }, body: text };
+  return { status, headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': utf8Length(text) }, body: text };
 }
 
 /** The spec's Error body `{code, message, status}`, with the error's own headers (WWW-Authenticate). */
@@ -56,13 +74,13 @@ export interface AnswerContext {
 export function answerResponse(status: number, answer: unknown, context: AnswerContext): EngineResponse {
   if (answer instanceof EventStream)
     return {
-      status: 200,
+      status,
       headers: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' },
       body: context.head ? undefined : eventStreamText(answer, context.signal),
     };
   if (answer instanceof JsonPieces)
     return { status, headers: { 'Content-Type': 'application/json' }, body: context.head ? undefined : reported(answer.pieces, context.onUnexpected) };
   if (answer instanceof TextAnswer)
-    return { status, headers: { 'Content-Type': answer.contentType, 'Content-Length': encoder.encode(answer.text).length }, body: answer.text };
+    return { status, headers: { 'Content-Type': answer.contentType, 'Content-Length': utf8Length(answer.text) }, body: answer.text };
   return jsonResponse(status, answer);
 }
