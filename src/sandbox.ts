@@ -5,7 +5,8 @@ import type { Config } from './config.js';
 import type { Backend } from './backend.js';
 import { UNAUTHENTICATED } from './control/journal.js';
 import { createJournalCapture, responseChecker } from './control/journal-capture.js';
-import { createControlRouters } from './control/router.js';
+import { createControlRouter } from './adapters/node-control.js';
+import { createControlEngine } from './core/control/engine.js';
 import { checkExposure } from './exposure.js';
 import { closeServer, listen, type RefusedRequest } from './http/server.js';
 import { perClientCap } from './http/client-limits.js';
@@ -122,7 +123,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
       if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
     },
   });
-  const { control, root } = createControlRouters({
+  const control = createControlEngine({
     config,
     runtime,
     workspaces,
@@ -137,6 +138,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
     probes: { draining, backend },
     metrics,
     ...(backend.sync ? { sync: backend.sync.bind(backend) } : {}),
+    onUnexpected: (error, request) => logger.error(`Unexpected error on ${request.method} ${request.url}`, error),
   });
   const modes = {
     stateful: createStatefulMode(workspaces),
@@ -153,11 +155,11 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
       modes,
       ...(proxy ? { passThrough: proxy } : {}),
       interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
-      // The pages first: the console's page is under /__sandbox but needs no token (its data calls do).
+      // The pages first: the console's page is under /__sandbox but needs no token (its data calls do). Then the control
+      // plane's engine, which takes every request under /__sandbox and the operations at the root, and leaves the rest.
       extensions: [
         { path: '/', router: createUiRouter(UI_DIR) },
-        { path: '/__sandbox', router: control },
-        { path: '/', router: root },
+        { path: '/', router: createControlRouter(control) },
       ],
       onResponse: reporting.onResponse,
       onAnswered: reporting.onAnswered,

@@ -2,16 +2,9 @@ import type { OperationSpec } from '../openapi/spec.js';
 import type { V1Exchange, Violation } from '../operation.js';
 import type { OutHeaders } from './cors.js';
 import type { Miss, Target } from './match.js';
-import type { EngineHeaders, EngineRequest } from './types.js';
+import { requestIdOf } from './request-id.js';
+import type { EngineRequest } from './types.js';
 
-/** A client's id is kept when it is short visible ASCII (a UUID, a trace id); anything else is replaced, never echoed. */
-const ACCEPTED = /^[\x21-\x7e]{1,128}$/;
-
-/** `X-Request-Id`: the client's if it is acceptable, else a new UUID (global in Node and browsers). */
-export function requestIdOf(headers: EngineHeaders): string {
-  const given = headers['x-request-id'];
-  return typeof given === 'string' && ACCEPTED.test(given) ? given : crypto.randomUUID();
-}
 
 /**
  * A /v1 request on its way through the engine: what it has become so far,
