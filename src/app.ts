@@ -6,7 +6,7 @@ import { createNodeV1 } from './adapters/node-v1.js';
 import type { Config, Mode } from './config.js';
 import { createCors } from './core/cors.js';
 import type { Unexpected } from './core/error-exit.js';
-import { createV1Engine } from './core/v1-engine.js';
+import { createV1Engine, type V1Engine } from './core/v1-engine.js';
 import { createErrorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { assignRequestId } from './http/request-id.js';
@@ -70,6 +70,8 @@ function watchAnswers(onAnswered: AppDeps['onAnswered'], byEngine: WeakSet<Serve
 /** The sandbox's request handling: the Express app, and the fast path's one branch into the same engine. */
 export interface Handlers {
   app: express.Express;
+  /** The /v1 engine both ways in reach: the same one a transport without Node (the fetch handler) calls. */
+  engine: V1Engine;
   /** Takes a /v1 request with a plain URL into the engine and returns true, or touches nothing and returns false. */
   fast(req: IncomingMessage, res: ServerResponse): boolean;
 }
@@ -109,7 +111,7 @@ export function createHandlers(deps: AppDeps): Handlers {
     next(ApiError.of('not_found', `No route ${req.method} ${req.path}. The Pet Store interface is served under /v1.`));
   });
   app.use(createErrorHandler(deps.onUnexpected));
-  return { app, fast: v1.fast };
+  return { app, fast: v1.fast, engine };
 }
 
 /** The Express app alone (every request through Express's routing). */
@@ -122,10 +124,13 @@ export function createApp(deps: AppDeps): express.Express {
  * serve without Express's routing, Express the rest. `fastPath: false`
  * sends everything through Express (tests compare the two).
  */
-export function createRequestListener(deps: AppDeps, options: { fastPath?: boolean } = {}): RequestListener {
-  const { app, fast } = createHandlers(deps);
-  if (options.fastPath === false) return app;
-  return (req, res) => {
-    if (!fast(req, res)) app(req, res);
+export function createRequestListener(deps: AppDeps, options: { fastPath?: boolean } = {}): { listener: RequestListener; engine: V1Engine } {
+  const { app, fast, engine } = createHandlers(deps);
+  if (options.fastPath === false) return { listener: app, engine };
+  return {
+    listener: (req, res) => {
+      if (!fast(req, res)) app(req, res);
+    },
+    engine,
   };
 }

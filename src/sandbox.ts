@@ -1,6 +1,7 @@
 import type { RequestListener, Server } from 'node:http';
 import type { Assembled, Sandbox, SandboxOptions } from './sandbox-types.js';
 import { createRequestListener } from './app.js';
+import { composeEngine, type EngineHandle } from './core/engine.js';
 import type { Config } from './config.js';
 import type { Backend } from './backend.js';
 import { UNAUTHENTICATED } from './control/journal.js';
@@ -102,6 +103,8 @@ const usesPrism = (mode: string) => mode === 'example' || mode === 'dynamic';
 /** The request listener, and where the listener's server reports the requests it refused before any handler saw them. */
 interface Listening {
   listener: RequestListener;
+  /** The engine itself, for the ways in that bring no Node request (the library's fetch, the middleware). */
+  handle: EngineHandle;
   onRefused: (refused: RefusedRequest) => void;
 }
 
@@ -145,7 +148,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
     example: createPrismMode({ spec, engine: prism, dynamic: false, seed: config.seed }),
     dynamic: createPrismMode({ spec, engine: prism, dynamic: true, seed: config.seed }),
   };
-  const listener = createRequestListener(
+  const { listener, engine: v1 } = createRequestListener(
     {
       config,
       spec,
@@ -167,7 +170,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
     },
     options,
   );
-  return { listener, onRefused: reporting.onRefused };
+  return { listener, handle: composeEngine({ v1, control, onAnswered: reporting.onAnswered }), onRefused: reporting.onRefused };
 }
 
 /**

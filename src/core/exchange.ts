@@ -5,7 +5,6 @@ import type { Miss, Target } from './match.js';
 import { requestIdOf } from './request-id.js';
 import type { EngineRequest } from './types.js';
 
-
 /**
  * A /v1 request on its way through the engine: what it has become so far,
  * and the headers of its answer in the order they are sent. Reported once,
