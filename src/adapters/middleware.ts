@@ -4,7 +4,7 @@ import { readDecodedBody } from '../http/read-json-body.js';
 import { requestSignal } from '../http/request-signal.js';
 import { servesPath } from '../core/served-paths.js';
 import type { EngineHeaders } from '../core/types.js';
-import type { EngineHandle } from './fetch.js';
+import type { EngineHandle } from '../core/engine.js';
 import { writeEngineResponse } from './node-response.js';
 
 /** Connect's and Express's middleware signature. */
