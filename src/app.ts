@@ -1,18 +1,18 @@
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express from 'express';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { createNodeCors, createOptionsOutside } from './adapters/node-cors.js';
+import { createForwarder } from './adapters/node-forward.js';
+import { createNodeV1 } from './adapters/node-v1.js';
 import type { Config, Mode } from './config.js';
+import { createCors } from './core/cors.js';
+import type { Unexpected } from './core/error-exit.js';
+import { createV1Engine, type V1Engine } from './core/v1-engine.js';
 import { createErrorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { assignRequestId } from './http/request-id.js';
 import type { AnsweredRequest, Interceptor, ModeHandler, PassThroughMode, Runtime, V1Exchange } from './operation.js';
 import type { Spec } from './openapi/spec.js';
 import type { Validators } from './openapi/validate.js';
-import { createCors, createOptionsOutside } from './v1/cors.js';
-import { createV1Router, keepUndecodable } from './v1/express-routes.js';
-import { createMatcher } from './v1/match.js';
-import { createResponder } from './v1/respond.js';
-import { compileRoutes } from './v1/routes.js';
-import { createPipeline } from './v1/serve.js';
 
 export interface AppDeps {
   config: Config;
@@ -32,8 +32,8 @@ export interface AppDeps {
    * metrics) leaves it to the next; the control plane at /__sandbox answers every request under its path, with its own CORS.
    */
   extensions?: { path: string; router: express.Router }[];
-  /** Called for unexpected (500) failures, with the error; the client sees none of it. */
-  onUnexpected?: (error: unknown, req: IncomingMessage) => void;
+  /** Called for unexpected (500) failures, with the error and the request's method and target; the client sees none of it. */
+  onUnexpected?: Unexpected;
   /** Called when each /v1 response has been sent (journal, metrics, request log). */
   onResponse?: (event: V1Exchange) => void;
   /** Called when any other response has been sent (control plane, probes, unknown paths): request log, metrics. */
@@ -42,76 +42,76 @@ export interface AppDeps {
 
 /**
  * Express's first step: the request's id, and a report of its answer once
- * sent, unless the /v1 pipeline tracked it (that one reports its own, once).
+ * sent, unless the /v1 engine answered it (that one reports its own, once).
  */
-function watchAnswers(onAnswered: AppDeps['onAnswered']): express.RequestHandler {
+function watchAnswers(onAnswered: AppDeps['onAnswered'], byEngine: WeakSet<ServerResponse>): express.RequestHandler {
   return (req, res, next) => {
     const start = performance.now();
     const requestId = assignRequestId(req, res);
     res.locals.requestId = requestId;
     if (onAnswered)
       res.once('finish', () => {
-        const locals = res.locals as { start?: number; operation?: string };
-        if (locals.start !== undefined) return;
-        onAnswered({ req, url: req.originalUrl, status: res.statusCode, durationMs: performance.now() - start, requestId, operation: locals.operation });
+        if (byEngine.has(res)) return;
+        const operation = (res.locals as { operation?: string }).operation;
+        onAnswered({
+          method: req.method,
+          headers: req.headers,
+          url: req.originalUrl,
+          status: res.statusCode,
+          durationMs: performance.now() - start,
+          requestId,
+          operation,
+        });
       });
     next();
   };
 }
 
-/** The sandbox's request handling: the Express app, and the fast path's one branch into the same pipeline. */
+/** The sandbox's request handling: the Express app, and the fast path's one branch into the same engine. */
 export interface Handlers {
   app: express.Express;
-  /** Takes a request the pipeline can serve without Express's routing and returns true, or touches nothing and returns false. */
+  /** The /v1 engine both ways in reach: the same one a transport without Node (the fetch handler) calls. */
+  engine: V1Engine;
+  /** Takes a /v1 request with a plain URL into the engine and returns true, or touches nothing and returns false. */
   fast(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
 /**
  * Composes the sandbox from injected parts; creates nothing at import time,
  * opens no file and no port, so tests build as many as they like. Every
- * /v1 request goes one way, CORS -> pinned headers -> auth -> body ->
- * validation -> interceptors -> mode -> write, in `src/v1/` (see
- * src/README.md); Express routes what the fast path leaves, and the control
- * plane.
+ * /v1 request goes to the one engine (`src/core/`, see src/README.md)
+ * through the Node adapter, from the fast path's branch or Express's `/v1`
+ * mount; Express routes the rest: the pages, the control plane, the probes.
  */
 export function createHandlers(deps: AppDeps): Handlers {
   const { spec } = deps;
   for (const [name, mode] of Object.entries(deps.modes)) {
     for (const op of spec.operations.keys()) if (!mode.operations.has(op)) throw new Error(`Mode ${name} has no handler for spec operation ${op}`);
   }
-  const respond = createResponder(deps);
-  const pipeline = createPipeline({ ...deps, respond });
-  const routes = compileRoutes(spec, deps.validators);
-  const cors = createCors(deps.config);
+  const engine = createV1Engine(deps);
+  const forwarder = createForwarder({ ...deps, engine });
+  const v1 = createNodeV1(engine, forwarder, deps.config);
+  const cors = createNodeCors(createCors(deps.config));
+  const byEngine = new WeakSet<ServerResponse>();
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(watchAnswers(deps.onAnswered));
+  app.use(watchAnswers(deps.onAnswered, byEngine));
   app.use(createOptionsOutside(deps.config, cors));
   // Extensions come first and answer everything under their path, CORS included: the control plane
   // allows only its own origins, never /v1's (by default any).
   for (const extension of deps.extensions ?? []) app.use(extension.path, extension.router);
+  app.use('/v1', (req, res) => {
+    byEngine.add(res);
+    v1.serve(req, res, req.originalUrl);
+  });
   app.use(cors);
-  app.use(
-    '/v1',
-    keepUndecodable,
-    createV1Router(routes, pipeline, (_req, res, next) => (respond.track(res), next())),
-  );
-  app.use((req: Request, _res: Response, next: NextFunction) => {
+  app.use((req: express.Request, _res: express.Response, next: express.NextFunction) => {
     next(ApiError.of('not_found', `No route ${req.method} ${req.path}. The Pet Store interface is served under /v1.`));
   });
-  app.use(createErrorHandler(respond.fail));
-
-  const match = createMatcher(routes);
-  const fast = (req: IncomingMessage, res: ServerResponse): boolean => {
-    const target = match(req);
-    if (!target) return false;
-    respond.track(res);
-    cors(req, res, () => pipeline.serve(req, res, target));
-    return true;
-  };
-  return { app, fast };
+  app.use(createErrorHandler(deps.onUnexpected));
+  return { app, fast: v1.fast, engine };
 }
 
 /** The Express app alone (every request through Express's routing). */
@@ -124,10 +124,13 @@ export function createApp(deps: AppDeps): express.Express {
  * serve without Express's routing, Express the rest. `fastPath: false`
  * sends everything through Express (tests compare the two).
  */
-export function createRequestListener(deps: AppDeps, options: { fastPath?: boolean } = {}): RequestListener {
-  const { app, fast } = createHandlers(deps);
-  if (options.fastPath === false) return app;
-  return (req, res) => {
-    if (!fast(req, res)) app(req, res);
+export function createRequestListener(deps: AppDeps, options: { fastPath?: boolean } = {}): { listener: RequestListener; engine: V1Engine } {
+  const { app, fast, engine } = createHandlers(deps);
+  if (options.fastPath === false) return { listener: app, engine };
+  return {
+    listener: (req, res) => {
+      if (!fast(req, res)) app(req, res);
+    },
+    engine,
   };
 }

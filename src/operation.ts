@@ -3,8 +3,9 @@
  * pipeline, the modes, the interceptors, the journal and the control plane
  * share. It imports nothing of theirs, so none of them reaches up to another.
  */
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Mode } from './config.js';
+import type { EngineHeaders } from './core/types.js';
 import type { OperationSpec } from './openapi/spec.js';
 
 /** A request to one spec operation, already authenticated and validated. */
@@ -17,7 +18,8 @@ export interface OperationRequest {
   /** Query parameters, coerced, with spec defaults applied. */
   query: Record<string, unknown>;
   body: unknown;
-  headers: IncomingHttpHeaders;
+  /** The request's headers, lower-case names. */
+  headers: EngineHeaders;
   /** The path after `/v1`, with its query string, as the client sent it. */
   url: string;
   /** Aborted once the client is gone (or answered): a wait with no end of its own stops on it. */
@@ -99,7 +101,10 @@ export interface PassThroughMode {
 
 /** A finished request outside the /v1 pipeline (control plane, probes, metrics, unknown paths). */
 export interface AnsweredRequest {
-  req: IncomingMessage;
+  /** Upper-case, e.g. `GET`. */
+  method: string;
+  /** The request's headers, lower-case names. */
+  headers: EngineHeaders;
   /** The request target as sent: the path and the query string. */
   url: string;
   status: number;
@@ -111,13 +116,16 @@ export interface AnsweredRequest {
 
 /** A finished /v1 request and what it was answered. */
 export interface V1Exchange {
-  req: IncomingMessage;
+  /** Upper-case, e.g. `GET`. */
+  method: string;
+  /** The request's headers, lower-case names. */
+  headers: EngineHeaders;
   /** `X-Request-Id`, as the response carries it. */
   requestId: string;
   /** The request target as sent (with `/v1`): the path and the query string. */
   url: string;
   /** The request body's bytes, if the body was read (with a Content-Encoding undone). */
-  requestBytes: Buffer | undefined;
+  requestBytes: Uint8Array | undefined;
   /** The operation matched, if any. */
   op: OperationSpec | undefined;
   /** The API key, when it was accepted. */

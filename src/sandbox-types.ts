@@ -1,6 +1,7 @@
 import type { RequestListener, Server } from 'node:http';
 import type { Backend, ModeStore, WorkspaceStore } from './backend.js';
 import type { RefusedRequest } from './http/server.js';
+import type { EngineHandle } from './core/engine.js';
 
 export interface Sandbox {
   /** e.g. `http://127.0.0.1:4010` */
@@ -41,6 +42,8 @@ export interface SandboxOptions {
 export interface Assembled {
   /** The Node request listener (Express and the fast path). */
   listener: RequestListener;
+  /** The engine: `/v1`, the control plane and the probes, plain values in and out, no socket. */
+  handle: EngineHandle;
   /** Where the listener's server reports the requests it refused before any handler saw them. */
   onRefused: (refused: RefusedRequest) => void;
   backend: Backend;

@@ -1,11 +1,13 @@
 import type { RequestListener, Server } from 'node:http';
 import type { Assembled, Sandbox, SandboxOptions } from './sandbox-types.js';
 import { createRequestListener } from './app.js';
+import { composeEngine, type EngineHandle } from './core/engine.js';
 import type { Config } from './config.js';
 import type { Backend } from './backend.js';
 import { UNAUTHENTICATED } from './control/journal.js';
 import { createJournalCapture, responseChecker } from './control/journal-capture.js';
-import { createControlRouters } from './control/router.js';
+import { createControlRouter } from './adapters/node-control.js';
+import { createControlEngine } from './core/control/engine.js';
 import { checkExposure } from './exposure.js';
 import { closeServer, listen, type RefusedRequest } from './http/server.js';
 import { perClientCap } from './http/client-limits.js';
@@ -101,6 +103,8 @@ const usesPrism = (mode: string) => mode === 'example' || mode === 'dynamic';
 /** The request listener, and where the listener's server reports the requests it refused before any handler saw them. */
 interface Listening {
   listener: RequestListener;
+  /** The engine itself, for the ways in that bring no Node request (the library's fetch, the middleware). */
+  handle: EngineHandle;
   onRefused: (refused: RefusedRequest) => void;
 }
 
@@ -122,7 +126,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
       if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
     },
   });
-  const { control, root } = createControlRouters({
+  const control = createControlEngine({
     config,
     runtime,
     workspaces,
@@ -137,13 +141,14 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
     probes: { draining, backend },
     metrics,
     ...(backend.sync ? { sync: backend.sync.bind(backend) } : {}),
+    onUnexpected: (error, request) => logger.error(`Unexpected error on ${request.method} ${request.url}`, error),
   });
   const modes = {
     stateful: createStatefulMode(workspaces),
     example: createPrismMode({ spec, engine: prism, dynamic: false, seed: config.seed }),
     dynamic: createPrismMode({ spec, engine: prism, dynamic: true, seed: config.seed }),
   };
-  const listener = createRequestListener(
+  const { listener, engine: v1 } = createRequestListener(
     {
       config,
       spec,
@@ -153,11 +158,11 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
       modes,
       ...(proxy ? { passThrough: proxy } : {}),
       interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
-      // The pages first: the console's page is under /__sandbox but needs no token (its data calls do).
+      // The pages first: the console's page is under /__sandbox but needs no token (its data calls do). Then the control
+      // plane's engine, which takes every request under /__sandbox and the operations at the root, and leaves the rest.
       extensions: [
         { path: '/', router: createUiRouter(UI_DIR) },
-        { path: '/__sandbox', router: control },
-        { path: '/', router: root },
+        { path: '/', router: createControlRouter(control) },
       ],
       onResponse: reporting.onResponse,
       onAnswered: reporting.onAnswered,
@@ -165,7 +170,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
     },
     options,
   );
-  return { listener, onRefused: reporting.onRefused };
+  return { listener, handle: composeEngine({ v1, control, onAnswered: reporting.onAnswered }), onRefused: reporting.onRefused };
 }
 
 /**

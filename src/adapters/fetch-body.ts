@@ -48,8 +48,8 @@ export async function readBodyBytes(request: Request, limit: number, extra: Body
   if (encoding === 'identity') {
     if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge(limit);
     const bytes = await collect(request.body, limit, false);
-    // An empty body is no body, as `Content-Length: 0` is on the server.
-    return bytes.length === 0 ? undefined : bytes;
+    // An empty body is no body, as `Content-Length: 0` is on the server; an empty chunked one is a body, as there.
+    return bytes.length === 0 && !request.headers.has('transfer-encoding') ? undefined : bytes;
   }
   const decoder = extra[encoding] ?? STANDARD[encoding];
   if (!decoder) throw ApiError.of('unsupported_media_type', `Unsupported content encoding '${encoding}'.`);

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendError, toApiError } from '../http/error-handler.js';
+import { writeError } from '../http/error-handler.js';
 import { readDecodedBody } from '../http/read-json-body.js';
 import { requestSignal } from '../http/request-signal.js';
 import { servesPath } from '../core/served-paths.js';
 import type { EngineHeaders } from '../core/types.js';
-import type { EngineHandle } from './fetch.js';
+import type { EngineHandle } from '../core/engine.js';
 import { writeEngineResponse } from './node-response.js';
 
 /** Connect's and Express's middleware signature. */
@@ -36,10 +36,7 @@ export function createMiddleware(ready: Promise<{ handle: EngineHandle; bodyLimi
       await writeEngineResponse(res, response, req.method === 'HEAD');
     };
     /** A body that could not be read (too large, not decodable): its Error body; a failure once the head is sent ends the response. */
-    const fail = (error: unknown) => {
-      if (res.headersSent) return void res.destroy();
-      sendError(res, toApiError(error));
-    };
+    const fail = (error: unknown) => writeError(req, res, error);
     ready.then((engine) => serve(engine).catch(fail), next);
   };
 }

@@ -21,6 +21,9 @@ export function responseChecker(spec: Spec, validators: Validators): ResponseChe
     : issues(operationId, status, body);
 }
 
+/** Bytes as a Buffer without a copy (the engine hands a Node `Buffer` on the server, any `Uint8Array` elsewhere). */
+const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
 /** Shared by every record that kept the spec, so that a valid proxied entry holds no array of its own. */
 const NONE: Issue[] = [];
 
@@ -60,19 +63,19 @@ export function createJournalCapture(check: ResponseCheck): (e: V1Exchange) => J
     const long = e.text !== undefined && e.text.length > JOURNAL_BODY_LIMIT ? longResponse(operationId, e.status, e.text, e.body) : undefined;
     return {
       time: Date.now(),
-      method: e.req.method ?? '',
+      method: e.method,
       url: e.url,
       operationId,
       status: e.status,
       durationMs: Math.round(e.durationMs * 100) / 100,
-      request: e.requestBytes && captureBytes(e.requestBytes, isUtf8(e.requestBytes)),
+      request: e.requestBytes && captureBytes(asBuffer(e.requestBytes), isUtf8(e.requestBytes)),
       response: long?.body ?? (e.text === undefined ? undefined : captureText(e.text)),
       ...(long ? { specIssues: long.specIssues } : {}),
       ...(e.violations ? { violations: e.violations } : {}),
       // An upstream's answer was checked as it passed: that verdict is kept, whatever its body was (HTML, cut).
       ...(e.passed ? { specIssues: passedIssues(e.violations) } : {}),
       // Refused for its key: the admin sees what it presented, masked (the journal of unauthenticated requests).
-      ...(e.key === undefined ? { credential: maskedCredential(e.req.headers.authorization) } : {}),
+      ...(e.key === undefined ? { credential: maskedCredential(e.headers.authorization as string | undefined) } : {}),
     };
   };
 }

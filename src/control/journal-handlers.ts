@@ -1,4 +1,4 @@
-import { EventStream } from './event-stream.js';
+import { EventStream } from '../core/control/event-stream.js';
 import type { ControlContext, HandlerGroup } from './handler-types.js';
 import { UNAUTHENTICATED } from './journal.js';
 import { recordPact } from './pact-record.js';

@@ -1,13 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { EngineHeaders } from '../core/types.js';
 import { ApiError } from '../http/errors.js';
 import { CONTROL_SPEC_FILE } from '../paths.js';
 import { loadSpec, type Spec } from '../openapi/spec.js';
 import { createValidators, type Issue, type RequestValidator } from '../openapi/validate.js';
 import { CONTROL_BASE, CONTROL_ROUTES, type ControlOperationId, type ControlRoute } from './routes.js';
 
-/** A control request as Express parsed it. */
+/** A control request in parts: its headers (lower-case names), query, path parameters and body. */
 export interface ControlRequestParts {
-  headers: IncomingHttpHeaders;
+  headers: EngineHeaders;
   query: Record<string, unknown>;
   params: Record<string, string>;
   /** Undefined when no body was sent. */
@@ -119,7 +120,7 @@ export function createControlChecks(
     const v = validatorOf(operationId);
     const path = v.path(req.params);
     if (!path.ok) throw ApiError.of('not_found', `Nothing found at ${CONTROL_ROUTES[operationId].path}: ${formatControlIssues(path.issues)}`);
-    const header = v.header(req.headers);
+    const header = v.header(req.headers as IncomingHttpHeaders);
     const query = v.query(req.query);
     const body = v.body(req.body);
     const issues = [header, query, body].flatMap((c) => (c.ok ? [] : c.issues));

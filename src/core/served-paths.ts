@@ -1,7 +1,16 @@
 /** The root paths the engine answers beside `/v1` and `/__sandbox`: the probes and the metrics (spec/sandbox-control.yaml). */
 const ROOT_PATHS = new Set(['/livez', '/readyz', '/metrics']);
 
-const under = (path: string, base: string): boolean => path === base || path.startsWith(`${base}/`);
+/** Whether `path` is `base` or under it; the case of `base`'s letters is not matched, as Express matches a mount path. */
+const under = (path: string, base: string): boolean => {
+  const head = path.slice(0, base.length).toLowerCase();
+  return head === base && (path.length === base.length || path[base.length] === '/');
+};
+
+const pathOf = (url: string): string => {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+};
 
 /**
  * Whether the engine serves a request target: `/v1` and below, `/__sandbox`
@@ -9,7 +18,9 @@ const under = (path: string, base: string): boolean => path === base || path.sta
  * routes (the middleware) leaves every other request to them, its body unread.
  */
 export function servesPath(url: string): boolean {
-  const q = url.indexOf('?');
-  const path = q === -1 ? url : url.slice(0, q);
+  const path = pathOf(url);
   return under(path, '/v1') || under(path, '/__sandbox') || ROOT_PATHS.has(path);
 }
+
+/** Whether a request target is `/v1` or under it: the /v1 engine's. */
+export const servesV1 = (url: string): boolean => under(pathOf(url), '/v1');

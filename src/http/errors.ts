@@ -1,8 +1,9 @@
 /**
  * The one error type of the sandbox and its catalogue of codes. Handlers
- * throw an ApiError; the error handler in `error-handler.ts` is the only
- * place that turns it into a response body (the connection-level answers of
- * `server.ts` build theirs from the same catalogue).
+ * throw an ApiError; the engine's one error exit (`core/error-exit.ts`,
+ * which Express's error handler uses too) is the only place that turns it
+ * into a response body (the connection-level answers of `server.ts` build
+ * theirs from the same catalogue).
  *
  * Codes are a small, stable, documented set (docs/interface.md, "Errors"; a unit test
  * fails when that table and this one differ): clients may branch on them.

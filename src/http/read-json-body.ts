@@ -65,22 +65,39 @@ function collect(req: IncomingMessage, stream: Readable, limit: number): Promise
 }
 
 /**
- * A request's JSON body, read by the sandbox itself: undefined when there is
- * none, else the parsed value. Refuses, with the documented codes, a media
- * type other than JSON or a charset other than UTF-8 (415), an encoding it
- * cannot undo (415), a body over `limit` bytes once decoded (413), bytes
- * that are not UTF-8 (415), a byte order mark, too deep a nesting, invalid
- * JSON or JSON that is not an object or array (400). `capture` gets the
- * bytes as read, before they are checked (the journal shows what was sent).
- * A body refused before its end leaves the rest unread (the error responder
+ * A JSON body's bytes, read by the sandbox itself: undefined when there is
+ * none. Refuses, with the documented codes, a media type other than JSON
+ * or a charset other than UTF-8 (415, before a byte is read), an encoding
+ * it cannot undo (415), a body over `limit` bytes once decoded (413). A
+ * body refused before its end leaves the rest unread (the error responder
  * then closes the connection after the answer).
  */
-export async function readJsonBody(req: IncomingMessage, limit: number, capture?: (bytes: Buffer) => void): Promise<unknown> {
+export async function readJsonBytes(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   if (!hasBody(req)) return undefined;
   checkJsonMediaType(req.headers['content-type']);
-  const bytes = await collect(req, decoded(req, limit), limit);
-  capture?.(bytes);
-  return parseJsonBody(bytes);
+  return readBody(req, limit);
+}
+
+/**
+ * A request's JSON body (`readJsonBytes`), parsed: undefined when there is
+ * none, else the value; bytes that are not UTF-8 are refused (415), and a
+ * byte order mark, too deep a nesting, invalid JSON or JSON that is not an
+ * object or array (400).
+ */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const bytes = await readJsonBytes(req, limit);
+  return bytes === undefined ? undefined : parseJsonBody(bytes);
+}
+
+/**
+ * A request's body bytes with its Content-Encoding undone, for the engine
+ * to check and parse: refuses an encoding it cannot undo (415) and a body
+ * over `limit` bytes once decoded (413), while the bytes stream in. A body
+ * refused before its end leaves the rest unread (the answer then closes
+ * the connection).
+ */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return collect(req, decoded(req, limit), limit);
 }
 
 /**
@@ -100,6 +117,5 @@ export async function readRawBody(req: IncomingMessage, limit: number): Promise<
  * hands the bytes to the engine, which judges them.
  */
 export async function readDecodedBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  if (!hasBody(req)) return undefined;
-  return collect(req, decoded(req, limit), limit);
+  return hasBody(req) ? readBody(req, limit) : undefined;
 }

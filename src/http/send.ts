@@ -17,27 +17,3 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, jso
   res.end(payload);
   return payload;
 }
-
-/**
- * Writes a large JSON body from pieces of its text (chunked, no
- * Content-Length), waiting for the client to take each piece: memory stays
- * at one piece whatever the body's size.
- */
-export async function sendJsonStream(res: ServerResponse, status: number, pieces: Iterable<string> | AsyncIterable<string>): Promise<void> {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json');
-  for await (const piece of pieces) {
-    if (res.destroyed) return;
-    if (!res.write(piece))
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
-  }
-  res.end();
-}

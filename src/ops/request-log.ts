@@ -22,7 +22,7 @@ export function createRequestLog(logger: Logger, workspaceOf: (key: string) => s
     v1(e: V1Exchange): void {
       const line: RequestLine = {
         requestId: e.requestId,
-        method: e.req.method ?? '',
+        method: e.method,
         path: pathOf(e.url),
         status: e.status,
         durationMs: rounded(e.durationMs),
@@ -39,7 +39,7 @@ export function createRequestLog(logger: Logger, workspaceOf: (key: string) => s
     other(e: AnsweredRequest): void {
       logger.request({
         requestId: e.requestId,
-        method: e.req.method ?? '',
+        method: e.method,
         path: pathOf(e.url),
         status: e.status,
         durationMs: rounded(e.durationMs),

@@ -16,6 +16,7 @@ import { writeBenchDocs } from './docs-page.js';
 import { BIG, compareBin, compareLabel, docsDir, only, opts, smoke, withPostgres } from './options.js';
 import { compare, freshCopy, NEW_PET, readyTime } from './scenarios.js';
 import { npmStartReady } from './npm-start.js';
+import { IN_PROCESS, inProcessResults, REQUESTS } from './in-process.js';
 import type { LoadResult } from './load.js';
 
 const PG = 'sandbox on PostgreSQL';
@@ -97,6 +98,8 @@ async function main(): Promise<void> {
       ...(before ? [{ label: compareLabel, server: before }] : []),
     ];
     addRows('GET /v1/pets, c50', await compare(opts, c50, { path: '/pets', connections: 50 }));
+    if (before)
+      targets.push(ratioTarget(`GET /v1/pets c50 vs ${compareLabel}`, rps('GET /v1/pets, c50', 'sandbox'), rps('GET /v1/pets, c50', compareLabel), 0.95));
     await Promise.all([express.stop(), bare.stop(), prebuilt.stop(), before?.stop()]);
     console.log('GET /v1/pets, request log off and on');
     const logged = await startSandbox(join(work, 'logged', 'db.json'), 50, 'sandbox, request log on', undefined, true);
@@ -124,6 +127,14 @@ async function main(): Promise<void> {
         0.85,
       ),
     );
+  }
+
+  if (only.has('inprocess')) {
+    console.log(`${IN_PROCESS}: sandbox.fetch and the engine's handle, no socket`);
+    addRows(IN_PROCESS, await inProcessResults(opts));
+    const server = rps('GET /v1/pets, c50', 'sandbox');
+    if (Number.isFinite(server))
+      targets.push(ratioTarget('in-process sandbox.fetch GET /v1/pets vs the server (c50)', rps(IN_PROCESS, `sandbox.fetch: ${REQUESTS.list}`), server, 3));
   }
 
   const sbBig = ['filter', 'post', 'ready'].some((o) => only.has(o)) ? await startSandbox(big, BIG, `sandbox (${BIG})`) : undefined;
@@ -188,7 +199,7 @@ async function main(): Promise<void> {
     }
     if (compareBin) {
       const before = `${compareLabel}, 100 stored`;
-      targets.push(ratioTarget(`POST c100 vs ${compareLabel}`, rps('POST /v1/pets, c100', 'sandbox, 100 stored'), rps('POST /v1/pets, c100', before), 0.8));
+      targets.push(ratioTarget(`POST c100 vs ${compareLabel}`, rps('POST /v1/pets, c100', 'sandbox, 100 stored'), rps('POST /v1/pets, c100', before), 0.95));
       targets.push(
         ratioTarget(
           `CPU per create, ${compareLabel} vs this build (c100)`,

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startControlSandbox, type Control } from '../support/control-client.js';
+import { rawRequest } from '../support/raw-http.js';
 import { type TestSandbox } from '../support/harness.js';
 
 let sb: TestSandbox;
@@ -137,6 +138,15 @@ describe('request bodies', () => {
     const res = await ctl('POST', '/load', { body: ' '.repeat(64 * 1024 * 1024 + 1), headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('payload_too_large');
+  });
+
+  it('refuses a request without a credential before reading its body: 401 while the body is still to come', async () => {
+    const port = Number(new URL(sb.origin).port);
+    // Only the head is sent: an answer that waited for the 64 MiB announced would never come.
+    const head = 'POST /__sandbox/load HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 67108864\r\n\r\n';
+    const res = await rawRequest(port, head, { timeoutMs: 4_000 });
+    expect(res.status).toBe(401);
+    expect(res.headers.connection).toBe('close');
   });
 
   it('accepts a reset without any body', async () => {

@@ -92,6 +92,14 @@ async function storeArgs(dir: string): Promise<string[]> {
   return ['--store', postgresUrl(port, database)];
 }
 
+/** `store` for a library sandbox (`createSandbox`) on the run's backend: memory, a data file in a folder of its own, or a database of its own. */
+export async function libraryStore(): Promise<string> {
+  if (onMemory) return 'memory';
+  if (!onPostgres) return join(tempDir(), 'db.json');
+  const port = inject('postgresPort');
+  return postgresUrl(port, await createDatabase(port, 'lib'));
+}
+
 /** The schema made and the shared row written with `secret`, before any sandbox starts on the database. */
 async function seedSecret(url: string, secret: string): Promise<void> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });

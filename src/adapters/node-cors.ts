@@ -1,37 +1,32 @@
-import cors from 'cors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
+import type { Cors, OutHeaders } from '../core/cors.js';
 import { ApiError } from '../http/errors.js';
 
-/** Headers a script in a browser may read on a /v1 answer. */
-const EXPOSED = ['Deprecation', 'Sunset', 'Link', 'WWW-Authenticate'];
+/** A step of Express's chain, outside /v1 (the engine does /v1's CORS itself). */
+export type NodeStep = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+
+const setAll = (res: ServerResponse, out: OutHeaders) => {
+  for (const name in out) res.setHeader(name, out[name] as string);
+};
 
 /**
- * CORS of /v1 (`--cors-origins`): the first step of every /v1 request, the
- * same function whether Express or the fast path takes the request.
+ * /v1's CORS on the answers outside it (an unknown path's 404 carries the
+ * same headers as /v1's answers), from the engine's one CORS: a preflight
+ * answered 204, an actual request's headers set before the next step.
  */
-export type CorsStep = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
-
-/**
- * The cors package answers preflights and decides per origin. With any
- * origin allowed, an actual (non-preflight) request gets two constant
- * headers, the ones the package would set; it recomputes them on every
- * request, a cost on the hot path.
- */
-export function createCors(config: Pick<Config, 'corsOrigins'>): CorsStep {
-  const handler = cors({
-    origin: config.corsOrigins === '*' ? '*' : [...config.corsOrigins],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'Accept', 'X-Sandbox-Key'],
-    exposedHeaders: EXPOSED,
-    maxAge: 600,
-  });
-  if (config.corsOrigins !== '*') return handler;
-  const exposed = EXPOSED.join(',');
+export function createNodeCors(cors: Cors): NodeStep {
   return (req, res, next) => {
-    if (req.method === 'OPTIONS') return handler(req, res, next);
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', exposed);
-    next();
+    const out: OutHeaders = {};
+    if (req.method !== 'OPTIONS') {
+      cors.actual(req.headers, out);
+      setAll(res, out);
+      return next();
+    }
+    cors.preflight(req.headers, out);
+    setAll(res, out);
+    res.statusCode = 204;
+    res.end();
   };
 }
 
@@ -46,7 +41,7 @@ const coveredElsewhere = (path: string) => /^\/(v1|__sandbox)(\/|$)/i.test(path)
  * the unknown path's 404. Without this step Express would answer a path
  * that has routes with a 200 `text/plain` list of its methods.
  */
-export function createOptionsOutside(config: Pick<Config, 'corsOrigins'>, cors: CorsStep): CorsStep {
+export function createOptionsOutside(config: Pick<Config, 'corsOrigins'>, cors: NodeStep): NodeStep {
   const allows = (origin: string) => config.corsOrigins === '*' || config.corsOrigins.includes(origin);
   return (req, res, next) => {
     const path = (req.url ?? '/').split('?', 1)[0] as string;

@@ -8,7 +8,7 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/http/errors.js';
-import { createResponder } from '../../../src/v1/respond.js';
+import { writeError } from '../../../src/http/error-handler.js';
 
 /** Runs `handle` in a real server's request handler and returns what the client got. */
 async function serveOnce(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ status: number; body: string }> {
@@ -32,18 +32,16 @@ async function serveOnce(handle: (req: IncomingMessage, res: ServerResponse) => 
 
 describe('the error exit', () => {
   it('answers an error with the Error body', async () => {
-    const responder = createResponder({});
-    const got = await serveOnce((req, res) => responder.fail(req, res, ApiError.of('not_found', 'No pet.')));
+    const got = await serveOnce((req, res) => writeError(req, res, ApiError.of('not_found', 'No pet.')));
     expect(got).toEqual({ status: 404, body: '{"code":"not_found","message":"No pet.","status":404}' });
   });
 
   it('drops a failure that comes after the answer was written, without throwing', async () => {
-    const responder = createResponder({});
     let thrown: unknown;
     const got = await serveOnce((req, res) => {
       res.end('{"first":true}');
       try {
-        responder.fail(req, res, new Error('late'));
+        writeError(req, res, new Error('late'));
       } catch (error) {
         thrown = error;
       }

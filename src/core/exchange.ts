@@ -1,0 +1,60 @@
+import type { OperationSpec } from '../openapi/spec.js';
+import type { V1Exchange, Violation } from '../operation.js';
+import type { OutHeaders } from './cors.js';
+import type { Miss, Target } from './match.js';
+import { requestIdOf } from './request-id.js';
+import type { EngineRequest } from './types.js';
+
+/**
+ * A /v1 request on its way through the engine: what it has become so far,
+ * and the headers of its answer in the order they are sent. Reported once,
+ * as a plain `V1Exchange`, when its answer is made. A class: V8 makes these
+ * fastest, and one is made per request.
+ */
+export class Exchange {
+  readonly start = performance.now();
+  readonly requestId: string;
+  /** The answer's headers so far: `X-Request-Id` first, CORS, the operation's pinned ones. */
+  readonly out: OutHeaders;
+  /** The operation the request matched, or what it missed. */
+  target: Target | Miss | undefined = undefined;
+  key: string | undefined = undefined;
+  /** The request body's bytes as read (a Content-Encoding undone; as sent, in proxy mode). */
+  bytes: Uint8Array | undefined = undefined;
+  /** In proxy mode, what the request broke of the spec: reported with an answer of the sandbox's own too (a 502). */
+  violations: Violation[] | undefined = undefined;
+
+  constructor(readonly request: EngineRequest) {
+    this.requestId = requestIdOf(request.headers);
+    this.out = { 'X-Request-Id': this.requestId };
+  }
+
+  get op(): OperationSpec | undefined {
+    return this.target?.route?.op;
+  }
+
+  /** Whether the answer carries no body: a HEAD request's answer is a GET's without it. */
+  get head(): boolean {
+    return this.request.method === 'HEAD';
+  }
+}
+
+/** The plain value an exchange is reported as, once its answer is made. */
+export function exchangeValue(ex: Exchange, status: number, body: unknown, text: string | undefined, passed = false): V1Exchange {
+  const { request } = ex;
+  return {
+    method: request.method,
+    headers: request.headers,
+    url: request.url,
+    requestId: ex.requestId,
+    requestBytes: ex.bytes,
+    op: ex.op,
+    key: ex.key,
+    status,
+    body,
+    text,
+    durationMs: performance.now() - ex.start,
+    ...(ex.violations ? { violations: ex.violations } : {}),
+    ...(passed ? { passed } : {}),
+  };
+}

@@ -1,0 +1,115 @@
+import { createBrotliDecompress } from 'node:zlib';
+import { Duplex } from 'node:stream';
+import type { Server } from 'node:http';
+import { createFetchHandler, createInProcessFetch } from '../adapters/fetch.js';
+import type { EngineHandle } from '../core/engine.js';
+import type { BodyDecoders } from '../adapters/fetch-body.js';
+import { createControlClient } from '../control/client.js';
+import type { Config } from '../config.js';
+import { checkExposure } from '../exposure.js';
+import { closeServer, listen } from '../http/server.js';
+import { perClientCap } from '../http/client-limits.js';
+import { acquireLock, type DataLock } from '../lock.js';
+import { assembleSandbox } from '../sandbox.js';
+import type { Assembled } from '../sandbox-types.js';
+import { configOf, type CreateSandboxOptions } from './options.js';
+import { workspaceOf, type Workspace } from './workspace.js';
+
+/** The origin relative URLs of the in-process `fetch` are resolved against; nothing listens there. */
+export const IN_PROCESS_ORIGIN = 'http://sandbox.invalid';
+
+/** `br` through Node's zlib: the Compression Streams API has gzip and deflate only. */
+const NODE_DECODERS: BodyDecoders = {
+  br: (encoded) => encoded.pipeThrough(Duplex.toWeb(createBrotliDecompress()) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>),
+};
+
+/** A Pet Store sandbox in this process: the engine without a socket, a port when asked for one. */
+export interface PetstoreSandbox {
+  /** The origin it listens on (e.g. `http://127.0.0.1:39213`), once `listen()` has resolved (or `port` was given); else undefined. */
+  readonly url: string | undefined;
+  /** The accepted API keys; the first names the default workspace. */
+  readonly apiKeys: readonly string[];
+  /** The control plane's token. */
+  readonly adminToken: string;
+  /**
+   * Sends a request to the sandbox in process, with no socket: `'/v1/pets'`
+   * (relative to the sandbox), a URL (only its path and query are read) or a
+   * Request. Answers exactly as the server does.
+   */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** The fetch handler itself, `(Request) => Promise<Response>`, for a runtime or a library that takes one (MSW). */
+  readonly handler: (request: Request) => Promise<Response>;
+  /** The engine itself: a request as plain values in, the answer as plain values out (`undefined` for a path it does not serve). */
+  readonly handle: EngineHandle;
+  /** The workspace of an API key (default the first): its typed controls, in process. */
+  workspace(key?: string): Workspace;
+  /** Listens on `port` (default the `port` option, else any free one) at 127.0.0.1 (or `host`); resolves with the origin. */
+  listen(port?: number): Promise<string>;
+  /** Stops listening, flushes and closes the store. */
+  close(): Promise<void>;
+}
+
+/** The data file's lock, for a sandbox on a data file (as the command line's). */
+const lockOf = (config: Config): Promise<DataLock | undefined> =>
+  config.postgresUrl !== undefined || config.memory ? Promise.resolve(undefined) : acquireLock(config.dataFile, 'library');
+
+/** Opens the port of an assembled sandbox, with the server's limits. */
+async function openPort(assembled: Assembled, config: Config, port: number): Promise<{ server: Server; origin: string }> {
+  const { perClient } = perClientCap(config.maxConnectionsPerClient, assembled.caps.connections);
+  const limits = { maxConnections: assembled.caps.connections, perClient };
+  return listen(assembled.listener, port, config.host, limits, assembled.onRefused);
+}
+
+/**
+ * A sandbox for a test suite or a dev server: seeded, stateful, validating,
+ * with workspaces, faults and a journal, answering in process through
+ * `fetch` (the memory store by default: nothing is written to disk).
+ * Rejects with a ConfigError for an option the command line would refuse.
+ */
+export async function createSandbox(options: CreateSandboxOptions = {}): Promise<PetstoreSandbox> {
+  return (await openSandbox(options)).sandbox;
+}
+
+/** A library sandbox and the configuration it was made with (the middleware reads its body limit). */
+export async function openSandbox(options: CreateSandboxOptions): Promise<{ sandbox: PetstoreSandbox; config: Config }> {
+  const config = configOf(options);
+  checkExposure(config);
+  const lock = await lockOf(config);
+  let assembled: Assembled;
+  try {
+    assembled = await assembleSandbox(config);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  const fetchOptions = { bodyLimit: config.bodyLimit, decoders: NODE_DECODERS };
+  const handler = createFetchHandler(assembled.handle, fetchOptions);
+  const fetchIn = createInProcessFetch(assembled.handle, fetchOptions, IN_PROCESS_ORIGIN);
+  const client = createControlClient({ origin: IN_PROCESS_ORIGIN, adminToken: config.adminToken, fetch: fetchIn as typeof fetch });
+  let server: Server | undefined;
+  let url: string | undefined;
+  const sandbox: PetstoreSandbox = {
+    get url() {
+      return url;
+    },
+    apiKeys: config.apiKeys,
+    adminToken: config.adminToken,
+    fetch: fetchIn,
+    handler,
+    handle: assembled.handle,
+    workspace: (key = config.apiKeys[0] as string) => workspaceOf(client, key),
+    async listen(port = options.port ?? 0) {
+      if (url !== undefined) return url;
+      ({ server, origin: url } = await openPort(assembled, config, port));
+      await lock?.setOrigin(url);
+      return url;
+    },
+    async close() {
+      if (server) await closeServer(server);
+      await assembled.close();
+      lock?.release();
+    },
+  };
+  if (options.port !== undefined) await sandbox.listen(options.port).catch(async (error: unknown) => Promise.reject(await sandbox.close().then(() => error)));
+  return { sandbox, config };
+}

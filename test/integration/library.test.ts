@@ -1,0 +1,139 @@
+/**
+ * The library: `createSandbox()` in this process, on the run's store (memory
+ * by default; a data file or PostgreSQL in those runs). Its `fetch` answers
+ * /v1 as the interface says (checked by the spec checker, not the server's
+ * code), its workspaces' typed controls act in process, `listen()` opens a
+ * real port that answers the same, and `close()` lets go of everything.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, ControlError, createSandbox, type PetstoreSandbox } from '../../src/index.js';
+import { LockedError } from '../../src/lock.js';
+import { KEY, libraryStore, onMemory, onPostgres, tempDir } from '../support/harness.js';
+import { expectSpecValid } from '../support/spec-check.js';
+
+const AUTH = { authorization: `Bearer ${KEY}` };
+const JSON_AUTH = { ...AUTH, 'content-type': 'application/json' };
+
+/** A response as the spec checker takes it. */
+async function checked(operationId: string, response: Response) {
+  const text = await response.text();
+  const res = { status: response.status, headers: response.headers, text, body: text ? (JSON.parse(text) as unknown) : undefined };
+  await expectSpecValid(operationId, res);
+  return res;
+}
+
+describe('createSandbox', () => {
+  let sandbox: PetstoreSandbox;
+  beforeAll(async () => void (sandbox = await createSandbox({ seed: 3, count: 12, store: await libraryStore() })));
+  afterAll(() => sandbox.close());
+
+  it('answers /v1 in process with seeded pets, as the interface says', async () => {
+    const list = await checked('listPets', await sandbox.fetch('/v1/pets?limit=100', { headers: AUTH }));
+    expect(list.status).toBe(200);
+    expect(list.body).toHaveLength(12);
+    const one = await checked('getPet', await sandbox.fetch('/v1/pets/3', { headers: AUTH }));
+    expect(one.body).toMatchObject({ id: 3 });
+    expect(sandbox.url).toBeUndefined();
+  });
+
+  it('stores a create, and refuses what the interface refuses with an Error body', async () => {
+    const created = await checked('createPet', await sandbox.fetch('/v1/pets', { method: 'POST', headers: JSON_AUTH, body: '{"name":"Rex","categoryId":2}' }));
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: number }).id;
+    expect((await checked('getPet', await sandbox.fetch(`/v1/pets/${id}`, { headers: AUTH }))).body).toEqual(created.body);
+    const refused = await checked('createPet', await sandbox.fetch('/v1/pets', { method: 'POST', headers: JSON_AUTH, body: '{"name":""}' }));
+    expect(refused.body).toMatchObject({ code: 'invalid_request', status: 400 });
+    const noKey = await checked('listPets', await sandbox.fetch('/v1/pets'));
+    expect(noKey.body).toMatchObject({ code: 'unauthorized', status: 401 });
+    const notJson = await checked(
+      'createPet',
+      await sandbox.fetch('/v1/pets', { method: 'POST', headers: { ...AUTH, 'content-type': 'text/plain' }, body: 'x' }),
+    );
+    expect(notJson.status).toBe(415);
+  });
+
+  it('takes a Request, a URL or a path alike, and its engine takes plain values', async () => {
+    const viaRequest = await sandbox.fetch(new Request('http://any.host/v1/pets/2', { headers: AUTH }));
+    const viaUrl = await sandbox.fetch(new URL('http://other.host/v1/pets/2'), { headers: AUTH });
+    expect(await viaRequest.text()).toBe(await viaUrl.text());
+    const plain = await sandbox.handle({ method: 'GET', url: '/v1/pets/2', headers: { ...AUTH } });
+    expect(plain?.status).toBe(200);
+    expect(typeof plain?.body).toBe('string');
+    expect(await sandbox.handle({ method: 'GET', url: '/elsewhere', headers: {} })).toBeUndefined();
+  });
+
+  it('controls a workspace in code: reset, load, export, faults, journal, checkpoints, copy, pact', async () => {
+    const ws = sandbox.workspace();
+    expect(ws.key).toBe(KEY);
+    await ws.load({ pets: [{ id: 1, name: 'Only', categoryId: 1, status: 'available' }] });
+    expect((await ws.export()).pets).toHaveLength(1);
+    await ws.checkpoint('one');
+    await ws.reset({ count: 4 });
+    expect((await ws.export()).pets).toHaveLength(4);
+    await ws.restore('one');
+    expect((await ws.export()).pets.map((p) => p.name)).toEqual(['Only']);
+    expect((await ws.checkpoints.list()).checkpoints.map((c) => c.name)).toEqual(['one']);
+    await ws.checkpoints.delete('one');
+
+    const fault = await ws.faults.add({ operationId: 'listPets', status: 503, count: 1 });
+    expect((await sandbox.fetch('/v1/pets', { headers: AUTH })).status).toBe(503);
+    expect((await sandbox.fetch('/v1/pets', { headers: AUTH })).status).toBe(200);
+    expect((await ws.faults.list()).faults.find((f) => f.id === fault.id)).toBeUndefined();
+
+    await ws.journal.clear();
+    await sandbox.fetch('/v1/pets/1', { headers: AUTH });
+    const { entries } = await ws.journal.read();
+    expect(entries.map((e) => [e.method, e.path, e.status])).toEqual([['GET', '/v1/pets/1', 200]]);
+    const pact = await ws.pact({ consumer: 'web' });
+    expect(pact.interactions.length).toBeGreaterThan(0);
+
+    const other = sandbox.workspace('other-key');
+    await expect(other.export()).rejects.toBeInstanceOf(ControlError);
+  });
+
+  it('follows the journal live until the loop stops', async () => {
+    const ws = sandbox.workspace();
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const event of ws.journal.follow({ signal: controller.signal })) {
+        seen.push(event.event);
+        if (event.event === 'entry') break;
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sandbox.fetch('/v1/pets/2', { headers: AUTH });
+    await following;
+    controller.abort();
+    expect(seen).toContain('entry');
+  });
+
+  it('listens on a real port when asked, answering as in process', async () => {
+    const url = await sandbox.listen();
+    expect(sandbox.url).toBe(url);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const [overHttp, inProcess] = await Promise.all([fetch(`${url}/v1/pets/2`, { headers: AUTH }), sandbox.fetch('/v1/pets/2', { headers: AUTH })]);
+    expect(await overHttp.text()).toBe(await inProcess.text());
+    expect(await sandbox.listen()).toBe(url);
+  });
+});
+
+describe('createSandbox refuses', () => {
+  it('an option the command line refuses, naming it', async () => {
+    await expect(createSandbox({ count: -1 })).rejects.toThrow(ConfigError);
+    await expect(createSandbox({ options: { 'no-such-flag': 1 } })).rejects.toThrow(/no-such-flag/);
+  });
+
+  it.skipIf(onMemory || onPostgres)('a data file another sandbox holds, and keeps a closed one’s data', async () => {
+    const store = join(tempDir(), 'db.json');
+    const first = await createSandbox({ store, count: 2 });
+    await expect(createSandbox({ store })).rejects.toBeInstanceOf(LockedError);
+    await first.fetch('/v1/pets', { method: 'POST', headers: JSON_AUTH, body: '{"name":"Kept","categoryId":1}' });
+    await first.close();
+    const again = await createSandbox({ store });
+    const names = ((await (await again.fetch('/v1/pets?limit=100', { headers: AUTH })).json()) as { name: string }[]).map((p) => p.name);
+    expect(names).toContain('Kept');
+    await again.close();
+  });
+});
