@@ -16,7 +16,11 @@ import { generateDtsBundle } from 'dts-bundle-generator';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Each entry of `package.json`'s `exports`: its source, and where its declarations go. */
-const ENTRIES = [{ source: 'src/cli.ts', out: 'dist/cli.d.ts' }];
+const ENTRIES = [
+  { source: 'src/index.ts', out: 'dist/index.d.ts' },
+  { source: 'src/middleware.ts', out: 'dist/middleware.d.ts' },
+  { source: 'src/cli.ts', out: 'dist/cli.d.ts' },
+];
 
 const texts = generateDtsBundle(
   ENTRIES.map((entry) => ({ filePath: join(ROOT, entry.source), output: { noBanner: true, exportReferencedTypes: false } })),

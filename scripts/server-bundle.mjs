@@ -8,6 +8,8 @@ import { join } from 'node:path';
 /** The package's entries: the executable, and the modules `package.json`'s `exports` names (ESM only). */
 const ENTRIES = [
   { in: 'src/bin.ts', out: 'src/bin' },
+  { in: 'src/index.ts', out: 'index' },
+  { in: 'src/middleware.ts', out: 'middleware' },
   { in: 'src/cli.ts', out: 'cli' },
 ];
 

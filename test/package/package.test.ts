@@ -10,7 +10,7 @@
  * a generous timeout.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runningServer } from '../../src/lock.js';
@@ -50,7 +50,7 @@ describe('the npm package', { timeout: 180_000 }, () => {
           .map((path) => `package/docs/${path}`),
         'package/dist/src/bin.js',
         // The package's entries, each with its declarations, and the code they share.
-        ...['cli'].flatMap((entry) => [`package/dist/${entry}.js`, `package/dist/${entry}.d.ts`]),
+        ...['index', 'middleware', 'cli'].flatMap((entry) => [`package/dist/${entry}.js`, `package/dist/${entry}.d.ts`]),
         ...readdirSync(join(ROOT, 'dist', 'chunks')).map((chunk) => `package/dist/chunks/${chunk}`),
         // The browser pages, built by prepack (Swagger UI's bundle copied in): served by the installed package, offline.
         ...readdirSync(join(ROOT, 'dist', 'ui'), { recursive: true, withFileTypes: true })
@@ -123,7 +123,7 @@ describe('the npm package', { timeout: 180_000 }, () => {
 
 describe('the package as a library, in a TypeScript project', { timeout: 180_000 }, () => {
   const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8', timeout: 120_000 });
-  const ENTRIES = ['cli'];
+  const ENTRIES = ['index', 'middleware', 'cli'];
 
   it('ships one declaration file per entry that imports nothing of the sources, only Node and the dependencies', () => {
     const installed = join(app, 'node_modules', 'petstore-sandbox');
@@ -134,6 +134,17 @@ describe('the package as a library, in a TypeScript project', { timeout: 180_000
       const foreign = specifiers.filter((s) => !s.startsWith('node:') && !Object.hasOwn(dependencies, s.replace(/^((?:@[^/]+\/)?[^/]+).*$/, '$1')));
       expect(foreign, `${entry}.d.ts`).toEqual([]);
       expect(text, `${entry}.d.ts`).not.toMatch(/\bsrc\//);
+    }
+  });
+
+  it('runs one engine: every entry and the executable import the one chunk that holds it', () => {
+    const dist = join(app, 'node_modules', 'petstore-sandbox', 'dist');
+    const chunks = readdirSync(join(dist, 'chunks')).map((name) => ({ name, size: statSync(join(dist, 'chunks', name)).size }));
+    const engine = chunks.sort((a, b) => b.size - a.size)[0]?.name as string;
+    for (const entry of [...ENTRIES.map((e) => `${e}.js`), 'src/bin.js']) {
+      expect(readFileSync(join(dist, entry), 'utf8'), entry).toContain(`chunks/${engine}`);
+      // An entry is a few lines: the code is in the chunks.
+      expect(statSync(join(dist, entry)).size, entry).toBeLessThan(10_000);
     }
   });
 
@@ -148,8 +159,8 @@ describe('the package as a library, in a TypeScript project', { timeout: 180_000
     expect(example.stdout).toContain('example: ok');
   });
 
-  it('imports petstore-sandbox/cli without starting anything: the process ends on its own, having printed nothing', () => {
-    const imported = run(['import-cli.mjs']);
+  it('imports petstore-sandbox, its middleware and petstore-sandbox/cli without starting anything: the process ends on its own, having printed nothing', () => {
+    const imported = run(['import-only.mjs']);
     expect(imported.error).toBeUndefined();
     expect({ status: imported.status, stdout: imported.stdout, stderr: imported.stderr }).toEqual({ status: 0, stdout: '', stderr: '' });
   });

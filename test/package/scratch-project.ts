@@ -3,7 +3,7 @@
  * writes it: an ESM `package.json`, strict tsconfigs for the two module
  * resolutions a TypeScript project uses (`nodenext`; `bundler`), an example
  * that uses every entry the package exports and exits non-zero on a wrong
- * answer, and a script that only imports the command line.
+ * answer, and a script that only imports the entries.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,22 +17,64 @@ export const TSCONFIGS = {
   'tsconfig.bundler.json': { compilerOptions: { ...STRICT, module: 'preserve', moduleResolution: 'bundler' }, files: ['example.ts'] },
 };
 
-/** The example: TypeScript that Node runs as it is (types stripped), so the checked text is the run one. */
-export const EXAMPLE = `import { runCli } from 'petstore-sandbox/cli';
+/**
+ * The example: TypeScript that Node runs as it is (types stripped), so the
+ * checked text is the run one. The `@ts-expect-error` lines fail the check
+ * if the shipped types were loose (`any`) where they must be precise.
+ */
+export const EXAMPLE = `import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createSandbox, type CreateSandboxOptions, type PetstoreSandbox, type Workspace } from 'petstore-sandbox';
+import { petstoreSandbox, type SandboxMiddleware } from 'petstore-sandbox/middleware';
+import { runCli } from 'petstore-sandbox/cli';
 
 function check(what: string, ok: boolean): void {
   if (!ok) throw new Error(\`wrong answer: \${what}\`);
 }
 
-check('the command line is a function', typeof runCli === 'function');
+const options: CreateSandboxOptions = { store: 'memory', seed: 7, count: 3, apiKeys: ['team-key'] };
+const auth = { headers: { authorization: 'Bearer team-key' } };
+
+const sandbox: PetstoreSandbox = await createSandbox(options);
+try {
+  const listed = await sandbox.fetch('/v1/pets', auth);
+  check('GET /v1/pets answers 200', listed.status === 200);
+  check('the three seeded pets', ((await listed.json()) as unknown[]).length === 3);
+
+  const workspace: Workspace = sandbox.workspace('team-key');
+  const loaded = await workspace.load({ pets: [{ id: 7, name: 'Rex', categoryId: 1, status: 'available' }] });
+  const count: number = loaded.count;
+  check('load keeps the one pet', count === 1 && loaded.nextId > 7);
+  const got = await sandbox.fetch('/v1/pets/7', auth);
+  check('the loaded pet is served', got.status === 200 && ((await got.json()) as { name: string }).name === 'Rex');
+  check('reset empties the workspace', (await workspace.reset({ empty: true })).count === 0);
+  const journal = await workspace.journal.read({ limit: 10 });
+  const operations = journal.entries.map((entry) => entry.operationId);
+  check('the journal holds both requests', operations.includes('listPets') && operations.includes('getPet'));
+  // @ts-expect-error: a fixture set's name is a string
+  void workspace.load({ fixture: 42 }).catch(() => undefined);
+  // @ts-expect-error: reset takes no such option
+  void workspace.reset({ pets: 3 }).catch(() => undefined);
+} finally {
+  await sandbox.close();
+}
+
+const middleware: SandboxMiddleware = petstoreSandbox(options);
+const connect: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void = middleware;
+check('the middleware takes a request, a response and next', typeof connect === 'function' && connect.length === 3);
+const behind = await middleware.sandbox;
+check('the middleware serves its own sandbox', (await behind.fetch('/v1/pets', auth)).status === 200);
+await middleware.close();
+
 const code: number = await runCli(['--version'], {});
-check('--version exits 0', code === 0);
+check('petstore-sandbox --version exits 0', code === 0);
 console.log('example: ok');
 `;
 
-/** Imports the command line and does nothing else: the process must end at once, having printed nothing. */
-export const IMPORT_CLI = `import { runCli } from 'petstore-sandbox/cli';
-if (typeof runCli !== 'function') process.exit(3);
+/** Imports every entry and does nothing else: the process must end at once, having printed nothing. */
+export const IMPORT_ONLY = `import { createSandbox } from 'petstore-sandbox';
+import { petstoreSandbox } from 'petstore-sandbox/middleware';
+import { runCli } from 'petstore-sandbox/cli';
+if (![createSandbox, petstoreSandbox, runCli].every((f) => typeof f === 'function')) process.exit(3);
 `;
 
 /** Writes the project's files into `dir` (where the tarball is then installed). */
@@ -41,5 +83,5 @@ export function writeScratchProject(dir: string): void {
   writeFileSync(join(dir, 'package.json'), json({ name: 'petstore-sandbox-user', private: true, type: 'module' }));
   for (const [name, config] of Object.entries(TSCONFIGS)) writeFileSync(join(dir, name), json(config));
   writeFileSync(join(dir, 'example.ts'), EXAMPLE);
-  writeFileSync(join(dir, 'import-cli.mjs'), IMPORT_CLI);
+  writeFileSync(join(dir, 'import-only.mjs'), IMPORT_ONLY);
 }

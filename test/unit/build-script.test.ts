@@ -55,7 +55,7 @@ describe('scripts/build.mjs', { timeout: 240_000 }, () => {
     try {
       expect(build(dir)).toBe('build: server (not built yet)\nbuild: ui (not built yet)\n');
       const first = distFiles(dir);
-      const entries = ['cli.js', 'src/bin.js'];
+      const entries = ['cli.js', 'index.js', 'middleware.js', 'src/bin.js'];
       expect([...first.keys()]).toEqual(expect.arrayContaining([...entries, 'ui/console/console.js', 'ui/docs/index.html', '.build-stamp.json']));
 
       expect(build(dir)).toBe('');
