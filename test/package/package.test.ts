@@ -3,14 +3,15 @@
  * through `prepack`), `npm install --omit=dev <tarball>` in a new ESM
  * project (scratch-project.ts), then `npx petstore-sandbox`, and the
  * package's entries imported by a TypeScript example, type-checked against
- * the shipped declarations and run. Nothing of this repository is reachable
- * from there (but the TypeScript compiler that checks the example): the
+ * the shipped declarations and run, and the README's Vitest example run by
+ * Vitest. Nothing of this repository is reachable from there (but the
+ * TypeScript compiler that checks the example, and Vitest): the
  * tarball holds everything the running server needs, and its dependencies
  * everything it imports. Slow (a build and an install, once for the file):
  * a generous timeout.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runningServer } from '../../src/lock.js';
@@ -157,6 +158,19 @@ describe('the package as a library, in a TypeScript project', { timeout: 180_000
     const example = run(['example.ts']);
     expect(example.status, example.stdout + example.stderr).toBe(0);
     expect(example.stdout).toContain('example: ok');
+  });
+
+  it("runs the README's Vitest example against the installed package, with Vitest", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').split('## Use it in a test suite')[1] ?? '';
+    const snippet = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(snippet, 'the README has a ts block under "Use it in a test suite"').toBeDefined();
+    // The user's project has Vitest as a dev dependency: this repository's, linked in (the package itself comes from the tarball).
+    const linked = join(app, 'node_modules', 'vitest');
+    if (!existsSync(linked)) symlinkSync(join(ROOT, 'node_modules', 'vitest'), linked, 'dir');
+    writeFileSync(join(app, 'pets.test.ts'), snippet as string);
+    const vitest = run([join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'pets.test.ts', '--reporter', 'verbose']);
+    expect(vitest.status, vitest.stdout + vitest.stderr).toBe(0);
+    expect(vitest.stdout).toMatch(/✓ .*a created pet can be read back/);
   });
 
   it('imports petstore-sandbox, its middleware and petstore-sandbox/cli without starting anything: the process ends on its own, having printed nothing', () => {
