@@ -1,6 +1,6 @@
-import type { Backend, Workspace } from '../backend.js';
-import type { Config } from '../config.js';
-import { silentLogger } from '../logger.js';
+import type { Backend, Workspace } from '../store/backend.js';
+import type { Config } from '../config/load.js';
+import { silentLogger } from '../ops/logger.js';
 import { loadSpec } from '../openapi/spec.js';
 import { createValidators, type Validators } from '../openapi/validate.js';
 import { openPostgresBackend } from '../store/postgres/backend.js';

@@ -1,10 +1,10 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseJson } from '../exact-json.js';
+import { parseJson } from '../core/exact-json.js';
 import { ApiError } from '../http/errors.js';
 import type { SchemaCheck } from '../openapi/validate.js';
 import { formatIssues } from '../openapi/validate.js';
-import { FIXTURES_DIR } from '../paths.js';
+import { FIXTURES_DIR } from '../config/paths.js';
 import { generatePets } from '../store/seed.js';
 import type { Pet } from '../store/types.js';
 

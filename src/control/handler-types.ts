@@ -1,5 +1,5 @@
-import type { BackendKind, CheckpointStore, FaultStore, JournalStore, ModeStore, WorkspaceStore } from '../backend.js';
-import type { Config, Mode } from '../config.js';
+import type { BackendKind, CheckpointStore, FaultStore, JournalStore, ModeStore, WorkspaceStore } from '../store/backend.js';
+import type { Config, Mode } from '../config/load.js';
 import type { OperationSpec } from '../openapi/spec.js';
 import type { SchemaCheck } from '../openapi/validate.js';
 import type { EventStream } from '../core/control/event-stream.js';

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { EngineHeaders } from '../core/types.js';
 import { ApiError } from '../http/errors.js';
-import { CONTROL_SPEC_FILE } from '../paths.js';
+import { CONTROL_SPEC_FILE } from '../config/paths.js';
 import { loadSpec, type Spec } from '../openapi/spec.js';
 import { createValidators, type Issue, type RequestValidator } from '../openapi/validate.js';
 import { CONTROL_BASE, CONTROL_ROUTES, type ControlOperationId, type ControlRoute } from './routes.js';

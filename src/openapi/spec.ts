@@ -1,4 +1,4 @@
-import { SPEC_FILE } from '../paths.js';
+import { SPEC_FILE } from '../config/paths.js';
 import { readSpecDocument } from './spec-cache.js';
 
 type Json = Record<string, unknown>;

@@ -11,7 +11,7 @@ import { ApiError } from '../../src/http/errors.js';
 import { loadSpec, type Spec } from '../../src/openapi/spec.js';
 import { checkRoutes, createControlChecks, formatControlIssues, loadControlSpec, type ControlRequestParts } from '../../src/control/request-checks.js';
 import { CONTROL_ROUTES, routePath } from '../../src/control/routes.js';
-import { CONTROL_SPEC_FILE } from '../../src/paths.js';
+import { CONTROL_SPEC_FILE } from '../../src/config/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-control-spec-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
