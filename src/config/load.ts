@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from './error.js';
+import { MODES, type Mode } from './modes.js';
 import { upstreamOptions } from './upstream.js';
 import { STORE_OPTIONS, storeConfigOf, type StoreConfig } from './store.js';
 import { opsConfigOf, OPS_OPTIONS, type OpsConfig } from './ops.js';
@@ -9,10 +10,7 @@ import { adminTokenConfigOf, apiKeysOf, fileIo, readSecret, type AdminTokenConfi
 export { ConfigError } from './error.js';
 export type { ConfigIo } from './secrets.js';
 
-/** The modes in which the sandbox answers /v1 itself; `proxy` passes each request on to a deployment. */
-export const ANSWERING_MODES = ['stateful', 'example', 'dynamic'] as const;
-export const MODES = [...ANSWERING_MODES, 'proxy'] as const;
-export type Mode = (typeof MODES)[number];
+export { ANSWERING_MODES, MODES, type Mode } from './modes.js';
 
 /** Everything the sandbox can be told, after defaults (the operator's logs, metrics and shutdown in OpsConfig). Frozen. */
 export interface Config extends OpsConfig, StoreConfig, OpenKeysConfig, AdminTokenConfig {

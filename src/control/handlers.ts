@@ -1,4 +1,4 @@
-import { MODES } from '../config/load.js';
+import { MODES } from '../config/modes.js';
 import { ApiError } from '../http/errors.js';
 import { createKeyMatcher } from '../http/auth.js';
 import { faultStatuses, type FaultInput } from '../interceptors/faults.js';
