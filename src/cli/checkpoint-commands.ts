@@ -6,7 +6,7 @@ import type { ControlInput, ControlResult } from '../control/routes.js';
 import { createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
 import { silentLogger } from '../ops/logger.js';
-import { loadSpec } from '../openapi/spec.js';
+import { loadSpec } from '../openapi/load-spec.js';
 import { createValidators } from '../openapi/validate.js';
 import { FileCheckpoints } from '../store/file/checkpoints.js';
 import { openWorkspaces } from '../store/file/file-backend.js';

@@ -1,14 +1,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Config } from '../config/load.js';
 import { parseJson, stringifyJson } from '../core/exact-json.js';
-import { readFixture, resolveFixture, type FixtureSet } from '../control/fixtures.js';
+import { resolveFixture, type FixtureSet } from '../control/fixtures.js';
+import { readFixture } from '../control/fixture-files.js';
 import { checkResetOptions, loadWorkspace, resetWorkspace } from '../control/operations.js';
 import { ControlError, createControlClient, type ControlClient } from '../control/client.js';
 import { checkpointsOnFiles, checkpointUsageProblem, runCheckpointCommand } from './checkpoint-commands.js';
 import type { ControlBody } from '../control/routes.js';
 import { ApiError } from '../http/errors.js';
 import { acquireLock, LockError, LockedError, runningServer } from '../store/file/lock.js';
-import { loadSpec } from '../openapi/spec.js';
+import { loadSpec } from '../openapi/load-spec.js';
 import { createValidators } from '../openapi/validate.js';
 import { openWorkspaces } from '../store/file/file-backend.js';
 import { silentLogger } from '../ops/logger.js';

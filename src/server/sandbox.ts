@@ -7,7 +7,7 @@ import type { Backend } from '../store/backend.js';
 import { UNAUTHENTICATED } from '../control/journal.js';
 import { createJournalCapture, responseChecker } from '../control/journal-capture.js';
 import { createControlRouter } from '../adapters/node-control.js';
-import { createControlEngine } from '../core/control/engine.js';
+import { createControlEngine, type ControlEngine } from '../core/control/engine.js';
 import { checkExposure } from '../config/exposure.js';
 import { closeServer, listen, type RefusedRequest } from '../http/server.js';
 import { perClientCap } from '../http/client-limits.js';
@@ -16,7 +16,10 @@ import { createPreferInterceptor } from '../interceptors/prefer.js';
 import { createPrismEngine, createPrismMode, type PrismEngine } from '../modes/prism/index.js';
 import { createProxyMode, type ProxyMode } from '../modes/proxy/index.js';
 import { createStatefulMode } from '../modes/stateful/index.js';
-import { loadSpec, type Spec } from '../openapi/spec.js';
+import type { Spec } from '../openapi/spec.js';
+import { loadSpec } from '../openapi/load-spec.js';
+import { loadControlSpec } from '../control/control-spec.js';
+import { fixtureFiles } from '../control/fixture-files.js';
 import { createValidators, formatIssues, type Validators } from '../openapi/validate.js';
 import { PACKAGE_VERSION, UI_DIR } from '../config/paths.js';
 import { descriptorCaps, openFileLimit } from './file-limit.js';
@@ -108,8 +111,35 @@ interface Listening {
   onRefused: (refused: RefusedRequest) => void;
 }
 
+/** The control plane's engine over the instrumented workspaces, with the specs and fixture sets it is handed (it reads no file). */
+function createControl(parts: Parts, workspaces: ReturnType<typeof instrumentWorkspaces>, metrics: ReturnType<typeof createMetrics>): ControlEngine {
+  const { config, logger, spec, validators, backend, prism, startedAt, draining } = parts;
+  const { journal, faults, mode: runtime } = backend;
+  return createControlEngine({
+    config,
+    runtime,
+    workspaces,
+    journal,
+    faults,
+    ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
+    checkPet: validators.schema('/components/schemas/Pet', 'record'),
+    operations: spec.operations,
+    version: PACKAGE_VERSION,
+    startedAt,
+    prepareMode: (mode) => (usesPrism(mode) ? prism.ready() : Promise.resolve()),
+    probes: { draining, backend },
+    fixtures: fixtureFiles(),
+    controlSpec: loadControlSpec(),
+    interfaceSpec: spec,
+    metrics,
+    ...(backend.sync ? { sync: backend.sync.bind(backend) } : {}),
+    onUnexpected: (error, request) => logger.error(`Unexpected error on ${request.method} ${request.url}`, error),
+  });
+}
+
 /** The control plane, the journal, faults and modes around the workspaces, as one request listener. */
-function createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining }: Parts, options: SandboxOptions): Listening {
+function createListener(parts: Parts, options: SandboxOptions): Listening {
+  const { config, logger, spec, validators, backend, prism, proxy } = parts;
   const { journal, faults, mode: runtime } = backend;
   const check = responseChecker(spec, validators);
   const capture = createJournalCapture(check);
@@ -126,23 +156,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
       if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
     },
   });
-  const control = createControlEngine({
-    config,
-    runtime,
-    workspaces,
-    journal,
-    faults,
-    ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
-    checkPet: validators.schema('/components/schemas/Pet', 'record'),
-    operations: spec.operations,
-    version: PACKAGE_VERSION,
-    startedAt,
-    prepareMode: (mode) => (usesPrism(mode) ? prism.ready() : Promise.resolve()),
-    probes: { draining, backend },
-    metrics,
-    ...(backend.sync ? { sync: backend.sync.bind(backend) } : {}),
-    onUnexpected: (error, request) => logger.error(`Unexpected error on ${request.method} ${request.url}`, error),
-  });
+  const control = createControl(parts, workspaces, metrics);
   const modes = {
     stateful: createStatefulMode(workspaces),
     example: createPrismMode({ spec, engine: prism, dynamic: false, seed: config.seed }),

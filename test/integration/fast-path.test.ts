@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../src/server/app.js';
 import { createStatefulMode } from '../../src/modes/stateful/index.js';
-import { loadSpec } from '../../src/openapi/spec.js';
+import { loadSpec } from '../../src/openapi/load-spec.js';
 import { createValidators } from '../../src/openapi/validate.js';
 import { Workspaces } from '../../src/store/file/workspaces.js';
 import { KEY, testConfig } from '../support/harness.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app.js';
 import { closeServer, listen } from '../../src/http/server.js';
 import type { ModeHandler } from '../../src/core/operation.js';
-import { loadSpec } from '../../src/openapi/spec.js';
+import { loadSpec } from '../../src/openapi/load-spec.js';
 import { createValidators } from '../../src/openapi/validate.js';
 import { KEY, testConfig } from '../support/harness.js';
 import { expectSpecValid } from '../support/spec-check.js';
