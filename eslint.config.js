@@ -6,15 +6,15 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 /** app.ts composes the pipeline from the parts below it: only the wiring above it (sandbox.ts) may import it. */
-const APP_IMPORT = { regex: '(^|/)app\\.js$', message: 'Nothing below app.ts imports it: shared types live in src/operation.ts.' };
+const APP_IMPORT = { regex: '(^|/)app\\.js$', message: 'Nothing below app.ts imports it: shared types live in src/core/operation.ts.' };
 
 /**
- * Calls that create, rename or remove folder entries: in src/ they go through src/store/durable-entries.ts, which syncs the
+ * Calls that create, rename or remove folder entries: in src/ they go through src/store/file/durable-entries.ts, which syncs the
  * folders so that they survive a power cut (docs/durability.md).
  */
 const ENTRY_CALLS = ['mkdir', 'rename', 'rm', 'rmdir', 'unlink', 'link', 'symlink', 'writeFile', 'appendFile', 'copyFile', 'cp', 'truncate'];
 const fsCalls = (names) => {
-  const message = 'Create, rename and remove files through src/store/durable-entries.ts, which makes folder entries durable.';
+  const message = 'Create, rename and remove files through src/store/file/durable-entries.ts, which makes folder entries durable.';
   const sync = [...names.map((n) => `${n}Sync`), 'createWriteStream', 'promises', 'default'];
   return [
     { name: 'node:fs/promises', importNames: [...names, 'default'], message },
@@ -71,15 +71,15 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: fsCalls(ENTRY_CALLS), patterns: [APP_IMPORT] }] },
   },
-  { files: ['src/sandbox.ts'], rules: { 'no-restricted-imports': ['error', { paths: fsCalls(ENTRY_CALLS) }] } },
+  { files: ['src/server/sandbox.ts'], rules: { 'no-restricted-imports': ['error', { paths: fsCalls(ENTRY_CALLS) }] } },
   {
     // The file layer itself; a cache rebuilt when missing; an export written where the user asked.
-    files: ['src/store/durable-entries.ts', 'src/openapi/spec-cache.ts', 'src/cli/commands.ts'],
+    files: ['src/store/file/durable-entries.ts', 'src/openapi/spec-cache.ts', 'src/cli/commands.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [APP_IMPORT] }] },
   },
   {
     // A lock file need not survive a power cut (its process is gone then), but the data folder it is made in must.
-    files: ['src/lock.ts'],
+    files: ['src/store/file/lock.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: fsCalls(['mkdir']), patterns: [APP_IMPORT] }] },
   },
   {
@@ -102,7 +102,7 @@ export default tseslint.config(
     // No import cycles: a shared piece moves down into a module of its own that both sides import (src/README.md).
     // The TypeScript resolver maps the `.js` specifiers to their `.ts` files. The rule skips type-only imports;
     // test/unit/import-cycles.test.ts checks those too.
-    files: ['src/**/*.ts', 'ui/**/*.ts', 'contracts/**/*.ts', 'scripts/**/*.mjs'],
+    files: ['src/**/*.ts', 'web/**/*.ts', 'contracts/**/*.ts', 'scripts/**/*.mjs'],
     plugins: { 'import-x': importX },
     settings: {
       'import-x/extensions': ['.ts', '.mts', '.js', '.mjs'],

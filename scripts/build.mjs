@@ -3,7 +3,7 @@
  * The build behind `npm start` and `npm run cli`: the server bundle
  * (src/ -> dist/src/bin.js, and the package's entries dist/index.js,
  * dist/middleware.js and dist/cli.js, sharing dist/chunks/) and the browser
- * pages (ui/ -> dist/ui), each
+ * pages (web/ -> dist/ui), each
  * rebuilt only when its inputs changed since the last build. What the last
  * build was made from is a hash per part in dist/.build-stamp.json; a current
  * build costs one hash of about a megabyte of sources, so a start is not
@@ -36,7 +36,7 @@ const PARTS = {
     build: buildServer,
   },
   ui: {
-    inputs: ['ui', ...COMMON],
+    inputs: ['web', ...COMMON],
     output: 'dist/ui/console/index.html',
     build: buildUi,
   },
@@ -65,10 +65,10 @@ async function buildServer() {
   await build(packageBundleOptions(ROOT, join(ROOT, 'dist')));
 }
 
-/** The pages, by ui/build.ts (TypeScript, so through tsx: only paid when the pages changed). */
+/** The pages, by web/build.ts (TypeScript, so through tsx: only paid when the pages changed). */
 function buildUi() {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'ui', 'build.ts')], { cwd: ROOT, stdio: 'inherit' });
-  if (run.status !== 0) throw new Error(`ui/build.ts failed (${run.signal ?? `exit code ${run.status}`})`);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'web', 'build.ts')], { cwd: ROOT, stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`web/build.ts failed (${run.signal ?? `exit code ${run.status}`})`);
 }
 
 function readStamp() {

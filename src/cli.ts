@@ -7,8 +7,8 @@
  */
 import { COMMAND_OPTIONS, COMMANDS, CommandError, runCommand, type Command } from './cli/commands.js';
 import { serve } from './cli/serve.js';
-import { ConfigError, loadConfig, OPTIONS, type Config } from './config.js';
-import { PACKAGE_VERSION as version } from './paths.js';
+import { ConfigError, loadConfig, OPTIONS, type Config } from './config/load.js';
+import { PACKAGE_VERSION as version } from './config/paths.js';
 import { npmSwallowed } from './cli/npm-args.js';
 import { cliWording } from './cli/wording.js';
 

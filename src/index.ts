@@ -11,4 +11,4 @@ export type { EngineRequest, EngineResponse, EngineHeaders, EngineStream } from 
 export type { ServerSentEvent } from './control/sse.js';
 export type { ControlBody, ControlQuery, ControlResult } from './control/routes.js';
 export { ControlError } from './control/client.js';
-export { ConfigError } from './config-error.js';
+export { ConfigError } from './config/error.js';

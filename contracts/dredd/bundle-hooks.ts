@@ -2,7 +2,7 @@ import { build } from 'esbuild';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PACKAGE_ROOT } from '../../src/paths.js';
+import { PACKAGE_ROOT } from '../../src/config/paths.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Config } from '../config.js';
+import type { Config } from '../config/load.js';
 import type { Cors, OutHeaders } from '../core/cors.js';
 import { ApiError } from '../http/errors.js';
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Config } from '../config.js';
+import type { Config } from '../config/load.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Target } from '../core/match.js';
 import type { EngineHeaders, EngineResponse } from '../core/types.js';
@@ -8,7 +8,8 @@ import { bearerToken } from '../http/auth.js';
 import { readRawBody } from '../http/read-json-body.js';
 import { requestSignal } from '../http/request-signal.js';
 import { VIOLATIONS_HEADER, violationsHeader } from '../modes/proxy/header.js';
-import type { ForwardReply, PassThroughMode, Runtime } from '../operation.js';
+import type { Runtime } from '../core/operation.js';
+import type { ForwardReply, PassThroughMode } from '../modes/proxy/types.js';
 
 export interface ForwarderDeps {
   config: Pick<Config, 'bodyLimit' | 'upstreamKey'>;

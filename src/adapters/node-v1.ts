@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Config } from '../config.js';
+import type { Config } from '../config/load.js';
 import { Exchange } from '../core/exchange.js';
 import { underV1, type Target } from '../core/match.js';
 import type { EngineRequest, EngineResponse } from '../core/types.js';

@@ -1,15 +1,15 @@
-import type { CheckpointStore, WorkspaceStore } from '../backend.js';
-import type { Config } from '../config.js';
+import type { CheckpointStore, WorkspaceStore } from '../store/backend.js';
+import type { Config } from '../config/load.js';
 import { checkpointHandlers, type CheckpointOperation } from '../control/checkpoint-handlers.js';
 import type { ControlCall, KeyRole } from '../control/handler-types.js';
 import type { ControlInput, ControlResult } from '../control/routes.js';
 import { createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
-import { silentLogger } from '../logger.js';
-import { loadSpec } from '../openapi/spec.js';
+import { silentLogger } from '../ops/logger.js';
+import { loadSpec } from '../openapi/load-spec.js';
 import { createValidators } from '../openapi/validate.js';
-import { FileCheckpoints } from '../store/checkpoints.js';
-import { openWorkspaces } from '../store/file-backend.js';
+import { FileCheckpoints } from '../store/file/checkpoints.js';
+import { openWorkspaces } from '../store/file/file-backend.js';
 import { StoreError } from '../store/errors.js';
 
 /** What `checkpoint` does with its name. */

@@ -1,7 +1,7 @@
-import type { Backend, Workspace } from '../backend.js';
-import type { Config } from '../config.js';
-import { silentLogger } from '../logger.js';
-import { loadSpec } from '../openapi/spec.js';
+import type { Backend, Workspace } from '../store/backend.js';
+import type { Config } from '../config/load.js';
+import { silentLogger } from '../ops/logger.js';
+import { loadSpec } from '../openapi/load-spec.js';
 import { createValidators, type Validators } from '../openapi/validate.js';
 import { openPostgresBackend } from '../store/postgres/backend.js';
 import { describeDatabase } from '../store/postgres/pool.js';

@@ -2,15 +2,15 @@
  * `petstore-sandbox` (or `petstore-sandbox serve`): start the sandbox, say
  * where it is, serve until SIGINT or SIGTERM, then drain, flush and stop.
  */
-import { ConfigError, DEFAULT_API_KEY, type Config } from '../config.js';
-import { isLoopbackHost } from '../exposure.js';
-import { LockError, LockedError } from '../lock.js';
-import { PACKAGE_VERSION as version } from '../paths.js';
-import { prettyDestination } from '../log-pretty.js';
-import { bufferedDestination, createLogger, type Logger } from '../logger.js';
+import { ConfigError, DEFAULT_API_KEY, type Config } from '../config/load.js';
+import { isLoopbackHost } from '../config/exposure.js';
+import { LockError, LockedError } from '../store/file/lock.js';
+import { PACKAGE_VERSION as version } from '../config/paths.js';
+import { prettyDestination } from '../ops/log-pretty.js';
+import { bufferedDestination, createLogger, type Logger } from '../ops/logger.js';
 import { SERVER_LIMITS } from '../http/server.js';
-import { startSandbox } from '../sandbox.js';
-import { readyInfo, removeReadyFile, startLine, writeReadyFile } from '../start-line.js';
+import { startSandbox } from '../server/sandbox.js';
+import { readyInfo, removeReadyFile, startLine, writeReadyFile } from '../server/start-line.js';
 import { StoreError } from '../store/types.js';
 import { describeTarget } from '../store/postgres/pool.js';
 

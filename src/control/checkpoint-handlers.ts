@@ -1,5 +1,5 @@
-import type { CheckpointInput, CheckpointStore, Workspace } from '../backend.js';
-import { parseJson } from '../exact-json.js';
+import type { CheckpointInput, CheckpointStore, Workspace } from '../store/backend.js';
+import { parseJson } from '../core/exact-json.js';
 import { ApiError } from '../http/errors.js';
 import { resolveFixture } from './fixtures.js';
 import type { ControlContext, ControlDeps, HandlerGroup } from './handler-types.js';

@@ -1,10 +1,6 @@
-import { readFile, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { parseJson } from '../exact-json.js';
 import { ApiError } from '../http/errors.js';
 import type { SchemaCheck } from '../openapi/validate.js';
 import { formatIssues } from '../openapi/validate.js';
-import { FIXTURES_DIR } from '../paths.js';
 import { generatePets } from '../store/seed.js';
 import type { Pet } from '../store/types.js';
 
@@ -21,31 +17,12 @@ export interface FixtureSet {
   generate?: { seed: number; count: number };
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-/** Names of the fixture sets shipped in `fixtures/`. */
-export async function fixtureNames(dir = FIXTURES_DIR): Promise<string[]> {
-  const files = await readdir(dir).catch(() => []);
-  return files
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => f.slice(0, -5))
-    .sort();
-}
-
-/** Reads `fixtures/<name>.json`; the name cannot leave the folder. */
-export async function readFixture(name: string, dir = FIXTURES_DIR): Promise<FixtureSet> {
-  if (!NAME.test(name)) throw ApiError.of('invalid_request', `Fixture name '${name}' is not valid: letters, digits, '.', '_' and '-' only.`);
-  let text: string;
-  try {
-    text = await readFile(join(dir, `${name.replace(/\.json$/, '')}.json`), 'utf8');
-  } catch {
-    throw ApiError.of('not_found', `No fixture set '${name}'. Available: ${(await fixtureNames(dir)).join(', ')}.`);
-  }
-  try {
-    return parseJson(text) as FixtureSet;
-  } catch (error) {
-    throw ApiError.of('invalid_request', `Fixture set '${name}' is not valid JSON: ${(error as Error).message}`);
-  }
+/** Where the fixture sets a control request names come from: `fixtures/` on the server (`control/fixture-files.ts`). */
+export interface FixtureSource {
+  /** The names of the sets, sorted. */
+  names(): Promise<string[]>;
+  /** The set of that name; a 404 ApiError when there is none. */
+  read(name: string): Promise<FixtureSet>;
 }
 
 /**

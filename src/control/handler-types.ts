@@ -1,5 +1,6 @@
-import type { BackendKind, CheckpointStore, FaultStore, JournalStore, ModeStore, WorkspaceStore } from '../backend.js';
-import type { Config, Mode } from '../config.js';
+import type { BackendKind, CheckpointStore, FaultStore, JournalStore, ModeStore, WorkspaceStore } from '../store/backend.js';
+import type { FixtureSource } from './fixtures.js';
+import type { Config, Mode } from '../config/load.js';
 import type { OperationSpec } from '../openapi/spec.js';
 import type { SchemaCheck } from '../openapi/validate.js';
 import type { EventStream } from '../core/control/event-stream.js';
@@ -23,6 +24,8 @@ export interface ControlDeps {
   /** Named checkpoints; absent when the backend keeps none. */
   checkpoints?: CheckpointStore;
   checkPet: SchemaCheck;
+  /** The fixture sets a load may name (`fixtures/`). */
+  fixtures: FixtureSource;
   /** The interface's operations, by operationId: what a fault may name and force. */
   operations: ReadonlyMap<string, OperationSpec>;
   version: string;

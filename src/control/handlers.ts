@@ -1,8 +1,8 @@
-import { MODES } from '../config.js';
+import { MODES } from '../config/modes.js';
 import { ApiError } from '../http/errors.js';
 import { createKeyMatcher } from '../http/auth.js';
 import { faultStatuses, type FaultInput } from '../interceptors/faults.js';
-import { fixtureNames, readFixture, resolveFixture } from './fixtures.js';
+import { resolveFixture } from './fixtures.js';
 import { JsonPieces, type ControlContext, type ControlDeps, type ControlHandlers, type HandlerGroup, type KeyRole } from './handler-types.js';
 import { journalHandlers } from './journal-handlers.js';
 import { checkpointHandlers } from './checkpoint-handlers.js';
@@ -45,7 +45,7 @@ function dataHandlers({
   const { config, workspaces } = deps;
   return {
     listWorkspaces: async () => ({ workspaces: await Promise.all((config.openKeys ? [] : config.apiKeys).map(summary)), open: workspaces.openIds() }),
-    listFixtures: async () => ({ fixtures: await fixtureNames() }),
+    listFixtures: async () => ({ fixtures: await deps.fixtures.names() }),
     resetWorkspace: async ({ key, body = {} }) => {
       const options = checkResetOptions({ seed: body.seed ?? config.seed, count: body.count ?? config.count, empty: body.empty });
       const k = keyOf(key);
@@ -57,7 +57,7 @@ function dataHandlers({
       if ((b.fixture === undefined) === (b.pets === undefined && b.generate === undefined)) {
         throw ApiError.of('invalid_request', 'Send either "fixture" (a name from fixtures/) or a fixture set ("pets" or "generate").');
       }
-      const set = b.fixture === undefined ? b : await readFixture(b.fixture);
+      const set = b.fixture === undefined ? b : await deps.fixtures.read(b.fixture);
       const { pets, nextId } = resolveFixture(set, deps.checkPet);
       const k = keyOf(key);
       await workspaces.use(k, (store) => loadWorkspace(store, pets, nextId, b.mode ?? 'replace'));

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { maskedCredential } from '../http/auth.js';
-import type { V1Exchange, Violation } from '../operation.js';
+import type { V1Exchange, Violation } from '../core/operation.js';
 import type { Spec } from '../openapi/spec.js';
 import { responseIssues } from '../openapi/response-issues.js';
 import type { Issue, Validators } from '../openapi/validate.js';

@@ -1,4 +1,4 @@
-import type { Violation } from '../operation.js';
+import type { Violation } from '../core/operation.js';
 import type { Issue } from '../openapi/validate.js';
 import type { BodyText } from './journal-body.js';
 

@@ -1,5 +1,5 @@
 import { ApiError } from '../http/errors.js';
-import type { Workspace } from '../backend.js';
+import type { Workspace } from '../store/backend.js';
 import { generatePets } from '../store/seed.js';
 import type { Pet } from '../store/types.js';
 

@@ -1,8 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { EngineHeaders } from '../core/types.js';
 import { ApiError } from '../http/errors.js';
-import { CONTROL_SPEC_FILE } from '../paths.js';
-import { loadSpec, type Spec } from '../openapi/spec.js';
+import type { Spec } from '../openapi/spec.js';
 import { createValidators, type Issue, type RequestValidator } from '../openapi/validate.js';
 import { CONTROL_BASE, CONTROL_ROUTES, type ControlOperationId, type ControlRoute } from './routes.js';
 
@@ -83,13 +82,6 @@ export function checkRoutes(spec: Spec): void {
   }
   for (const id of spec.operations.keys()) if (!(id in routes)) problems.push(`${id} has no route`);
   if (problems.length > 0) throw new Error(`The control plane's routes (src/control/routes.ts) and ${spec.file} differ:\n- ${problems.join('\n- ')}`);
-}
-
-/** Loads spec/sandbox-control.yaml, checked against the route table. */
-export function loadControlSpec(file: string = CONTROL_SPEC_FILE): Spec {
-  const spec = loadSpec(file);
-  checkRoutes(spec);
-  return spec;
 }
 
 /**

@@ -1,8 +1,8 @@
-import type { Mode } from '../config.js';
+import type { Mode } from '../config/load.js';
 import { ApiError } from '../http/errors.js';
 import type { OperationSpec } from '../openapi/spec.js';
 import { formatIssues } from '../openapi/validate.js';
-import type { Interceptor, ModeHandler, OperationRequest, Reply, Runtime } from '../operation.js';
+import type { Interceptor, ModeHandler, OperationRequest, Reply, Runtime } from './operation.js';
 import type { Target } from './match.js';
 import type { EngineHeaders, EngineRequest } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/load.js';
 import type { EngineHeaders } from './types.js';
 
 /** Headers of an answer as the engine builds them, in the order they are sent. */

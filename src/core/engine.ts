@@ -1,4 +1,4 @@
-import type { AnsweredRequest } from '../operation.js';
+import type { AnsweredRequest } from './operation.js';
 import type { ControlEngine } from './control/engine.js';
 import { servesV1 } from './served-paths.js';
 import type { EngineRequest, EngineResponse } from './types.js';

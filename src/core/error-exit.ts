@@ -1,4 +1,4 @@
-import { stringifyJson } from '../exact-json.js';
+import { stringifyJson } from './exact-json.js';
 import { ApiError, codeForStatus, type ErrorBody } from '../http/errors.js';
 import { StoreFailure } from '../store/errors.js';
 import type { OutHeaders } from './cors.js';

@@ -1,5 +1,5 @@
 import type { OperationSpec } from '../openapi/spec.js';
-import type { V1Exchange, Violation } from '../operation.js';
+import type { V1Exchange, Violation } from './operation.js';
 import type { OutHeaders } from './cors.js';
 import type { Miss, Target } from './match.js';
 import { requestIdOf } from './request-id.js';

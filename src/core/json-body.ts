@@ -1,5 +1,5 @@
 import { parse as parseContentType } from 'content-type';
-import { parseJson } from '../exact-json.js';
+import { parseJson } from './exact-json.js';
 import { ApiError } from '../http/errors.js';
 import { checkJsonDepth } from '../http/json-depth.js';
 

@@ -1,4 +1,4 @@
-import type { Reply, V1Exchange } from '../operation.js';
+import type { Reply, V1Exchange } from './operation.js';
 import { isPromise } from './answer.js';
 import type { OutHeaders } from './cors.js';
 import { errorAnswer, jsonInto, type Unexpected } from './error-exit.js';

@@ -1,9 +1,9 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/load.js';
 import { checkApiKey, createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
 import type { Spec } from '../openapi/spec.js';
 import type { Validators } from '../openapi/validate.js';
-import type { AnsweredRequest, V1Exchange } from '../operation.js';
+import type { AnsweredRequest, V1Exchange } from './operation.js';
 import { createAnswer, type AnswerDeps } from './answer.js';
 import { createResponder, type PassedAnswer } from './respond.js';
 import { createCors } from './cors.js';

@@ -1,6 +1,6 @@
 import parsePreferHeader from 'parse-prefer-header';
 import { ApiError } from './errors.js';
-import type { OperationRequest } from '../operation.js';
+import type { OperationRequest } from '../core/operation.js';
 
 /**
  * The preferences Prism understands (`code`, `example`, `dynamic`, `seed`),

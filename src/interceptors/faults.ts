@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Interceptor, OperationRequest } from '../operation.js';
+import type { Interceptor, OperationRequest } from '../core/operation.js';
 import { ApiError, codeForStatus } from '../http/errors.js';
 import type { OperationSpec } from '../openapi/spec.js';
 

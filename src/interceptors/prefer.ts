@@ -1,4 +1,4 @@
-import type { Interceptor } from '../operation.js';
+import type { Interceptor } from '../core/operation.js';
 import type { PrismEngine } from '../modes/prism/engine.js';
 import { mockFor } from '../modes/prism/mock-config.js';
 import { readPreferences } from '../http/preferences.js';

@@ -5,13 +5,13 @@ import { createFetchHandler, createInProcessFetch } from '../adapters/fetch.js';
 import type { EngineHandle } from '../core/engine.js';
 import type { BodyDecoders } from '../adapters/fetch-body.js';
 import { createControlClient } from '../control/client.js';
-import type { Config } from '../config.js';
-import { checkExposure } from '../exposure.js';
+import type { Config } from '../config/load.js';
+import { checkExposure } from '../config/exposure.js';
 import { closeServer, listen } from '../http/server.js';
 import { perClientCap } from '../http/client-limits.js';
-import { acquireLock, type DataLock } from '../lock.js';
-import { assembleSandbox } from '../sandbox.js';
-import type { Assembled } from '../sandbox-types.js';
+import { acquireLock, type DataLock } from '../store/file/lock.js';
+import { assembleSandbox } from '../server/sandbox.js';
+import type { Assembled } from '../server/sandbox-types.js';
 import { configOf, type CreateSandboxOptions } from './options.js';
 import { workspaceOf, type Workspace } from './workspace.js';
 

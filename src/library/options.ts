@@ -1,4 +1,4 @@
-import { loadConfig, type Config, type Mode } from '../config.js';
+import { loadConfig, type Config, type Mode } from '../config/load.js';
 
 /** What a sandbox is made with; everything has the command line's default (docs/library.md). */
 export interface CreateSandboxOptions {

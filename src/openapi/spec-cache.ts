@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { PACKAGE_ROOT } from '../paths.js';
+import { PACKAGE_ROOT } from '../config/paths.js';
 import type * as Yaml from 'yaml';
 
 type Json = Record<string, unknown>;

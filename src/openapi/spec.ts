@@ -1,6 +1,3 @@
-import { SPEC_FILE } from '../paths.js';
-import { readSpecDocument } from './spec-cache.js';
-
 type Json = Record<string, unknown>;
 
 export interface ParameterSpec {
@@ -117,9 +114,8 @@ function readOperation(document: Json, path: string, method: OperationSpec['meth
   };
 }
 
-/** Reads and indexes an OpenAPI 3.0 document by `operationId`. */
-export function loadSpec(file: string = SPEC_FILE): Spec {
-  const document = readSpecDocument(file);
+/** Indexes an OpenAPI 3.0 document by `operationId`; `file` names it in messages. */
+export function indexSpec(file: string, document: Json): Spec {
   const operations = new Map<string, OperationSpec>();
   for (const [path, item] of Object.entries((document.paths ?? {}) as Record<string, Json>)) {
     const shared = (item.parameters as unknown[] | undefined) ?? [];

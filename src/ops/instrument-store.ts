@@ -1,4 +1,4 @@
-import type { Workspace, WorkspaceStore } from '../backend.js';
+import type { Workspace, WorkspaceStore } from '../store/backend.js';
 import type { Metrics, StoreWrite } from './metrics.js';
 
 /** The catalogue code of a failed write (a StoreFailure's), or `error` for anything else. */

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { MaybePromise, WorkspaceStore } from '../backend.js';
+import type { MaybePromise, WorkspaceStore } from '../store/backend.js';
 import type { JournalMemory } from '../control/journal-types.js';
 
 /** What the gauges read when Prometheus scrapes. */

@@ -1,6 +1,6 @@
 import type { ResponseCheck } from '../control/journal-types.js';
-import type { Logger } from '../logger.js';
-import type { AnsweredRequest, Runtime, V1Exchange } from '../operation.js';
+import type { Logger } from './logger.js';
+import type { AnsweredRequest, Runtime, V1Exchange } from '../core/operation.js';
 import type { RefusedRequest } from '../http/server.js';
 import type { Issue } from '../openapi/validate.js';
 import { FAULT_MESSAGE } from '../interceptors/faults.js';

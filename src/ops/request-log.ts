@@ -1,7 +1,7 @@
-import type { Runtime } from '../operation.js';
-import type { AnsweredRequest, V1Exchange } from '../operation.js';
+import type { Runtime } from '../core/operation.js';
+import type { AnsweredRequest, V1Exchange } from '../core/operation.js';
 import type { RefusedRequest } from '../http/server.js';
-import type { Logger, RequestLine } from '../logger.js';
+import type { Logger, RequestLine } from './logger.js';
 
 /** The path of a request target, without its query string. */
 export function pathOf(url: string): string {

@@ -3,8 +3,8 @@
  * stores share (`--open-key-workspaces`, `--open-key-ttl`). How a workspace
  * goes (its files removed, or its memory dropped) is each store's own.
  */
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Config } from '../config/load.js';
+import type { Logger } from '../ops/logger.js';
 
 /** Why a workspace was removed: beyond `--open-key-workspaces`, or unused for `--open-key-ttl`. */
 export type RemovalReason = 'cap' | 'ttl';

@@ -1,4 +1,4 @@
-import { stringifyJson } from '../exact-json.js';
+import { stringifyJson } from '../core/exact-json.js';
 import type { NewPet, Pet, PetStatus } from './types.js';
 
 /** A page of pets as `page` gives it, its JSON text and that text's length in bytes. None may be changed. */

@@ -1,4 +1,4 @@
-import { stringifyJson } from '../exact-json.js';
+import { stringifyJson } from '../core/exact-json.js';
 import { StoreFailure } from './errors.js';
 import { buildPet, petBytes, quotaProblem, type Quota } from './pet-index.js';
 import { generatePets } from './seed.js';

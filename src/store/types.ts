@@ -10,7 +10,7 @@ type Schemas = components['schemas'];
  * bigint), so two equal values are held alike.
  *
  * Parsed from JSON text by `parseJson` and written by `stringifyJson`
- * (`src/exact-json.ts`), which writes a bigint as a bare integer literal:
+ * (`src/core/exact-json.ts`), which writes a bigint as a bare integer literal:
  * `{"id":1,"name":"Rex","categoryId":9223372036854775807}`. That one
  * function makes a pet's JSON text wherever it is kept or sent: the commit
  * log's records, the snapshot's lines, cached pages, exports, response

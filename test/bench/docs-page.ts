@@ -6,7 +6,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { PACKAGE_ROOT } from '../../src/paths.js';
+import { PACKAGE_ROOT } from '../../src/config/paths.js';
 import { renderChart } from './chart.js';
 import type { RecordedRun } from './report.js';
 

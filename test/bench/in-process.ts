@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PACKAGE_ROOT } from '../../src/paths.js';
+import { PACKAGE_ROOT } from '../../src/config/paths.js';
 import { median, type LoadResult } from './load.js';
 import type { BenchOptions } from './scenarios.js';
 

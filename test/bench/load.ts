@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../src/paths.js';
+import { PACKAGE_ROOT } from '../../src/config/paths.js';
 import { AUTH } from './processes.js';
 
 const AUTOCANNON = join(PACKAGE_ROOT, 'node_modules', 'autocannon', 'autocannon.js');

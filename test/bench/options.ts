@@ -1,6 +1,6 @@
 /** The bench's settings, from its arguments (`--smoke`, `--only=`, `--docs-dir=`) and BENCH_* variables. */
 import { join, resolve } from 'node:path';
-import { PACKAGE_ROOT } from '../../src/paths.js';
+import { PACKAGE_ROOT } from '../../src/config/paths.js';
 import type { BenchOptions } from './scenarios.js';
 
 export const smoke = process.argv.includes('--smoke');

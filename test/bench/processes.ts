@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { PACKAGE_ROOT } from '../../src/paths.js';
+import { PACKAGE_ROOT } from '../../src/config/paths.js';
 import { awaitStartLine, collectOutput, type Output } from '../support/spawn.js';
 
 export const AUTH = 'Bearer sandbox-key';

@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ADMIN_TOKEN, OPTIONS } from '../../src/config.js';
+import { DEFAULT_ADMIN_TOKEN, OPTIONS } from '../../src/config/load.js';
 import { screenshot, seriousViolations, watchedPage } from './support/browser.js';
 import { loggedIn } from './support/console-page.js';
 import { consoleSandbox } from './support/console-sandbox.js';

@@ -18,7 +18,7 @@ const XSS = '<img src=x onerror=alert(1)>';
 let sb: TestSandbox;
 let browser: Browser;
 beforeAll(async () => {
-  await import('../../ui/build.js');
+  await import('../../web/build.js');
   sb = await startTestSandbox(['--admin-token', ADMIN, '--count', '5']);
   browser = await launch();
 }, 120_000);

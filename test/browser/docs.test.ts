@@ -6,15 +6,15 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/openapi/spec.js';
-import { CONTROL_SPEC_FILE } from '../../src/paths.js';
+import { loadSpec } from '../../src/openapi/load-spec.js';
+import { CONTROL_SPEC_FILE } from '../../src/config/paths.js';
 import { KEY, startTestSandbox, type TestSandbox } from '../support/harness.js';
 import { launch, screenshot, seriousViolations, watchedPage } from './support/browser.js';
 
 let sb: TestSandbox;
 let browser: Browser;
 beforeAll(async () => {
-  await import('../../ui/build.js');
+  await import('../../web/build.js');
   sb = await startTestSandbox();
   browser = await launch();
 }, 120_000);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { startSandbox } from '../../src/sandbox.js';
+import { loadConfig } from '../../src/config/load.js';
+import { startSandbox } from '../../src/server/sandbox.js';
 import { startTestSandbox, tempDir, type CallInit, type CallResult, type TestSandbox } from '../support/harness.js';
 import { expectSpecValid } from '../support/spec-check.js';
 import { expectError, post } from '../support/error-check.js';

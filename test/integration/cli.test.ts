@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { encodeRecord } from '../../src/store/commit-log.js';
+import { encodeRecord } from '../../src/store/file/commit-log.js';
 import { killSandbox, ROOT, runCli as cli, spawnSandbox, stopSandbox } from '../support/spawn.js';
 import { tempDir } from '../support/harness.js';
 import { expectSpecValid } from '../support/spec-check.js';

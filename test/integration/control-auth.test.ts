@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startControlSandbox, type Control } from '../support/control-client.js';
 import { rawRequest } from '../support/raw-http.js';
-import { type TestSandbox } from '../support/harness.js';
+import type { TestSandbox } from '../support/harness.js';
 
 let sb: TestSandbox;
 let ctl: Control;

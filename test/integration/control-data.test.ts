@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startControlSandbox, type Control } from '../support/control-client.js';
-import { type TestSandbox } from '../support/harness.js';
+import type { TestSandbox } from '../support/harness.js';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url);
 const shipped = readdirSync(FIXTURES)

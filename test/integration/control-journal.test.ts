@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry as Entry } from '../../src/control/journal-types.js';
 import { startControlSandbox, type Control } from '../support/control-client.js';
-import { type TestSandbox } from '../support/harness.js';
+import type { TestSandbox } from '../support/harness.js';
 
 describe('journal contents', () => {
   let sb: TestSandbox;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startControlSandbox, type Control } from '../support/control-client.js';
-import { type TestSandbox } from '../support/harness.js';
+import type { TestSandbox } from '../support/harness.js';
 
 const PRISM_MS = 90_000;
 /** The spec as YAML gives it: read by path, each read asserted by the test. */

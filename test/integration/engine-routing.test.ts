@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createV1Matcher, decodeSegment, splitUrl } from '../../src/core/match.js';
 import { allowByPath, compileRoutes } from '../../src/core/routes.js';
-import { loadSpec } from '../../src/openapi/spec.js';
+import { loadSpec } from '../../src/openapi/load-spec.js';
 import { createValidators } from '../../src/openapi/validate.js';
 
 const spec = loadSpec();

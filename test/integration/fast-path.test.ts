@@ -10,11 +10,11 @@
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers } from '../../src/app.js';
+import { createHandlers } from '../../src/server/app.js';
 import { createStatefulMode } from '../../src/modes/stateful/index.js';
-import { loadSpec } from '../../src/openapi/spec.js';
+import { loadSpec } from '../../src/openapi/load-spec.js';
 import { createValidators } from '../../src/openapi/validate.js';
-import { Workspaces } from '../../src/store/workspaces.js';
+import { Workspaces } from '../../src/store/file/workspaces.js';
 import { KEY, testConfig } from '../support/harness.js';
 
 interface Raw {

@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
+import { createApp } from '../../src/server/app.js';
 import { closeServer, listen } from '../../src/http/server.js';
-import type { ModeHandler } from '../../src/operation.js';
-import { loadSpec } from '../../src/openapi/spec.js';
+import type { ModeHandler } from '../../src/core/operation.js';
+import { loadSpec } from '../../src/openapi/load-spec.js';
 import { createValidators } from '../../src/openapi/validate.js';
 import { KEY, testConfig } from '../support/harness.js';
 import { expectSpecValid } from '../support/spec-check.js';

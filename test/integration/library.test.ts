@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, ControlError, createSandbox, type PetstoreSandbox } from '../../src/index.js';
-import { LockedError } from '../../src/lock.js';
+import { LockedError } from '../../src/store/file/lock.js';
 import { KEY, libraryStore, onMemory, onPostgres, tempDir } from '../support/harness.js';
 import { expectSpecValid } from '../support/spec-check.js';
 

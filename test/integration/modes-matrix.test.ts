@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Proxy mode answers nothing itself: proxy.test.ts covers it.
-import { ANSWERING_MODES as MODES, type Mode } from '../../src/config.js';
+import { ANSWERING_MODES as MODES, type Mode } from '../../src/config/load.js';
 import { startTestSandbox, type CallInit, type CallResult, type TestSandbox } from '../support/harness.js';
 import { documentedStatuses } from '../support/spec-check.js';
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 // Proxy mode answers nothing itself: proxy.test.ts covers it.
-import { ANSWERING_MODES as MODES } from '../../src/config.js';
+import { ANSWERING_MODES as MODES } from '../../src/config/load.js';
 import { startTestSandbox, type CallInit, type TestSandbox } from '../support/harness.js';
 import { SPEC_PATH } from '../support/spec-check.js';
 

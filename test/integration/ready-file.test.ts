@@ -11,7 +11,7 @@ import { tempDir } from '../support/harness.js';
 import { killSandbox, SandboxExit, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 
 // The pages the file names are built files (dist/ui), absent from a fresh clone: build them as `npm run build` does.
-beforeAll(() => import('../../ui/build.js'), 60_000);
+beforeAll(() => import('../../web/build.js'), 60_000);
 
 describe('--ready-file', { timeout: 120_000 }, () => {
   it('holds the address the OS chose, the docs page, the console and the pid while the sandbox runs', async () => {

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { clientOf } from '../support/control-client.js';
 import { jsonLines } from '../support/log-lines.js';
 import { tempDir } from '../support/harness.js';
-import { runningServer } from '../../src/lock.js';
+import { runningServer } from '../../src/store/file/lock.js';
 import { collectOutput, killSandbox, ROOT, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 
 const KEY = 'log-test-key-1';

@@ -11,7 +11,7 @@ import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 let sb: TestSandbox;
 beforeAll(async () => {
   // The pages are built files (dist/ui): build them as `npm run build` does.
-  await import('../../ui/build.js');
+  await import('../../web/build.js');
   sb = await startTestSandbox();
 }, 60_000);
 afterAll(() => sb.stop());

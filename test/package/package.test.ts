@@ -14,7 +14,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runningServer } from '../../src/lock.js';
+import { runningServer } from '../../src/store/file/lock.js';
 import { tempDir } from '../support/harness.js';
 import { jsonLines } from '../support/log-lines.js';
 import { awaitStartLine, collectOutput, ROOT } from '../support/spawn.js';

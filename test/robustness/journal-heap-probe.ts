@@ -9,8 +9,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config.js';
-import { startSandbox } from '../../src/sandbox.js';
+import { loadConfig } from '../../src/config/load.js';
+import { startSandbox } from '../../src/server/sandbox.js';
 import { sendRejected } from '../support/rejected-load.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;

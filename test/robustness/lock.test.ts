@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireLock, lockFileOf } from '../../src/lock.js';
+import { acquireLock, lockFileOf } from '../../src/store/file/lock.js';
 import { KEY, tempDir } from '../support/harness.js';
 import { killSandbox, runCli, SandboxExit, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 

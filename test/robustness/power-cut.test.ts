@@ -242,7 +242,7 @@ const UNSYNCED_RESET: Round = {
 };
 
 /** Builds that skip one folder sync: the source text taken out on the way (see test/support/bundle.ts). */
-const ENTRIES = 'src/store/durable-entries.ts';
+const ENTRIES = 'src/store/file/durable-entries.ts';
 const BROKEN: { name: string; patch: SourcePatch; rounds: Round[] }[] = [
   {
     name: "a new folder's parent not synced",

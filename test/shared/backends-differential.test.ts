@@ -5,7 +5,7 @@
  * fixture loads and exports.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox.js';
+import { startSandbox, type Sandbox } from '../../src/server/sandbox.js';
 import { KEY, testConfig } from '../support/harness.js';
 import { freshStore, postgresForFile } from '../support/shared-sandboxes.js';
 

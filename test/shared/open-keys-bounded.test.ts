@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlOfChild, createPet, DEFAULT_KEY, expectLedgerKept, v1 } from '../support/ledger-calls.js';
-import { startSandbox } from '../../src/sandbox.js';
+import { startSandbox } from '../../src/server/sandbox.js';
 import { testConfig } from '../support/harness.js';
 import { PetLedger } from '../support/pet-ledger.js';
 import { stopSandbox } from '../support/spawn.js';

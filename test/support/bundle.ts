@@ -12,7 +12,7 @@ import { ROOT } from './spawn.js';
 
 /** A change to one source file: `from` must occur in it exactly once. */
 export interface SourcePatch {
-  /** Relative to the repository, e.g. `src/store/durable-entries.ts`. */
+  /** Relative to the repository, e.g. `src/store/file/durable-entries.ts`. */
   file: string;
   from: string;
   to: string;

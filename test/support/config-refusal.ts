@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/config/load.js';
 
 /** The ConfigError that `run` throws; fails the test if it throws nothing or something else. */
 export function configRefusal(run: () => unknown): ConfigError {

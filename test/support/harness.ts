@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
-import { loadConfig, type Config } from '../../src/config.js';
-import { parseJson } from '../../src/exact-json.js';
+import { loadConfig, type Config } from '../../src/config/load.js';
+import { parseJson } from '../../src/core/exact-json.js';
 import { migrate } from '../../src/store/postgres/migrations.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/server/sandbox.js';
 import { createDatabase, postgresUrl } from './postgres.js';
 import { expectSpecValid } from './spec-check.js';
 

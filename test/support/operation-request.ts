@@ -1,6 +1,7 @@
-import { DEFAULT_API_KEY } from '../../src/config.js';
-import { loadSpec, operation } from '../../src/openapi/spec.js';
-import type { OperationRequest } from '../../src/operation.js';
+import { DEFAULT_API_KEY } from '../../src/config/load.js';
+import { operation } from '../../src/openapi/spec.js';
+import { loadSpec } from '../../src/openapi/load-spec.js';
+import type { OperationRequest } from '../../src/core/operation.js';
 
 /** The interface's spec, loaded once per test file. */
 export const spec = loadSpec();

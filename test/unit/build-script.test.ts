@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
 import { ROOT } from '../support/spawn.js';
 
-const INPUTS = ['src', 'ui', 'spec', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const INPUTS = ['src', 'web', 'spec', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
 /** A copy of what the build reads, as a fresh clone after `npm install` has it: no dist/ yet. */
 function freshCopy(): string {
@@ -62,7 +62,7 @@ describe('scripts/build.mjs', { timeout: 240_000 }, () => {
       expect(rewritten(first, distFiles(dir))).toEqual([]);
 
       // A change of code, not a comment alone, so that the bundle's bytes change too (a chunk gets a new name).
-      appendFileSync(join(dir, 'src', 'paths.ts'), "\nprocess.env.PETSTORE_BUILD_PROBE ??= 'changed';\n");
+      appendFileSync(join(dir, 'src', 'config', 'paths.ts'), "\nprocess.env.PETSTORE_BUILD_PROBE ??= 'changed';\n");
       expect(build(dir)).toBe('build: server (sources changed)\n');
       const second = distFiles(dir);
       // The entries import the shared chunks by their content's hash: the changed chunk is a new file, and the old one is gone.
@@ -72,7 +72,7 @@ describe('scripts/build.mjs', { timeout: 240_000 }, () => {
       expect(changed.some((file) => file.startsWith('chunks/'))).toBe(true);
       expect(chunks(second)).toHaveLength(chunks(first).length);
 
-      appendFileSync(join(dir, 'ui', 'console', 'console.css'), '\n/* changed */\n');
+      appendFileSync(join(dir, 'web', 'console', 'console.css'), '\n/* changed */\n');
       expect(build(dir)).toBe('build: ui (sources changed)\n');
       const third = rewritten(second, distFiles(dir));
       expect(third).toContain('ui/console/console.css');

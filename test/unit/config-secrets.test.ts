@@ -3,7 +3,7 @@
  * variables). Files are read through the injected `readFile`.
  */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { configRefusal as refusal } from '../support/config-refusal.js';
 
 const FILES: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { configRefusal } from '../support/config-refusal.js';
 
 const load = (argv: string[], env: Record<string, string> = {}) => loadConfig(argv, env).config;

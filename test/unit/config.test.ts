@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, OPTIONS } from '../../src/config.js';
+import { ConfigError, loadConfig, OPTIONS } from '../../src/config/load.js';
 import { configRefusal } from '../support/config-refusal.js';
 import { docTable, docText } from '../support/docs.js';
 

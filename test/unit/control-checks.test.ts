@@ -8,10 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/http/errors.js';
-import { loadSpec, type Spec } from '../../src/openapi/spec.js';
-import { checkRoutes, createControlChecks, formatControlIssues, loadControlSpec, type ControlRequestParts } from '../../src/control/request-checks.js';
+import type { Spec } from '../../src/openapi/spec.js';
+import { loadSpec } from '../../src/openapi/load-spec.js';
+import { checkRoutes, createControlChecks, formatControlIssues, type ControlRequestParts } from '../../src/control/request-checks.js';
+import { loadControlSpec } from '../../src/control/control-spec.js';
 import { CONTROL_ROUTES, routePath } from '../../src/control/routes.js';
-import { CONTROL_SPEC_FILE } from '../../src/paths.js';
+import { CONTROL_SPEC_FILE } from '../../src/config/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-control-spec-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VERIFY_OPTIONS } from '../../contracts/verify-options.js';
 import { COMMAND_OPTIONS } from '../../src/cli/commands.js';
-import { OPTIONS } from '../../src/config.js';
+import { OPTIONS } from '../../src/config/load.js';
 import { ERROR_CODES } from '../../src/http/errors.js';
 import { docFiles, docText, linksOf, proseOf, ROOT } from '../support/docs.js';
 

@@ -3,8 +3,8 @@
  * this machine, on configurations as loadConfig builds them.
  */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { checkExposure, isLoopbackHost } from '../../src/exposure.js';
+import { loadConfig } from '../../src/config/load.js';
+import { checkExposure, isLoopbackHost } from '../../src/config/exposure.js';
 import { configRefusal as refusal } from '../support/config-refusal.js';
 
 const load = (argv: string[]) => loadConfig(argv, {}).config;

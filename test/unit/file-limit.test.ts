@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { descriptorCaps, openFileLimit, RESERVED_DESCRIPTORS } from '../../src/file-limit.js';
+import { descriptorCaps, openFileLimit, RESERVED_DESCRIPTORS } from '../../src/server/file-limit.js';
 
 const limits = (soft: string, hard: string) =>
   `Limit                     Soft Limit           Hard Limit           Units     \nMax processes             63445                63445                processes \nMax open files            ${soft.padEnd(20)} ${hard.padEnd(20)} files     \n`;

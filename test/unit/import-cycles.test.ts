@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const FOLDERS = ['src', 'ui', 'contracts', 'scripts'];
+const FOLDERS = ['src', 'web', 'contracts', 'scripts'];
 const SOURCE = /\.(ts|mts|mjs)$/;
 
 function sources(dir: string): string[] {

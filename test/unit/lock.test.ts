@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireLock, LockedError, lockFileOf, runningServer, type DataLock } from '../../src/lock.js';
+import { acquireLock, LockedError, lockFileOf, runningServer, type DataLock } from '../../src/store/file/lock.js';
 import { tempDir } from '../support/harness.js';
 
 const dir = tempDir('petstore-lock-unit-');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prettyLine } from '../../src/log-pretty.js';
+import { prettyLine } from '../../src/ops/log-pretty.js';
 
 const time = '2026-01-02T03:04:05.678Z';
 

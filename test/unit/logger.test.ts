@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bufferedDestination, createLogger } from '../../src/logger.js';
+import { bufferedDestination, createLogger } from '../../src/ops/logger.js';
 
 /** A stream that keeps what it is given, and says it holds `pending` characters unwritten. */
 function sink(pending = 0) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
+import { createApp } from '../../src/server/app.js';
 import { createStatefulMode } from '../../src/modes/stateful/index.js';
-import { loadSpec } from '../../src/openapi/spec.js';
+import { loadSpec } from '../../src/openapi/load-spec.js';
 import { createValidators } from '../../src/openapi/validate.js';
-import { Workspaces } from '../../src/store/workspaces.js';
+import { Workspaces } from '../../src/store/file/workspaces.js';
 import { testConfig } from '../support/harness.js';
 import { documentedStatuses } from '../support/spec-check.js';
 

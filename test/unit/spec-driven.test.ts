@@ -2,11 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
+import { createApp } from '../../src/server/app.js';
 import { createStatefulMode } from '../../src/modes/stateful/index.js';
-import { loadSpec } from '../../src/openapi/spec.js';
+import { loadSpec } from '../../src/openapi/load-spec.js';
 import { createValidators } from '../../src/openapi/validate.js';
-import { Workspaces } from '../../src/store/workspaces.js';
+import { Workspaces } from '../../src/store/file/workspaces.js';
 import { KEY, tempDir, testConfig } from '../support/harness.js';
 import { SPEC_PATH } from '../support/spec-check.js';
 

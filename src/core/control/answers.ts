@@ -1,4 +1,4 @@
-import { stringifyJson } from '../../exact-json.js';
+import { stringifyJson } from '../exact-json.js';
 import { toApiError, utf8Length } from '../error-exit.js';
 import { ApiError } from '../../http/errors.js';
 import { JsonPieces, TextAnswer } from '../../control/handler-types.js';

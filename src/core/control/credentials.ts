@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/load.js';
 import { bearerToken, createKeyMatcher } from '../../http/auth.js';
 import { ApiError } from '../../http/errors.js';
 import type { EngineHeaders } from '../types.js';

@@ -1,9 +1,9 @@
 import { createControlHandlers } from '../../control/handlers.js';
 import type { ControlCall, ControlDeps } from '../../control/handler-types.js';
-import { createControlChecks, loadControlSpec } from '../../control/request-checks.js';
+import { createControlChecks } from '../../control/request-checks.js';
 import { CONTROL_BASE, type ControlOperationId, type ControlRoute } from '../../control/routes.js';
 import { ApiError } from '../../http/errors.js';
-import { loadSpec, type Spec } from '../../openapi/spec.js';
+import type { Spec } from '../../openapi/spec.js';
 import { checkJsonMediaType, parseJsonBody } from '../json-body.js';
 import { requestIdOf } from '../request-id.js';
 import type { EngineRequest, EngineResponse } from '../types.js';
@@ -13,10 +13,10 @@ import { adminOnly, adminOrApiKey, metricsTokenOnly, type CredentialCheck } from
 import { decodeParams, matchRoot, matchUnder, pathUnder, queryOf, type MatchedRoute } from './match.js';
 
 export interface ControlEngineOptions extends ControlDeps {
-  /** spec/sandbox-control.yaml; loaded (and checked against the route table) when not given. */
-  controlSpec?: Spec;
-  /** spec/openapi.yaml, whose Pet schema the control spec refers to; loaded when not given. */
-  interfaceSpec?: Spec;
+  /** spec/sandbox-control.yaml, checked against the route table (`loadControlSpec`): the engine reads no file. */
+  controlSpec: Spec;
+  /** spec/openapi.yaml, whose Pet schema the control spec refers to. */
+  interfaceSpec: Spec;
   /** Brings shared state (the mode, faults) up to date before an operation; absent when nothing is shared. */
   sync?: (key?: string) => void | Promise<void>;
   /** Called for each unexpected failure (answered as a bare 500), with the error; the client sees none of it. */
@@ -113,8 +113,8 @@ function createResolver(options: ControlEngineOptions): (request: EngineRequest)
  * metrics are served at the root.
  */
 export function createControlEngine(options: ControlEngineOptions): ControlEngine {
-  const spec = options.controlSpec ?? loadControlSpec();
-  const check = createControlChecks(spec, [options.interfaceSpec ?? loadSpec()]);
+  const spec = options.controlSpec;
+  const check = createControlChecks(spec, [options.interfaceSpec]);
   const handlers = createControlHandlers(options);
   const resolve = createResolver(options);
 

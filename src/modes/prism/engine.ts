@@ -1,7 +1,7 @@
 import type * as PrismHttp from '@stoplight/prism-http';
 import { ApiError } from '../../http/errors.js';
-import { SPEC_FILE } from '../../paths.js';
-import type { OperationRequest, Reply } from '../../operation.js';
+import { SPEC_FILE } from '../../config/paths.js';
+import type { OperationRequest, Reply } from '../../core/operation.js';
 import { examplesOf, fromPrismFailure, type PrismFailure } from './errors.js';
 import type { PrismMock } from './mock-config.js';
 import { toReply } from './reply.js';

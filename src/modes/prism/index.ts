@@ -1,6 +1,6 @@
 import type { Spec } from '../../openapi/spec.js';
 import { readPreferences } from '../../http/preferences.js';
-import type { ModeHandler } from '../../operation.js';
+import type { ModeHandler } from '../../core/operation.js';
 import type { PrismEngine } from './engine.js';
 import { mockFor } from './mock-config.js';
 

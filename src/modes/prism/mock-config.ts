@@ -1,5 +1,5 @@
-import { stringifyJson } from '../../exact-json.js';
-import type { OperationRequest } from '../../operation.js';
+import { stringifyJson } from '../../core/exact-json.js';
+import type { OperationRequest } from '../../core/operation.js';
 import type { Preferences } from '../../http/preferences.js';
 
 /** What Prism's mocker is asked for one request (its `config.mock`). */

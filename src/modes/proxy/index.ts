@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { Config } from '../../config.js';
-import type { ForwardReply, ForwardRequest, PassThroughMode, Violation } from '../../operation.js';
+import type { Config } from '../../config/load.js';
+import type { Violation } from '../../core/operation.js';
+import type { ForwardReply, ForwardRequest, PassThroughMode } from './types.js';
 import { responseIssues } from '../../openapi/response-issues.js';
 import type { OperationSpec, Spec } from '../../openapi/spec.js';
 import type { RequestValidator, Validators } from '../../openapi/validate.js';

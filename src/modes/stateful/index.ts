@@ -1,6 +1,6 @@
-import type { MaybePromise, Workspace, WorkspaceStore } from '../../backend.js';
+import type { MaybePromise, Workspace, WorkspaceStore } from '../../store/backend.js';
 import { ApiError } from '../../http/errors.js';
-import type { ModeHandler, OperationRequest, Reply } from '../../operation.js';
+import type { ModeHandler, OperationRequest, Reply } from '../../core/operation.js';
 import type { Page } from '../../store/pet-index.js';
 import type { NewPet, Pet, PetStatus } from '../../store/types.js';
 

@@ -1,4 +1,4 @@
-import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore } from '../../backend.js';
+import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore } from '../backend.js';
 import { CHECKPOINT_NAME, headLine, refusals, saveBudget } from '../checkpoint-rules.js';
 import { KeyedSerial } from '../keyed-serial.js';
 

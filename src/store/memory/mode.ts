@@ -1,5 +1,5 @@
-import type { ModeStore } from '../../backend.js';
-import type { Mode } from '../../config.js';
+import type { ModeStore } from '../backend.js';
+import type { Mode } from '../../config/load.js';
 
 /** The mode, kept in this process (the file and memory stores). */
 export function memoryMode(initial: Mode): ModeStore {

@@ -1,4 +1,4 @@
-import type { Summary, Workspace } from '../../backend.js';
+import type { Summary, Workspace } from '../backend.js';
 import { exportJson } from '../export-json.js';
 import { PetIndex, type Page, type Quota } from '../pet-index.js';
 import { appendClash, nextGeneration, prepareCreate, type Generation } from '../rules.js';

@@ -1,4 +1,4 @@
-import type { MaybePromise, WorkspaceStore } from '../../backend.js';
+import type { MaybePromise, WorkspaceStore } from '../backend.js';
 import { OpenKeyUse, type OpenKeyPolicy } from '../open-key-policy.js';
 import type { Quota } from '../pet-index.js';
 import { seededGeneration } from '../rules.js';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { Backend, ModeStore } from '../../backend.js';
-import type { Config, Mode } from '../../config.js';
+import type { Backend, ModeStore } from '../backend.js';
+import type { Config, Mode } from '../../config/load.js';
 import type { ResponseCheck } from '../../control/journal-types.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../ops/logger.js';
 import type { OperationSpec } from '../../openapi/spec.js';
 import { StoreError } from '../errors.js';
 import type { RemovalReason } from '../open-key-policy.js';

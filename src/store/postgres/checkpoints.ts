@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore } from '../../backend.js';
+import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore } from '../backend.js';
 import { CHECKPOINT_NAME, headLine, refusals, saveBudget } from '../checkpoint-rules.js';
 import { failed, transaction } from './pool.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { JournalStore } from '../../backend.js';
+import type { JournalStore } from '../backend.js';
 import type { JournalListener } from '../../control/journal-types.js';
 import { JournalFollowers } from '../../control/journal-followers.js';
 import { entryBytes, showRecord } from '../../control/journal.js';

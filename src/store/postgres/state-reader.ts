@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Mode } from '../../config.js';
+import type { Mode } from '../../config/load.js';
 import { BatchQueue, rejectEach } from './batch-queue.js';
 import { failed } from './pool.js';
 

@@ -1,4 +1,4 @@
-import { stringifyJson } from '../../exact-json.js';
+import { stringifyJson } from '../../core/exact-json.js';
 import type pg from 'pg';
 import { StoreFailure } from '../errors.js';
 import { EXPORT_TAIL, exportHead } from '../export-json.js';

@@ -1,6 +1,6 @@
-import { parseJson, stringifyJson } from '../../exact-json.js';
+import { parseJson, stringifyJson } from '../../core/exact-json.js';
 import type pg from 'pg';
-import type { CheckpointInput, Summary, Workspace } from '../../backend.js';
+import type { CheckpointInput, Summary, Workspace } from '../backend.js';
 import type { StoreFailure } from '../errors.js';
 import { buildPet, quotaProblem, type Page, type Quota } from '../pet-index.js';
 import { EMPTY, MAX_ID, appendClash, loadTotals, noIdsLeft, quotaRefusal, type Totals } from '../rules.js';

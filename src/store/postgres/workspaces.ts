@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { MaybePromise, Workspace, WorkspaceStore } from '../../backend.js';
+import type { MaybePromise, Workspace, WorkspaceStore } from '../backend.js';
 import { workspaceIdsOf } from '../workspace-id.js';
 import { WorkspaceUsers } from '../workspace-users.js';
 import type { OpenKeyPolicy } from '../open-key-policy.js';

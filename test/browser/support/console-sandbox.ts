@@ -21,7 +21,7 @@ export interface ConsoleSandbox {
 export function consoleSandbox(admin: string, args: string[]): ConsoleSandbox {
   const ctx = {} as ConsoleSandbox;
   beforeAll(async () => {
-    await import('../../../ui/build.js');
+    await import('../../../web/build.js');
     ctx.sb = await startTestSandbox(['--admin-token', admin, ...args]);
     ctx.control = clientOf(ctx.sb);
     ctx.browser = await launch();

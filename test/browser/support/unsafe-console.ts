@@ -6,7 +6,7 @@
 import { build, type Plugin } from 'esbuild';
 import { join } from 'node:path';
 
-const UI = join(import.meta.dirname, '..', '..', '..', 'ui', 'console');
+const UI = join(import.meta.dirname, '..', '..', '..', 'web', 'console');
 
 /** `dom.ts` with text replaced by HTML: `append(text)` becomes `insertAdjacentHTML`. */
 const unsafeDom: Plugin = {

@@ -12,7 +12,7 @@ import { benchPage, CHART, PAGE, writeBenchDocs } from '../../bench/docs-page.js
 import { render, rowsOf, type RecordedRun } from '../../bench/report.js';
 import type { LoadResult } from '../../bench/load.js';
 import { tempDir } from '../../support/harness.js';
-import { PACKAGE_ROOT } from '../../../src/paths.js';
+import { PACKAGE_ROOT } from '../../../src/config/paths.js';
 
 const result = (rps: number, cpuUs: number): LoadResult => ({ rps, p50: 1, p99: 4, requests: rps * 5, non2xx: 0, errors: 0, cpuUs });
 const get = new Map([

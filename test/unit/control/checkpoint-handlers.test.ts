@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkpointHandlers, type CheckpointContext } from '../../../src/control/checkpoint-handlers.js';
 import { ApiError } from '../../../src/http/errors.js';
 import { createValidators } from '../../../src/openapi/validate.js';
-import { Workspaces } from '../../../src/store/workspaces.js';
+import { Workspaces } from '../../../src/store/file/workspaces.js';
 import { tempDir } from '../../support/harness.js';
 import { spec } from '../../support/operation-request.js';
 

@@ -6,7 +6,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixtureNames, readFixture, resolveFixture } from '../../../src/control/fixtures.js';
+import { resolveFixture } from '../../../src/control/fixtures.js';
+import { fixtureNames, readFixture } from '../../../src/control/fixture-files.js';
 import { ApiError } from '../../../src/http/errors.js';
 import { createValidators } from '../../../src/openapi/validate.js';
 import { generatePets } from '../../../src/store/seed.js';

@@ -7,11 +7,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createV1Engine } from '../../../src/core/v1-engine.js';
 import type { EngineRequest, EngineResponse } from '../../../src/core/types.js';
-import { silentLogger } from '../../../src/logger.js';
+import { silentLogger } from '../../../src/ops/logger.js';
 import { createStatefulMode } from '../../../src/modes/stateful/index.js';
-import { loadSpec } from '../../../src/openapi/spec.js';
+import { loadSpec } from '../../../src/openapi/load-spec.js';
 import { createValidators } from '../../../src/openapi/validate.js';
-import type { V1Exchange } from '../../../src/operation.js';
+import type { V1Exchange } from '../../../src/core/operation.js';
 import { openMemoryBackend } from '../../../src/store/memory/backend.js';
 import { KEY, testConfig } from '../../support/harness.js';
 import { expectSpecValid } from '../../support/spec-check.js';

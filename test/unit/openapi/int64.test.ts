@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../../src/exact-json.js';
+import { parseJson } from '../../../src/core/exact-json.js';
 import { withExactInt64 } from '../../../src/openapi/int64.js';
-import { loadSpec } from '../../../src/openapi/spec.js';
+import { loadSpec } from '../../../src/openapi/load-spec.js';
 import { createValidators, formatIssues } from '../../../src/openapi/validate.js';
 
 const spec = loadSpec();

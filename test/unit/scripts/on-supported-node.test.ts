@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../../src/paths.js';
+import { PACKAGE_ROOT } from '../../../src/config/paths.js';
 
 const script = join(PACKAGE_ROOT, 'scripts', 'on-supported-node.mjs');
 const engines = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;

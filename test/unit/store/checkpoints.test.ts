@@ -7,7 +7,7 @@
 import { readdirSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHECKPOINT_NAME, FileCheckpoints } from '../../../src/store/checkpoints.js';
+import { CHECKPOINT_NAME, FileCheckpoints } from '../../../src/store/file/checkpoints.js';
 import { StoreFailure } from '../../../src/store/errors.js';
 import { tempDir } from '../../support/harness.js';
 

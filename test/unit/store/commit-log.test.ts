@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CommitLog, encodeRecord } from '../../../src/store/commit-log.js';
+import { CommitLog, encodeRecord } from '../../../src/store/file/commit-log.js';
 import { StoreError } from '../../../src/store/errors.js';
 import { tempDir } from '../../support/harness.js';
 

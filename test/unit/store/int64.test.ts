@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PetStore } from '../../../src/store/pet-store.js';
+import { PetStore } from '../../../src/store/file/pet-store.js';
 import { tempDir } from '../../support/harness.js';
 
 const MAX = 2n ** 63n - 1n;

@@ -10,7 +10,7 @@ import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RemovalReason } from '../../../src/store/open-key-policy.js';
-import { Workspaces, type WorkspacesOptions } from '../../../src/store/workspaces.js';
+import { Workspaces, type WorkspacesOptions } from '../../../src/store/file/workspaces.js';
 import { tempDir } from '../../support/harness.js';
 import { filesOpenForWriting } from '../../support/mounts.js';
 

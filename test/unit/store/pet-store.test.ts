@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeRecord } from '../../../src/store/commit-log.js';
+import { encodeRecord } from '../../../src/store/file/commit-log.js';
 import type { StoreFailure } from '../../../src/store/errors.js';
-import { MAX_ID, PetStore, type PetStoreOptions } from '../../../src/store/pet-store.js';
+import { MAX_ID, PetStore, type PetStoreOptions } from '../../../src/store/file/pet-store.js';
 import { StoreError } from '../../../src/store/types.js';
 import { tempDir } from '../../support/harness.js';
 

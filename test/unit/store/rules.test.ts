@@ -3,7 +3,7 @@ import { StoreFailure } from '../../../src/store/errors.js';
 import { exportJson } from '../../../src/store/export-json.js';
 import { EMPTY, MAX_ID, appendClash, loadTotals, nextGeneration, noIdsLeft, prepareCreate, quotaRefusal, seededGeneration } from '../../../src/store/rules.js';
 import { generatePets } from '../../../src/store/seed.js';
-import { stringifyJson } from '../../../src/exact-json.js';
+import { stringifyJson } from '../../../src/core/exact-json.js';
 import type { Pet } from '../../../src/store/types.js';
 
 const rex = { name: 'Rex', categoryId: 1 };

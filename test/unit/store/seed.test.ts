@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PetStore } from '../../../src/store/pet-store.js';
+import { PetStore } from '../../../src/store/file/pet-store.js';
 import { generatePets } from '../../../src/store/seed.js';
 import { tempDir } from '../../support/harness.js';
 

@@ -4,12 +4,14 @@
  * followers so a test can see a stream let go of its listener.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { JournalStore } from '../../../../src/backend.js';
-import { loadConfig } from '../../../../src/config.js';
+import type { JournalStore } from '../../../../src/store/backend.js';
+import { loadConfig } from '../../../../src/config/load.js';
 import { responseChecker } from '../../../../src/control/journal-capture.js';
 import { createControlEngine, type ControlResponse } from '../../../../src/core/control/engine.js';
+import { loadControlSpec } from '../../../../src/control/control-spec.js';
+import { fixtureFiles } from '../../../../src/control/fixture-files.js';
 import { isEngineStream, type EngineRequest } from '../../../../src/core/types.js';
-import { silentLogger } from '../../../../src/logger.js';
+import { silentLogger } from '../../../../src/ops/logger.js';
 import { createValidators } from '../../../../src/openapi/validate.js';
 import { createMetrics } from '../../../../src/ops/metrics.js';
 import { openMemoryBackend } from '../../../../src/store/memory/backend.js';
@@ -56,6 +58,8 @@ const engine = createControlEngine({
   probes: { draining: () => false, backend },
   metrics: createMetrics({ workspaces: backend.workspaces, journalMemory: () => backend.journal.memory() }),
   interfaceSpec: spec,
+  controlSpec: loadControlSpec(),
+  fixtures: fixtureFiles(),
   onUnexpected: (error) => unexpected.push(error),
 });
 

@@ -11,7 +11,7 @@ import { fromPrismFailure } from '../../../../src/modes/prism/errors.js';
 import { createPrismEngine, type PrismEngine } from '../../../../src/modes/prism/index.js';
 import type { HttpOperation } from '../../../../src/modes/prism/types.js';
 import type { PrismMock } from '../../../../src/modes/prism/mock-config.js';
-import type { OperationRequest } from '../../../../src/operation.js';
+import type { OperationRequest } from '../../../../src/core/operation.js';
 import { operationRequest, spec } from '../../../support/operation-request.js';
 
 let engine: PrismEngine;

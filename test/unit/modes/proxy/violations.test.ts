@@ -6,7 +6,7 @@ import { endToEnd } from '../../../../src/modes/proxy/upstream.js';
 import { responseIssues } from '../../../../src/openapi/response-issues.js';
 import { operation } from '../../../../src/openapi/spec.js';
 import { createValidators } from '../../../../src/openapi/validate.js';
-import type { ForwardRequest } from '../../../../src/operation.js';
+import type { ForwardRequest } from '../../../../src/modes/proxy/types.js';
 import { spec } from '../../../support/operation-request.js';
 
 const validators = createValidators(spec);

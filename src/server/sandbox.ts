@@ -1,37 +1,40 @@
 import type { RequestListener, Server } from 'node:http';
 import type { Assembled, Sandbox, SandboxOptions } from './sandbox-types.js';
 import { createRequestListener } from './app.js';
-import { composeEngine, type EngineHandle } from './core/engine.js';
-import type { Config } from './config.js';
-import type { Backend } from './backend.js';
-import { UNAUTHENTICATED } from './control/journal.js';
-import { createJournalCapture, responseChecker } from './control/journal-capture.js';
-import { createControlRouter } from './adapters/node-control.js';
-import { createControlEngine } from './core/control/engine.js';
-import { checkExposure } from './exposure.js';
-import { closeServer, listen, type RefusedRequest } from './http/server.js';
-import { perClientCap } from './http/client-limits.js';
-import { acquireLock } from './lock.js';
-import { createPreferInterceptor } from './interceptors/prefer.js';
-import { createPrismEngine, createPrismMode, type PrismEngine } from './modes/prism/index.js';
-import { createProxyMode, type ProxyMode } from './modes/proxy/index.js';
-import { createStatefulMode } from './modes/stateful/index.js';
-import { loadSpec, type Spec } from './openapi/spec.js';
-import { createValidators, formatIssues, type Validators } from './openapi/validate.js';
-import { PACKAGE_VERSION, UI_DIR } from './paths.js';
+import { composeEngine, type EngineHandle } from '../core/engine.js';
+import type { Config } from '../config/load.js';
+import type { Backend } from '../store/backend.js';
+import { UNAUTHENTICATED } from '../control/journal.js';
+import { createJournalCapture, responseChecker } from '../control/journal-capture.js';
+import { createControlRouter } from '../adapters/node-control.js';
+import { createControlEngine, type ControlEngine } from '../core/control/engine.js';
+import { checkExposure } from '../config/exposure.js';
+import { closeServer, listen, type RefusedRequest } from '../http/server.js';
+import { perClientCap } from '../http/client-limits.js';
+import { acquireLock } from '../store/file/lock.js';
+import { createPreferInterceptor } from '../interceptors/prefer.js';
+import { createPrismEngine, createPrismMode, type PrismEngine } from '../modes/prism/index.js';
+import { createProxyMode, type ProxyMode } from '../modes/proxy/index.js';
+import { createStatefulMode } from '../modes/stateful/index.js';
+import type { Spec } from '../openapi/spec.js';
+import { loadSpec } from '../openapi/load-spec.js';
+import { loadControlSpec } from '../control/control-spec.js';
+import { fixtureFiles } from '../control/fixture-files.js';
+import { createValidators, formatIssues, type Validators } from '../openapi/validate.js';
+import { PACKAGE_VERSION, UI_DIR } from '../config/paths.js';
 import { descriptorCaps, openFileLimit } from './file-limit.js';
-import type { Logger } from './logger.js';
-import { openFileBackend } from './store/file-backend.js';
-import { createUiRouter } from './ui/pages.js';
-import { openPostgresBackend } from './store/postgres/backend.js';
-import { openMemoryBackend } from './store/memory/backend.js';
+import type { Logger } from '../ops/logger.js';
+import { openFileBackend } from '../store/file/file-backend.js';
+import { createUiRouter } from './pages.js';
+import { openPostgresBackend } from '../store/postgres/backend.js';
+import { openMemoryBackend } from '../store/memory/backend.js';
 
-import { silentLogger } from './logger.js';
-import { instrumentWorkspaces } from './ops/instrument-store.js';
-import { createMetrics } from './ops/metrics.js';
-import { createReporting } from './ops/reporting.js';
-export { silentLogger, type Logger } from './logger.js';
-export { openWorkspaces } from './store/file-backend.js';
+import { silentLogger } from '../ops/logger.js';
+import { instrumentWorkspaces } from '../ops/instrument-store.js';
+import { createMetrics } from '../ops/metrics.js';
+import { createReporting } from '../ops/reporting.js';
+export { silentLogger, type Logger } from '../ops/logger.js';
+export { openWorkspaces } from '../store/file/file-backend.js';
 export type { Sandbox, SandboxOptions } from './sandbox-types.js';
 
 /**
@@ -108,8 +111,35 @@ interface Listening {
   onRefused: (refused: RefusedRequest) => void;
 }
 
+/** The control plane's engine over the instrumented workspaces, with the specs and fixture sets it is handed (it reads no file). */
+function createControl(parts: Parts, workspaces: ReturnType<typeof instrumentWorkspaces>, metrics: ReturnType<typeof createMetrics>): ControlEngine {
+  const { config, logger, spec, validators, backend, prism, startedAt, draining } = parts;
+  const { journal, faults, mode: runtime } = backend;
+  return createControlEngine({
+    config,
+    runtime,
+    workspaces,
+    journal,
+    faults,
+    ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
+    checkPet: validators.schema('/components/schemas/Pet', 'record'),
+    operations: spec.operations,
+    version: PACKAGE_VERSION,
+    startedAt,
+    prepareMode: (mode) => (usesPrism(mode) ? prism.ready() : Promise.resolve()),
+    probes: { draining, backend },
+    fixtures: fixtureFiles(),
+    controlSpec: loadControlSpec(),
+    interfaceSpec: spec,
+    metrics,
+    ...(backend.sync ? { sync: backend.sync.bind(backend) } : {}),
+    onUnexpected: (error, request) => logger.error(`Unexpected error on ${request.method} ${request.url}`, error),
+  });
+}
+
 /** The control plane, the journal, faults and modes around the workspaces, as one request listener. */
-function createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining }: Parts, options: SandboxOptions): Listening {
+function createListener(parts: Parts, options: SandboxOptions): Listening {
+  const { config, logger, spec, validators, backend, prism, proxy } = parts;
   const { journal, faults, mode: runtime } = backend;
   const check = responseChecker(spec, validators);
   const capture = createJournalCapture(check);
@@ -126,23 +156,7 @@ function createListener({ config, logger, spec, validators, backend, prism, prox
       if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
     },
   });
-  const control = createControlEngine({
-    config,
-    runtime,
-    workspaces,
-    journal,
-    faults,
-    ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
-    checkPet: validators.schema('/components/schemas/Pet', 'record'),
-    operations: spec.operations,
-    version: PACKAGE_VERSION,
-    startedAt,
-    prepareMode: (mode) => (usesPrism(mode) ? prism.ready() : Promise.resolve()),
-    probes: { draining, backend },
-    metrics,
-    ...(backend.sync ? { sync: backend.sync.bind(backend) } : {}),
-    onUnexpected: (error, request) => logger.error(`Unexpected error on ${request.method} ${request.url}`, error),
-  });
+  const control = createControl(parts, workspaces, metrics);
   const modes = {
     stateful: createStatefulMode(workspaces),
     example: createPrismMode({ spec, engine: prism, dynamic: false, seed: config.seed }),

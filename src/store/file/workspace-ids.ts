@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createFile } from './durable-entries.js';
-import { workspaceIdsOf } from './workspace-id.js';
+import { workspaceIdsOf } from '../workspace-id.js';
 
 const SECRET_BYTES = 32;
 

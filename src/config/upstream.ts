@@ -1,4 +1,4 @@
-import { ConfigError } from './config-error.js';
+import { ConfigError } from './error.js';
 
 /** The base address of a deployment: an http(s) URL whose path ends in `/v1`, without a trailing slash; undefined when it is not one. */
 function baseAddress(text: string): string | undefined {

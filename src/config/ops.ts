@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { ConfigError } from './config-error.js';
-import { adminTokenOf, readSecret, type ConfigIo } from './config-secrets.js';
+import { ConfigError } from './error.js';
+import { adminTokenOf, readSecret, type ConfigIo } from './secrets.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
-import { parseJson, stringifyJson } from '../exact-json.js';
+import { parseJson, stringifyJson } from '../../core/exact-json.js';
 import { writeFileAtomic } from './durable-entries.js';
 import { readLines } from './file-io.js';
-import { StoreError, type StoreData } from './types.js';
+import { StoreError, type StoreData } from '../types.js';
 
 /** Text is written in pieces of about this size: never the whole file as one string. */
 const PIECE = 1024 * 1024;

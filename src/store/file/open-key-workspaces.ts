@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { removeDurably } from './durable-entries.js';
-import { OpenKeyUse, type OpenKeyPolicy, type RemovalReason } from './open-key-policy.js';
+import { OpenKeyUse, type OpenKeyPolicy, type RemovalReason } from '../open-key-policy.js';
 
 /**
  * Takes a workspace out of service so it can be removed: false while a

@@ -1,18 +1,19 @@
 import express from 'express';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { createNodeCors, createOptionsOutside } from './adapters/node-cors.js';
-import { createForwarder } from './adapters/node-forward.js';
-import { createNodeV1 } from './adapters/node-v1.js';
-import type { Config, Mode } from './config.js';
-import { createCors } from './core/cors.js';
-import type { Unexpected } from './core/error-exit.js';
-import { createV1Engine, type V1Engine } from './core/v1-engine.js';
-import { createErrorHandler } from './http/error-handler.js';
-import { ApiError } from './http/errors.js';
-import { assignRequestId } from './http/request-id.js';
-import type { AnsweredRequest, Interceptor, ModeHandler, PassThroughMode, Runtime, V1Exchange } from './operation.js';
-import type { Spec } from './openapi/spec.js';
-import type { Validators } from './openapi/validate.js';
+import { createNodeCors, createOptionsOutside } from '../adapters/node-cors.js';
+import { createForwarder } from '../adapters/node-forward.js';
+import { createNodeV1 } from '../adapters/node-v1.js';
+import type { Config, Mode } from '../config/load.js';
+import { createCors } from '../core/cors.js';
+import type { Unexpected } from '../core/error-exit.js';
+import { createV1Engine, type V1Engine } from '../core/v1-engine.js';
+import { createErrorHandler } from '../http/error-handler.js';
+import { ApiError } from '../http/errors.js';
+import { assignRequestId } from '../http/request-id.js';
+import type { AnsweredRequest, Interceptor, ModeHandler, Runtime, V1Exchange } from '../core/operation.js';
+import type { PassThroughMode } from '../modes/proxy/types.js';
+import type { Spec } from '../openapi/spec.js';
+import type { Validators } from '../openapi/validate.js';
 
 export interface AppDeps {
   config: Config;

@@ -1,7 +1,7 @@
 import type { Low } from 'lowdb';
 import type { CommitLog } from './commit-log.js';
-import type { PetIndex } from './pet-index.js';
-import type { Pet, StoreData } from './types.js';
+import type { PetIndex } from '../pet-index.js';
+import type { Pet, StoreData } from '../types.js';
 
 /** After a failed compaction, the next try waits this long (the log keeps every write meanwhile). */
 const COMPACT_RETRY_MS = 10_000;

@@ -4,9 +4,9 @@
  * from) and the `--ready-file`, the same address as JSON for a script that
  * started it on `--port 0`.
  */
-import { DEFAULT_ADMIN_TOKEN, type Config } from './config.js';
-import { removeFile, writeFileAtomic } from './store/durable-entries.js';
-import { UI_PATHS } from './ui/pages.js';
+import { DEFAULT_ADMIN_TOKEN, type Config } from '../config/load.js';
+import { removeFile, writeFileAtomic } from '../store/file/durable-entries.js';
+import { UI_PATHS } from './pages.js';
 
 /** Where a started sandbox answers: what the start-up line says and the ready file holds. */
 export interface ReadyInfo {

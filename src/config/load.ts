@@ -1,18 +1,16 @@
 import { parseArgs } from 'node:util';
-import { ConfigError } from './config-error.js';
-import { upstreamOptions } from './config-upstream.js';
-import { STORE_OPTIONS, storeConfigOf, type StoreConfig } from './config-store.js';
-import { opsConfigOf, OPS_OPTIONS, type OpsConfig } from './config-ops.js';
-import { OPEN_KEY_OPTIONS, openKeysConfigOf, type OpenKeysConfig } from './config-open-keys.js';
-import { adminTokenConfigOf, apiKeysOf, fileIo, readSecret, type AdminTokenConfig, type ConfigIo } from './config-secrets.js';
+import { ConfigError } from './error.js';
+import { MODES, type Mode } from './modes.js';
+import { upstreamOptions } from './upstream.js';
+import { STORE_OPTIONS, storeConfigOf, type StoreConfig } from './store.js';
+import { opsConfigOf, OPS_OPTIONS, type OpsConfig } from './ops.js';
+import { OPEN_KEY_OPTIONS, openKeysConfigOf, type OpenKeysConfig } from './open-keys.js';
+import { adminTokenConfigOf, apiKeysOf, fileIo, readSecret, type AdminTokenConfig, type ConfigIo } from './secrets.js';
 
-export { ConfigError } from './config-error.js';
-export type { ConfigIo } from './config-secrets.js';
+export { ConfigError } from './error.js';
+export type { ConfigIo } from './secrets.js';
 
-/** The modes in which the sandbox answers /v1 itself; `proxy` passes each request on to a deployment. */
-export const ANSWERING_MODES = ['stateful', 'example', 'dynamic'] as const;
-export const MODES = [...ANSWERING_MODES, 'proxy'] as const;
-export type Mode = (typeof MODES)[number];
+export { ANSWERING_MODES, MODES, type Mode } from './modes.js';
 
 /** Everything the sandbox can be told, after defaults (the operator's logs, metrics and shutdown in OpsConfig). Frozen. */
 export interface Config extends OpsConfig, StoreConfig, OpenKeysConfig, AdminTokenConfig {
@@ -154,7 +152,7 @@ function controlOrigins(raw: string): string[] {
 }
 
 /** Whether `--store` names a PostgreSQL database rather than a data file. */
-export { isPostgresUrl } from './config-store.js';
+export { isPostgresUrl } from './store.js';
 
 /** The arguments as parseArgs reads them: every option, the sub-command's, `--help` and `--version`. */
 function parse(

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { ConfigError } from './config-error.js';
-import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, type Config } from './config.js';
+import { ConfigError } from './error.js';
+import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, type Config } from './load.js';
 
 /** Whether `host` only reaches this machine: `localhost`, 127.0.0.0/8 or ::1 (an IPv4-mapped 127.x too). */
 export function isLoopbackHost(host: string): boolean {

@@ -8,12 +8,12 @@
  * A method may answer at once or with a promise: the file backend answers
  * reads from memory, a database cannot.
  */
-import type { Mode } from './config.js';
-import type { JournalEntry, JournalListener, JournalMemory, JournalRecord } from './control/journal-types.js';
-import type { Fault, FaultInput } from './interceptors/faults.js';
-import type { Interceptor, Runtime } from './operation.js';
-import type { Page } from './store/pet-index.js';
-import type { NewPet, Pet, PetStatus } from './store/types.js';
+import type { Mode } from '../config/load.js';
+import type { JournalEntry, JournalListener, JournalMemory, JournalRecord } from '../control/journal-types.js';
+import type { Fault, FaultInput } from '../interceptors/faults.js';
+import type { Interceptor, Runtime } from '../core/operation.js';
+import type { Page } from './pet-index.js';
+import type { NewPet, Pet, PetStatus } from './types.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -38,7 +38,7 @@ export interface Workspace {
   /** Adds pets to those stored; none may have an id already stored. All or nothing. */
   append(pets: readonly Pet[], nextId?: number): Promise<void>;
   summary(): MaybePromise<Summary>;
-  /** The workspace as a fixture set, `{"nextId","pets"}`, JSON text in pieces: exactly `stringifyJson` (`src/exact-json.ts`). */
+  /** The workspace as a fixture set, `{"nextId","pets"}`, JSON text in pieces: exactly `stringifyJson` (`src/core/exact-json.ts`). */
   exportPieces(): Iterable<string> | AsyncIterable<string>;
   /**
    * The export with its count and next id, read at one moment. Absent where

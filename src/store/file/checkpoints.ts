@@ -2,11 +2,11 @@ import { open, readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore } from '../backend.js';
 import { removeFile, RenamedNotDurable, writeFileAtomic } from './durable-entries.js';
-import { CHECKPOINT_NAME, headLine, refusals, saveBudget, type Head } from './checkpoint-rules.js';
-import { errnoOf, StoreError, StoreFailure, storageFailure } from './errors.js';
-import { KeyedSerial } from './keyed-serial.js';
+import { CHECKPOINT_NAME, headLine, refusals, saveBudget, type Head } from '../checkpoint-rules.js';
+import { errnoOf, StoreError, StoreFailure, storageFailure } from '../errors.js';
+import { KeyedSerial } from '../keyed-serial.js';
 
-export { CHECKPOINT_NAME, headLine, refusals, type Head } from './checkpoint-rules.js';
+export { CHECKPOINT_NAME, headLine, refusals, type Head } from '../checkpoint-rules.js';
 
 /** The head line is short; more than this is not a checkpoint file. */
 const HEAD_MAX = 512;

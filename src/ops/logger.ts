@@ -1,5 +1,5 @@
 import { pino, type DestinationStream } from 'pino';
-import type { LogLevel } from './config-ops.js';
+import type { LogLevel } from '../config/ops.js';
 
 /** One answered request, as its log line has it: never a key or a token. */
 export interface RequestLine {

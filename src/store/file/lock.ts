@@ -3,7 +3,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ensureDir } from './store/durable-entries.js';
+import { ensureDir } from './durable-entries.js';
 
 /**
  * What `db.json.lock` holds. Created whole (written aside, then hard-linked

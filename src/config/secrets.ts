@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from './error.js';
 
 /** How loadConfig reads secret files; tests give their own. */
 export interface ConfigIo {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ApiError } from '../http/errors.js';
 import { sendJson } from '../http/send.js';
 import { readSpecDocument } from '../openapi/spec-cache.js';
-import { CONTROL_SPEC_FILE, SPEC_FILE } from '../paths.js';
+import { CONTROL_SPEC_FILE, SPEC_FILE } from '../config/paths.js';
 
 /**
  * What the two pages may load: their own scripts, styles and images from

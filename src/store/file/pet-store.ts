@@ -3,16 +3,16 @@ import type { CommitLog } from './commit-log.js';
 import { Compactor } from './compactor.js';
 import { RenamedNotDurable } from './durable-entries.js';
 import { encodeBatch, prepareCreate, type PendingCreate } from './create-batch.js';
-import { StoreError, StoreFailure, storageFailure } from './errors.js';
-import { PetIndex, type Page, type Quota } from './pet-index.js';
-import { appendClash, nextGeneration } from './rules.js';
+import { StoreError, StoreFailure, storageFailure } from '../errors.js';
+import { PetIndex, type Page, type Quota } from '../pet-index.js';
+import { appendClash, nextGeneration } from '../rules.js';
 import { recoverFiles, type RecoverOptions } from './recover.js';
-import type { NewPet, Pet, PetStatus, StoreData } from './types.js';
+import type { NewPet, Pet, PetStatus, StoreData } from '../types.js';
 import { WriteQueue } from './write-queue.js';
 import type { Summary, Workspace } from '../backend.js';
-import { exportJson } from './export-json.js';
+import { exportJson } from '../export-json.js';
 
-export type { Page } from './pet-index.js';
+export type { Page } from '../pet-index.js';
 
 export interface PetStoreOptions extends RecoverOptions {
   /** Log records after which the snapshot is rewritten and the log emptied. */

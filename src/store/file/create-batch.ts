@@ -1,9 +1,9 @@
-import { stringifyJson } from '../exact-json.js';
+import { stringifyJson } from '../../core/exact-json.js';
 import { encodeRecord } from './commit-log.js';
-import { buildPet } from './pet-index.js';
-import type { PendingCreate } from './rules.js';
+import { buildPet } from '../pet-index.js';
+import type { PendingCreate } from '../rules.js';
 
-export { MAX_ID, prepareCreate, type PendingCreate } from './rules.js';
+export { MAX_ID, prepareCreate, type PendingCreate } from '../rules.js';
 
 /**
  * A batch of creates as commit-log records: ids from `firstId` on, in order.

@@ -1,10 +1,10 @@
 import { basename, dirname, extname, join } from 'node:path';
-import { StoreError, errnoOf, storageFailure } from './errors.js';
+import { StoreError, errnoOf, storageFailure } from '../errors.js';
 import { PetStore, type PetStoreOptions } from './pet-store.js';
-import type { OpenKeyPolicy } from './open-key-policy.js';
+import type { OpenKeyPolicy } from '../open-key-policy.js';
 import { OpenKeyWorkspaces } from './open-key-workspaces.js';
 import { WorkspaceIds } from './workspace-ids.js';
-import { tooManyWorkspaces } from './workspace-users.js';
+import { tooManyWorkspaces } from '../workspace-users.js';
 import type { WorkspaceStore } from '../backend.js';
 
 export interface WorkspacesOptions {

@@ -3,9 +3,9 @@ import { Low } from 'lowdb';
 import { CommitLog } from './commit-log.js';
 import { renameFile } from './durable-entries.js';
 import { DurableJsonFile } from './durable-file.js';
-import { StoreError, storageFailure } from './errors.js';
-import { seededGeneration } from './rules.js';
-import type { Pet, StoreData } from './types.js';
+import { StoreError, storageFailure } from '../errors.js';
+import { seededGeneration } from '../rules.js';
+import type { Pet, StoreData } from '../types.js';
 
 /** What `recoverFiles` needs to know of a store. */
 export interface RecoverOptions {

@@ -3,10 +3,9 @@
  * pipeline, the modes, the interceptors, the journal and the control plane
  * share. It imports nothing of theirs, so none of them reaches up to another.
  */
-import type { IncomingMessage } from 'node:http';
-import type { Mode } from './config.js';
-import type { EngineHeaders } from './core/types.js';
-import type { OperationSpec } from './openapi/spec.js';
+import type { Mode } from '../config/load.js';
+import type { EngineHeaders } from './types.js';
+import type { OperationSpec } from '../openapi/spec.js';
 
 /** A request to one spec operation, already authenticated and validated. */
 export interface OperationRequest {
@@ -62,41 +61,6 @@ export interface Violation {
   /** The parameter, header or body field (slash-separated path); empty for the whole. */
   name: string;
   message: string;
-}
-
-/** A /v1 request as it arrived, for a mode that passes requests on instead of answering them. */
-export interface ForwardRequest {
-  req: IncomingMessage;
-  /** The operation matched, with its path parameters as sent (decoded) and its query as parsed; none when no operation matches. */
-  op: OperationSpec | undefined;
-  params: Record<string, string>;
-  query: Record<string, unknown>;
-  /** The path after `/v1`, with its query string, as the client sent it. */
-  url: string;
-  /** The body's bytes as sent (its Content-Encoding kept), if there was one. */
-  body: Buffer | undefined;
-  /** Aborted once the client is gone: the upstream exchange stops with it. */
-  signal?: AbortSignal;
-}
-
-/** What a pass-through mode answers: the status, headers and bytes to send as they are, and what broke the spec. */
-export interface ForwardReply {
-  status: number;
-  /** Header names and values as the upstream sent them, hop-by-hop headers removed. */
-  headers: [string, string | string[]][];
-  body: Buffer;
-  /** The body's JSON value, when it is JSON, and its text, when it has one (for the journal). */
-  value: unknown;
-  text: string | undefined;
-  violations: Violation[];
-}
-
-/** A mode that passes each request on (proxy): it replaces auth, validation, interceptors and the answering mode. */
-export interface PassThroughMode {
-  /** What the request breaks of the spec; known before it is forwarded, so an answer of the sandbox's own (a 502) reports them too. */
-  check(request: ForwardRequest): Violation[];
-  /** The upstream's answer; its violations are `asked` (the request's) and the answer's own. */
-  forward(request: ForwardRequest, asked: Violation[]): Promise<ForwardReply>;
 }
 
 /** A finished request outside the /v1 pipeline (control plane, probes, metrics, unknown paths). */
