@@ -205,7 +205,7 @@ async function main(): Promise<void> {
           `CPU per create, ${compareLabel} vs this build (c100)`,
           cpu('POST /v1/pets, c100', before),
           cpu('POST /v1/pets, c100', 'sandbox, 100 stored'),
-          2,
+          0.95,
         ),
       );
     }
