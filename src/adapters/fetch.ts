@@ -2,6 +2,7 @@ import { ApiError } from '../http/errors.js';
 import { isEngineStream, type EngineHeaders, type EngineRequest, type EngineResponse, type EngineStream } from '../core/types.js';
 import { readBodyBytes, type BodyDecoders } from './fetch-body.js';
 import { engineRequestOf } from './fetch-init.js';
+import { bufferedResponse } from './buffered-response.js';
 import type { EngineHandle } from '../core/engine.js';
 
 export interface FetchHandlerOptions {
@@ -48,17 +49,17 @@ function toReadable(stream: EngineStream): ReadableStream<Uint8Array> {
   });
 }
 
-function toResponse(response: EngineResponse, head: boolean): Response {
+function toResponse(response: EngineResponse, head: boolean, buffered = false): Response {
   // A plain record when no header repeats (the Response makes its Headers from it at less cost), else pairs.
   const values = Object.values(response.headers);
   const headers = values.some((value) => Array.isArray(value)) ? pairsOf(response.headers) : recordOf(response.headers);
   const { body } = response;
   const none = head || NO_BODY.has(response.status) || body === undefined;
-  const payload =
-    none ? null
-    : isEngineStream(body) ? toReadable(body)
-    : (body as string | Uint8Array<ArrayBuffer>);
-  return new Response(payload, { status: response.status, headers });
+  const init = { status: response.status, headers };
+  if (none) return new Response(null, init);
+  if (isEngineStream(body)) return new Response(toReadable(body), init);
+  // A text or bytes body the caller reads at once: held as it is, not wrapped in a stream (buffered-response.ts).
+  return buffered ? bufferedResponse(body, init) : new Response(body as string | Uint8Array<ArrayBuffer>, init);
 }
 
 /** An Error body answer for a request refused before the engine saw it (its body over the limit or not decodable). */
@@ -99,13 +100,13 @@ export function createFetchHandler(handle: EngineHandle, options: FetchHandlerOp
 }
 
 /** The engine's answer to a request as a Response; a path it does not serve is a 404 with the Error body, as on the server. */
-async function answer(handle: EngineHandle, request: EngineRequest): Promise<Response> {
+async function answer(handle: EngineHandle, request: EngineRequest, buffered = false): Promise<Response> {
   const response = await handle(request);
   if (!response) {
     const path = request.url.split('?')[0] as string;
     return refusal(ApiError.of('not_found', `No route ${request.method} ${path}. The Pet Store interface is served under /v1.`));
   }
-  return toResponse(response, request.method === 'HEAD');
+  return toResponse(response, request.method === 'HEAD', buffered);
 }
 
 /**
@@ -114,7 +115,8 @@ async function answer(handle: EngineHandle, request: EngineRequest): Promise<Res
  * URL and a RequestInit with a text or bytes body skip the WHATWG Request,
  * which costs more than the engine's whole answer to a read; anything else
  * goes through `createFetchHandler`. Only the target's path and query are
- * read: the origin names nothing.
+ * read: the origin names nothing. Its answers to those hold their body in
+ * memory (BufferedResponse): read back without a stream's cost.
  */
 export function createInProcessFetch(handle: EngineHandle, options: FetchHandlerOptions, origin: string) {
   const handler = createFetchHandler(handle, options);
@@ -128,6 +130,6 @@ export function createInProcessFetch(handle: EngineHandle, options: FetchHandler
       if (error instanceof ApiError) return refusal(error);
       throw error;
     }
-    return request ? answer(handle, request) : handler(new Request(url, init));
+    return request ? answer(handle, request, true) : handler(new Request(url, init));
   };
 }
