@@ -29,7 +29,7 @@ export interface SandboxMiddleware extends Middleware {
  */
 export function petstoreSandbox(options: CreateSandboxOptions = {}): SandboxMiddleware {
   const opened = openSandbox(options);
-  const engine = opened.then(({ sandbox, config }) => ({ handle: sandbox.handle, bodyLimit: config.bodyLimit }));
+  const engine = opened.then(({ sandbox, config, refuse }) => ({ handle: sandbox.handle, refuse, bodyLimit: config.bodyLimit }));
   const sandbox = opened.then((made) => made.sandbox);
   // Marked handled here: a failure to start reaches each request through next(error), and whoever awaits `sandbox`.
   for (const promise of [opened, engine, sandbox]) promise.catch(() => undefined);

@@ -10,7 +10,14 @@ const STANDARD: BodyDecoders = {
   deflate: (s) => s.pipeThrough(new DecompressionStream('deflate') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>),
 };
 
-const tooLarge = (limit: number) => ApiError.of('payload_too_large', `Request body is larger than the limit of ${limit} bytes.`);
+/** The 413 of a body over `limit` bytes, in the Node reader's words. */
+export const tooLarge = (limit: number) => ApiError.of('payload_too_large', `Request body is larger than the limit of ${limit} bytes.`);
+
+/** What a decoder said: a web stream over Node's zlib carries zlib's words as the cause of an empty TypeError. */
+const reasonOf = (error: unknown): string => {
+  const { message, cause } = error as { message?: string; cause?: { message?: string } };
+  return message || cause?.message || String(error);
+};
 
 /** Every byte of `stream`, at most `limit` of them: past it the stream is cancelled and the request refused (413). */
 async function collect(stream: ReadableStream<Uint8Array>, limit: number, decoding: boolean): Promise<Uint8Array> {
@@ -28,7 +35,7 @@ async function collect(stream: ReadableStream<Uint8Array>, limit: number, decodi
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    if (decoding) throw ApiError.of('invalid_request', `Request body does not decode as its Content-Encoding says (${(error as Error).message}).`);
+    if (decoding) throw ApiError.of('invalid_request', `Request body does not decode as its Content-Encoding says (${reasonOf(error)}).`);
     throw ApiError.of('invalid_request', 'The request body was aborted.');
   }
   const bytes = new Uint8Array(size);

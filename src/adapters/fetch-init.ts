@@ -1,4 +1,3 @@
-import { ApiError } from '../http/errors.js';
 import type { EngineHeaders, EngineRequest } from '../core/types.js';
 
 /** Methods fetch upper-cases (RFC 9110's and the Fetch standard's "normalize"); any other keeps its case. */
@@ -36,10 +35,9 @@ function bytesOf(body: NonNullable<RequestInit['body']>): Uint8Array | undefined
  * to a read): the headers and method as fetch would send them, a text or
  * bytes body as is. Undefined when only a Request can say what would be sent
  * (a streamed, form or blob body, a Content-Encoding to undo): the caller
- * then makes one. A body over `limit` is refused (413) as the Request path
- * refuses it.
+ * then makes one. The body's size is the caller's to judge.
  */
-export function engineRequestOf(url: URL, init: RequestInit, limit: number): EngineRequest | undefined {
+export function engineRequestOf(url: URL, init: RequestInit): EngineRequest | undefined {
   const headers = headersOf(init.headers);
   const method = methodOf(init.method);
   let body: Uint8Array | undefined;
@@ -48,7 +46,6 @@ export function engineRequestOf(url: URL, init: RequestInit, limit: number): Eng
     if (headers['content-encoding'] !== undefined) return undefined;
     body = bytesOf(init.body);
     if (body === undefined) return undefined;
-    if (body.length > limit) throw ApiError.of('payload_too_large', `Request body is larger than the limit of ${limit} bytes.`);
     // An empty body is no body, as `Content-Length: 0` is on the server; an empty chunked one is a body, as there.
     if (body.length === 0 && headers['transfer-encoding'] === undefined) body = undefined;
   }

@@ -1,15 +1,18 @@
 import { ApiError } from '../http/errors.js';
 import { isEngineStream, type EngineHeaders, type EngineRequest, type EngineResponse, type EngineStream } from '../core/types.js';
-import { readBodyBytes, type BodyDecoders } from './fetch-body.js';
+import { readBodyBytes, tooLarge, type BodyDecoders } from './fetch-body.js';
 import { engineRequestOf } from './fetch-init.js';
 import { bufferedResponse } from './buffered-response.js';
-import type { EngineHandle } from '../core/engine.js';
+import type { EngineHandle, EngineRefuse } from '../core/engine.js';
+import { requestIdOf } from '../core/request-id.js';
 
 export interface FetchHandlerOptions {
   /** The largest body accepted, in bytes, once its Content-Encoding is undone (`--body-limit`). */
   bodyLimit: number;
   /** Decoders of Content-Encodings beyond gzip and deflate (e.g. `br` on Node). */
   decoders?: BodyDecoders;
+  /** The engine's answer to a request whose body could not be read; without it, a bare Error body. */
+  refuse?: EngineRefuse;
 }
 
 /** Statuses whose response has no body by definition (the Response constructor refuses one). */
@@ -63,10 +66,21 @@ function toResponse(response: EngineResponse, head: boolean, buffered = false): 
 }
 
 /** An Error body answer for a request refused before the engine saw it (its body over the limit or not decodable). */
-function refusal(error: ApiError): Response {
+function refusal(error: ApiError, request: EngineRequest): Response {
   const text = JSON.stringify(error.toBody());
-  const headers = new Headers({ ...error.headers, 'Content-Type': 'application/json', 'Content-Length': String(encoder.encode(text).length) });
+  const length = String(encoder.encode(text).length);
+  const headers = { ...error.headers, 'X-Request-Id': requestIdOf(request.headers), 'Content-Type': 'application/json', 'Content-Length': length };
   return new Response(text, { status: error.status, headers });
+}
+
+/**
+ * The answer to a request whose body could not be read: the engine's (a /v1
+ * request's CORS, checks and journal, as on the server), else the Error body.
+ */
+function refused(request: EngineRequest, error: unknown, refuse: EngineRefuse | undefined): Response {
+  if (!(error instanceof ApiError)) throw error;
+  const answered = refuse?.(request, error);
+  return answered ? toResponse(answered, request.method === 'HEAD') : refusal(error, request);
 }
 
 /**
@@ -81,20 +95,17 @@ function refusal(error: ApiError): Response {
 export function createFetchHandler(handle: EngineHandle, options: FetchHandlerOptions): (request: Request) => Promise<Response> {
   return async (request) => {
     const url = new URL(request.url);
-    let body: Uint8Array | undefined;
-    try {
-      body = await readBodyBytes(request, options.bodyLimit, options.decoders);
-    } catch (error) {
-      if (error instanceof ApiError) return refusal(error);
-      throw error;
-    }
     const engineRequest: EngineRequest = {
       method: request.method,
       url: url.pathname + url.search,
       headers: headersOf(request.headers),
-      body,
       signal: request.signal,
     };
+    try {
+      engineRequest.body = await readBodyBytes(request, options.bodyLimit, options.decoders);
+    } catch (error) {
+      return refused(engineRequest, error, options.refuse);
+    }
     return answer(handle, engineRequest);
   };
 }
@@ -104,7 +115,7 @@ async function answer(handle: EngineHandle, request: EngineRequest, buffered = f
   const response = await handle(request);
   if (!response) {
     const path = request.url.split('?')[0] as string;
-    return refusal(ApiError.of('not_found', `No route ${request.method} ${path}. The Pet Store interface is served under /v1.`));
+    return refusal(ApiError.of('not_found', `No route ${request.method} ${path}. The Pet Store interface is served under /v1.`), request);
   }
   return toResponse(response, request.method === 'HEAD', buffered);
 }
@@ -123,13 +134,9 @@ export function createInProcessFetch(handle: EngineHandle, options: FetchHandler
   return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     if (input instanceof Request) return handler(init === undefined ? input : new Request(input, init));
     const url = new URL(input, origin);
-    let request: EngineRequest | undefined;
-    try {
-      request = engineRequestOf(url, init ?? {}, options.bodyLimit);
-    } catch (error) {
-      if (error instanceof ApiError) return refusal(error);
-      throw error;
-    }
-    return request ? answer(handle, request, true) : handler(new Request(url, init));
+    const request = engineRequestOf(url, init ?? {});
+    if (!request) return handler(new Request(url, init));
+    if (request.body && request.body.length > options.bodyLimit) return refused({ ...request, body: undefined }, tooLarge(options.bodyLimit), options.refuse);
+    return answer(handle, request, true);
   };
 }

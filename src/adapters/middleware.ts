@@ -3,9 +3,16 @@ import { writeError } from '../http/error-handler.js';
 import { readDecodedBody } from '../http/read-json-body.js';
 import { requestSignal } from '../http/request-signal.js';
 import { servesPath } from '../core/served-paths.js';
-import type { EngineHeaders } from '../core/types.js';
-import type { EngineHandle } from '../core/engine.js';
+import type { EngineHeaders, EngineRequest } from '../core/types.js';
+import type { EngineHandle, EngineRefuse } from '../core/engine.js';
 import { writeEngineResponse } from './node-response.js';
+
+/** What the middleware serves with: the engine, and the body limit its Node reader keeps. */
+export interface MiddlewareEngine {
+  handle: EngineHandle;
+  refuse: EngineRefuse;
+  bodyLimit: number;
+}
 
 /** Connect's and Express's middleware signature. */
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -25,17 +32,26 @@ function parsedBody(req: IncomingMessage): Uint8Array | undefined {
  * passed on with `next()`, its body unread. `ready` resolves to the engine once it is
  * assembled; requests that come before wait for it.
  */
-export function createMiddleware(ready: Promise<{ handle: EngineHandle; bodyLimit: number }>): Middleware {
+export function createMiddleware(ready: Promise<MiddlewareEngine>): Middleware {
   return (req, res, next) => {
     if (!servesPath(req.url ?? '/')) return next();
-    const serve = async ({ handle, bodyLimit }: { handle: EngineHandle; bodyLimit: number }) => {
-      const body = parsedBody(req) ?? (await readDecodedBody(req, bodyLimit));
-      const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers as EngineHeaders, body, signal: requestSignal(res) };
+    const request: EngineRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers as EngineHeaders, signal: requestSignal(res) };
+    const head = req.method === 'HEAD';
+    const serve = async ({ handle, refuse, bodyLimit }: MiddlewareEngine) => {
+      try {
+        request.body = parsedBody(req) ?? (await readDecodedBody(req, bodyLimit));
+      } catch (error) {
+        // A body that could not be read (too large, not decodable): the engine's answer, as on the server; the rest is never read.
+        const refused = refuse(request, error);
+        if (!refused) throw error;
+        if (!req.complete) res.shouldKeepAlive = false;
+        return writeEngineResponse(res, refused, head);
+      }
       const response = await handle(request);
       if (!response) return next();
-      await writeEngineResponse(res, response, req.method === 'HEAD');
+      await writeEngineResponse(res, response, head);
     };
-    /** A body that could not be read (too large, not decodable): its Error body; a failure once the head is sent ends the response. */
+    /** Any other failure: its Error body; once the head is sent, the response is ended. */
     const fail = (error: unknown) => writeError(req, res, error);
     ready.then((engine) => serve(engine).catch(fail), next);
   };

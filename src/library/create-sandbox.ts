@@ -1,8 +1,8 @@
-import { createBrotliDecompress } from 'node:zlib';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Duplex } from 'node:stream';
 import type { Server } from 'node:http';
 import { createFetchHandler, createInProcessFetch } from '../adapters/fetch.js';
-import type { EngineHandle } from '../core/engine.js';
+import type { EngineHandle, EngineRefuse } from '../core/engine.js';
 import type { BodyDecoders } from '../adapters/fetch-body.js';
 import { createControlClient } from '../control/client.js';
 import type { Config } from '../config/load.js';
@@ -18,10 +18,12 @@ import { workspaceOf, type Workspace } from './workspace.js';
 /** The origin relative URLs of the in-process `fetch` are resolved against; nothing listens there. */
 export const IN_PROCESS_ORIGIN = 'http://sandbox.invalid';
 
-/** `br` through Node's zlib: the Compression Streams API has gzip and deflate only. */
-const NODE_DECODERS: BodyDecoders = {
-  br: (encoded) => encoded.pipeThrough(Duplex.toWeb(createBrotliDecompress()) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>),
-};
+/** A zlib decoder as a web stream pair. */
+const through = (decoder: () => Duplex) => (encoded: ReadableStream<Uint8Array>) =>
+  encoded.pipeThrough(Duplex.toWeb(decoder()) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+
+/** Node's zlib, as the server decodes: `br` too (the Compression Streams API has none), and zlib's own words for a body that does not decode. */
+const NODE_DECODERS: BodyDecoders = { gzip: through(createGunzip), deflate: through(createInflate), br: through(createBrotliDecompress) };
 
 /** A Pet Store sandbox in this process: the engine without a socket, a port when asked for one. */
 export interface PetstoreSandbox {
@@ -71,7 +73,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
 }
 
 /** A library sandbox and the configuration it was made with (the middleware reads its body limit). */
-export async function openSandbox(options: CreateSandboxOptions): Promise<{ sandbox: PetstoreSandbox; config: Config }> {
+export async function openSandbox(options: CreateSandboxOptions): Promise<{ sandbox: PetstoreSandbox; config: Config; refuse: EngineRefuse }> {
   const config = configOf(options);
   checkExposure(config);
   const lock = await lockOf(config);
@@ -82,7 +84,7 @@ export async function openSandbox(options: CreateSandboxOptions): Promise<{ sand
     lock?.release();
     throw error;
   }
-  const fetchOptions = { bodyLimit: config.bodyLimit, decoders: NODE_DECODERS };
+  const fetchOptions = { bodyLimit: config.bodyLimit, decoders: NODE_DECODERS, refuse: assembled.refuse };
   const handler = createFetchHandler(assembled.handle, fetchOptions);
   const fetchIn = createInProcessFetch(assembled.handle, fetchOptions, IN_PROCESS_ORIGIN);
   const client = createControlClient({ origin: IN_PROCESS_ORIGIN, adminToken: config.adminToken, fetch: fetchIn as typeof fetch });
@@ -111,5 +113,5 @@ export async function openSandbox(options: CreateSandboxOptions): Promise<{ sand
     },
   };
   if (options.port !== undefined) await sandbox.listen(options.port).catch(async (error: unknown) => Promise.reject(await sandbox.close().then(() => error)));
-  return { sandbox, config };
+  return { sandbox, config, refuse: assembled.refuse };
 }

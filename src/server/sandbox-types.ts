@@ -1,7 +1,7 @@
 import type { RequestListener, Server } from 'node:http';
 import type { Backend, ModeStore, WorkspaceStore } from '../store/backend.js';
 import type { RefusedRequest } from '../http/server.js';
-import type { EngineHandle } from '../core/engine.js';
+import type { EngineHandle, EngineRefuse } from '../core/engine.js';
 
 export interface Sandbox {
   /** e.g. `http://127.0.0.1:4010` */
@@ -44,6 +44,8 @@ export interface Assembled {
   listener: RequestListener;
   /** The engine: `/v1`, the control plane and the probes, plain values in and out, no socket. */
   handle: EngineHandle;
+  /** The engine's answer to a request whose body a way in could not read (see EngineRefuse). */
+  refuse: EngineRefuse;
   /** Where the listener's server reports the requests it refused before any handler saw them. */
   onRefused: (refused: RefusedRequest) => void;
   backend: Backend;

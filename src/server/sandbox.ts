@@ -1,7 +1,7 @@
-import type { RequestListener, Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Assembled, Sandbox, SandboxOptions } from './sandbox-types.js';
 import { createRequestListener } from './app.js';
-import { composeEngine, type EngineHandle } from '../core/engine.js';
+import { composeEngine } from '../core/engine.js';
 import type { Config } from '../config/load.js';
 import type { Backend } from '../store/backend.js';
 import { UNAUTHENTICATED } from '../control/journal.js';
@@ -9,7 +9,7 @@ import { createJournalCapture, responseChecker } from '../control/journal-captur
 import { createControlRouter } from '../adapters/node-control.js';
 import { createControlEngine, type ControlEngine } from '../core/control/engine.js';
 import { checkExposure } from '../config/exposure.js';
-import { closeServer, listen, type RefusedRequest } from '../http/server.js';
+import { closeServer, listen } from '../http/server.js';
 import { perClientCap } from '../http/client-limits.js';
 import { acquireLock } from '../store/file/lock.js';
 import { createPreferInterceptor } from '../interceptors/prefer.js';
@@ -104,12 +104,7 @@ interface Parts {
 const usesPrism = (mode: string) => mode === 'example' || mode === 'dynamic';
 
 /** The request listener, and where the listener's server reports the requests it refused before any handler saw them. */
-interface Listening {
-  listener: RequestListener;
-  /** The engine itself, for the ways in that bring no Node request (the library's fetch, the middleware). */
-  handle: EngineHandle;
-  onRefused: (refused: RefusedRequest) => void;
-}
+type Listening = Pick<Assembled, 'listener' | 'handle' | 'refuse' | 'onRefused'>;
 
 /** The control plane's engine over the instrumented workspaces, with the specs and fixture sets it is handed (it reads no file). */
 function createControl(parts: Parts, workspaces: ReturnType<typeof instrumentWorkspaces>, metrics: ReturnType<typeof createMetrics>): ControlEngine {
@@ -184,7 +179,8 @@ function createListener(parts: Parts, options: SandboxOptions): Listening {
     },
     options,
   );
-  return { listener, handle: composeEngine({ v1, control, onAnswered: reporting.onAnswered }), onRefused: reporting.onRefused };
+  const { handle, refuse } = composeEngine({ v1, control, onAnswered: reporting.onAnswered });
+  return { listener, handle, refuse, onRefused: reporting.onRefused };
 }
 
 /**

@@ -107,6 +107,26 @@ describe('the library’s fetch answers as the server does', { timeout: 60_000 }
     expect((await same('GET', '/v1/pets?limit=100', AUTH)).status).toBe(200);
   });
 
+  it('for bodies over the limit and not decodable: the same refusals, journaled alike', async () => {
+    const big = Buffer.from(JSON.stringify({ name: 'x'.repeat(120_000), categoryId: 1 }));
+    const json = { ...AUTH, 'content-type': 'application/json', origin: 'http://example.test' };
+    expect((await same('POST', '/v1/pets', json, big)).status).toBe(413);
+    expect((await same('POST', '/v1/pets', { ...json, authorization: 'Bearer wrong' }, big)).status).toBe(401);
+    expect((await same('POST', '/v1/pets', { ...json, 'content-encoding': 'gzip' }, Buffer.from('not gzip'))).status).toBe(400);
+    const admin = { authorization: 'Bearer sandbox-admin' };
+    // The last two entries of the key's journal (the 401 goes to the journal of requests without a valid key).
+    const journaled = async (answer: Promise<{ body: string }>) =>
+      (JSON.parse((await answer).body) as { entries: { status: number; responseBody?: { code?: string } }[] }).entries
+        .slice(-2)
+        .map((e) => [e.status, e.responseBody?.code]);
+    const onServer = await journaled(overHttp(server.origin, 'GET', '/__sandbox/journal', admin));
+    expect(onServer).toEqual([
+      [413, 'payload_too_large'],
+      [400, 'invalid_request'],
+    ]);
+    for (const library of Object.values(libraries)) expect(await journaled(inProcess(library, 'init', 'GET', '/__sandbox/journal', admin))).toEqual(onServer);
+  });
+
   it('for the control plane and the probes', async () => {
     const admin = { authorization: 'Bearer sandbox-admin' };
     // Not /__sandbox/health (its uptime) nor a workspace's (its id, keyed with each sandbox's own secret).

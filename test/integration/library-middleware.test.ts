@@ -52,6 +52,17 @@ describe('petstoreSandbox() in an Express app', () => {
     expect(await refused.json()).toMatchObject({ code: 'unauthorized' });
   });
 
+  it('refuses a body over the limit as the server does: CORS, request id, journaled', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(120_000), categoryId: 1 });
+    const res = await fetch(`${origin}/api/v1/pets`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: big });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: 'payload_too_large', status: 413 });
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const { entries } = await (await sandbox.sandbox).workspace().journal.read();
+    expect(entries.at(-1)).toMatchObject({ method: 'POST', status: 413 });
+  });
+
   it('serves the control plane and its workspaces in code', async () => {
     const mode = await fetch(`${origin}/api/__sandbox/mode`, { headers: { authorization: 'Bearer sandbox-admin' } });
     expect(await mode.json()).toMatchObject({ mode: 'stateful' });
