@@ -12,7 +12,7 @@ const UI = join(import.meta.dirname, '..', '..', '..', 'web', 'console');
 const unsafeDom: Plugin = {
   name: 'unsafe-dom',
   setup(b) {
-    b.onLoad({ filter: /ui[\\/]console[\\/]dom\.ts$/ }, async (args) => {
+    b.onLoad({ filter: /web[\\/]console[\\/]dom\.ts$/ }, async (args) => {
       const { readFile } = await import('node:fs/promises');
       const source = await readFile(args.path, 'utf8');
       const broken = source.replaceAll(
