@@ -112,6 +112,13 @@ export async function openSandbox(options: CreateSandboxOptions): Promise<{ sand
       lock?.release();
     },
   };
-  if (options.port !== undefined) await sandbox.listen(options.port).catch(async (error: unknown) => Promise.reject(await sandbox.close().then(() => error)));
+  if (options.port !== undefined) {
+    try {
+      await sandbox.listen(options.port);
+    } catch (error) {
+      await sandbox.close();
+      throw error;
+    }
+  }
   return { sandbox, config, refuse: assembled.refuse };
 }

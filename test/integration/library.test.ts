@@ -119,6 +119,22 @@ describe('createSandbox', () => {
   });
 });
 
+describe('createSandbox with a port', () => {
+  it('listens before it resolves, and lets go of everything when it cannot', async () => {
+    const listening = await createSandbox({ port: 0 });
+    try {
+      expect(listening.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await fetch(`${listening.url}/livez`)).status).toBe(200);
+      const store = join(tempDir(), 'db.json');
+      await expect(createSandbox({ port: Number(new URL(listening.url as string).port), store })).rejects.toThrow();
+      // The data file's lock went with it: another sandbox opens the file.
+      await (await createSandbox({ store })).close();
+    } finally {
+      await listening.close();
+    }
+  });
+});
+
 describe('createSandbox refuses', () => {
   it('an option the command line refuses, naming it', async () => {
     await expect(createSandbox({ count: -1 })).rejects.toThrow(ConfigError);
