@@ -1,7 +1,7 @@
 import type { AnsweredRequest } from './operation.js';
 import type { ControlEngine } from './control/engine.js';
 import { Exchange } from './exchange.js';
-import { servesV1 } from './served-paths.js';
+import { underV1 } from './match.js';
 import type { EngineRequest, EngineResponse } from './types.js';
 import type { V1Engine } from './v1-engine.js';
 
@@ -37,7 +37,7 @@ export interface EngineParts {
  */
 export function composeEngine({ v1, control, onAnswered }: EngineParts): Engine {
   const refuse: EngineRefuse = (request, error) => {
-    if (!servesV1(request.url)) return undefined;
+    if (!underV1(request.url)) return undefined;
     const ex = v1.begin(request);
     if (!(ex instanceof Exchange)) return ex;
     // As the Node adapter: a refused key, route or media type is the answer before the body's failure.
@@ -59,7 +59,7 @@ export function composeEngine({ v1, control, onAnswered }: EngineParts): Engine 
         });
         return response;
       });
-    return servesV1(request.url) ? v1.handle(request) : undefined;
+    return underV1(request.url) ? v1.handle(request) : undefined;
   };
   return { handle, refuse };
 }

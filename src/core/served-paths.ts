@@ -1,3 +1,5 @@
+import { underV1 } from './match.js';
+
 /** The root paths the engine answers beside `/v1` and `/__sandbox`: the probes and the metrics (spec/sandbox-control.yaml). */
 const ROOT_PATHS = new Set(['/livez', '/readyz', '/metrics']);
 
@@ -19,8 +21,5 @@ const pathOf = (url: string): string => {
  */
 export function servesPath(url: string): boolean {
   const path = pathOf(url);
-  return under(path, '/v1') || under(path, '/__sandbox') || ROOT_PATHS.has(path);
+  return underV1(path) || under(path, '/__sandbox') || ROOT_PATHS.has(path);
 }
-
-/** Whether a request target is `/v1` or under it: the /v1 engine's. */
-export const servesV1 = (url: string): boolean => under(pathOf(url), '/v1');
