@@ -7,10 +7,9 @@ import type { BodyDecoders } from '../adapters/fetch-body.js';
 import { createControlClient } from '../control/client.js';
 import type { Config } from '../config/load.js';
 import { checkExposure } from '../config/exposure.js';
-import { closeServer, listen } from '../http/server.js';
-import { perClientCap } from '../http/client-limits.js';
+import { closeServer } from '../http/server.js';
 import { acquireLock, type DataLock } from '../store/file/lock.js';
-import { assembleSandbox } from '../server/sandbox.js';
+import { assembleSandbox, listenAssembled } from '../server/sandbox.js';
 import type { Assembled } from '../server/sandbox-types.js';
 import { configOf, type CreateSandboxOptions } from './options.js';
 import { workspaceOf, type Workspace } from './workspace.js';
@@ -55,13 +54,6 @@ export interface PetstoreSandbox {
 const lockOf = (config: Config): Promise<DataLock | undefined> =>
   config.postgresUrl !== undefined || config.memory ? Promise.resolve(undefined) : acquireLock(config.dataFile, 'library');
 
-/** Opens the port of an assembled sandbox, with the server's limits. */
-async function openPort(assembled: Assembled, config: Config, port: number): Promise<{ server: Server; origin: string }> {
-  const { perClient } = perClientCap(config.maxConnectionsPerClient, assembled.caps.connections);
-  const limits = { maxConnections: assembled.caps.connections, perClient };
-  return listen(assembled.listener, port, config.host, limits, assembled.onRefused);
-}
-
 /**
  * A sandbox for a test suite or a dev server: seeded, stateful, validating,
  * with workspaces, faults and a journal, answering in process through
@@ -102,7 +94,7 @@ export async function openSandbox(options: CreateSandboxOptions): Promise<{ sand
     workspace: (key = config.apiKeys[0] as string) => workspaceOf(client, key),
     async listen(port = options.port ?? 0) {
       if (url !== undefined) return url;
-      ({ server, origin: url } = await openPort(assembled, config, port));
+      ({ server, origin: url } = await listenAssembled(assembled, config, port));
       await lock?.setOrigin(url);
       return url;
     },

@@ -213,20 +213,22 @@ export async function assembleSandbox(config: Config, logger: Logger = silentLog
   }
 }
 
+/** An assembled sandbox's listener on `port`, with the server's limits (a lowered per-client cap noted in its caps). */
+export function listenAssembled(assembled: Assembled, config: Config, port: number): Promise<{ server: Server; origin: string }> {
+  const { caps } = assembled;
+  const { perClient, note } = perClientCap(config.maxConnectionsPerClient, caps.connections);
+  if (note) caps.notes.push(note);
+  return listen(assembled.listener, port, config.host, { maxConnections: caps.connections, perClient }, assembled.onRefused);
+}
+
 /** Everything but the lock: an assembled sandbox, listening. */
 async function wire(config: Config, logger: Logger, options: SandboxOptions): Promise<Sandbox> {
   const assembled = await assembleSandbox(config, logger, options);
   const { caps } = assembled;
-  let server: Server;
-  let origin: string;
-  try {
-    const { perClient, note } = perClientCap(config.maxConnectionsPerClient, caps.connections);
-    if (note) caps.notes.push(note);
-    ({ server, origin } = await listen(assembled.listener, config.port, config.host, { maxConnections: caps.connections, perClient }, assembled.onRefused));
-  } catch (error) {
+  const { server, origin } = await listenAssembled(assembled, config, config.port).catch(async (error: unknown) => {
     await assembled.close();
     throw error;
-  }
+  });
   return {
     origin,
     baseUrl: `${origin}/v1`,
