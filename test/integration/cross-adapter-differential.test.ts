@@ -1,0 +1,85 @@
+/**
+ * One engine, proven (Node's ways in): one corpus (the fast path's
+ * differential generators, sampled with a fixed seed, then every error case
+ * of the interface: test/support/differential/) goes to the server over
+ * HTTP, to the in-process fetch handler and to MSW in Node, each a fresh
+ * sandbox made with the same options, and every answer must be the same
+ * byte for byte (status, the documented headers, body), and so must each
+ * way's journals and export after the corpus. A way that cannot send some
+ * cases as given (Node's fetch refuses Transfer-Encoding) is compared with
+ * a server run on exactly the cases it can send. The way through MSW's
+ * service worker in Chromium is test/browser/cross-adapter-differential.test.ts.
+ *
+ * The ways run one after another: while MSW's setupServer listens it
+ * intercepts the process's fetch and node:http, so nothing else runs then.
+ */
+import { describe, expect, it } from 'vitest';
+import { corpus, sendable } from '../support/differential/corpus.js';
+import { differences, keptVia, runCorpus, type Run } from '../support/differential/compare.js';
+import type { WireRequest } from '../support/differential/wire.js';
+import { handlerWay, httpWay, mswNodeWay, SANDBOX_OPTIONS, type Way } from '../support/differential/ways.js';
+import { libraryStore } from '../support/harness.js';
+import { createFetchHandler } from '../../src/adapters/fetch.js';
+import { createSandbox } from '../../src/index.js';
+
+const CORPUS = corpus();
+
+async function run(open: () => Promise<Way>, requests?: readonly WireRequest[]): Promise<{ run: Run; requests: readonly WireRequest[] }> {
+  const way = await open();
+  try {
+    const cases = requests ?? sendable(CORPUS, way.refuses);
+    return {
+      run: await runCorpus(
+        way.name,
+        cases,
+        (request) => way.send(request),
+        () => keptVia(way.origin, way.fetch),
+      ),
+      requests: cases,
+    };
+  } finally {
+    await way.close();
+  }
+}
+
+/** The way's run and a fresh server's on the same cases: where they differ. */
+async function against(open: () => Promise<Way>): Promise<string[]> {
+  const { run: theirs, requests } = await run(open);
+  const { run: reference } = await run(httpWay, requests);
+  return differences(reference, theirs, requests);
+}
+
+/**
+ * A planted difference: the fetch adapter wired without the engine's answer
+ * to a body it could not read (`refuse`), as a careless adapter would be. A
+ * body over the limit or not decodable is then answered by the adapter
+ * alone: the same status and body, but never journaled.
+ */
+async function plantedWay(): Promise<Way> {
+  const sandbox = await createSandbox({ ...SANDBOX_OPTIONS, store: await libraryStore() });
+  const way = await handlerWay({ ...sandbox, handler: createFetchHandler(sandbox.handle, { bodyLimit: 102_400 }), close: () => sandbox.close() });
+  return { ...way, name: 'fetch handler without the engine’s refusal' };
+}
+
+describe('every way in answers the corpus alike', { timeout: 180_000 }, () => {
+  it('the server over HTTP, the reference, meets every case it is meant to', async () => {
+    const { run: reference } = await run(httpWay);
+    const statuses = new Set(reference.answers.map((a) => a.status));
+    // Every status an error of the interface has when a request alone can provoke it (the corpus's note says which cannot).
+    for (const status of [200, 201, 400, 401, 403, 404, 405, 409, 413, 415, 500, 501, 502, 503, 504, 507]) expect(statuses).toContain(status);
+    expect(reference.answers.filter((a) => a.status === 201).length).toBeGreaterThan(20);
+  });
+
+  it('the in-process fetch handler', async () => {
+    expect(await against(handlerWay)).toEqual([]);
+  });
+
+  it('MSW in Node (setupServer)', async () => {
+    expect(await against(mswNodeWay)).toEqual([]);
+  });
+
+  it('and the comparison notices a planted difference in an adapter', async () => {
+    const found = await against(plantedWay);
+    expect(found.filter((difference) => difference.startsWith('journal')).length, found.join('\n')).toBe(1);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * The cross-adapter differential's values: a request as data (so the same
+ * list can be handed to a page in Chromium as JSON), an answer as a way in
+ * received it, and the part of an answer the ways in must agree on byte for
+ * byte: status, the documented response headers, the body.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { ROOT } from '../spawn.js';
+
+/** One request of the corpus: a target as fetch would send it, headers, body bytes in base64. */
+export interface WireRequest {
+  /** What the case provokes, shown when two ways disagree. */
+  name: string;
+  method: string;
+  /** Path and query, already as a WHATWG URL normalises them (dot segments, escapes), as every fetch client sends them. */
+  target: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** An answer as a way in received it, before anything is left out. */
+export interface RawAnswer {
+  status: number;
+  headers: [string, string][];
+  /** The body's bytes in base64. */
+  body: string;
+}
+
+/** What every way in must agree on. */
+export interface Answer {
+  status: number;
+  headers: string[];
+  /** The body as text when its bytes are UTF-8 (decoding is then one to one), else `base64:` and its bytes. */
+  body: string;
+}
+
+/**
+ * The response headers the interface documents (every header under
+ * `components.headers` of spec/openapi.yaml: WWW-Authenticate, Deprecation,
+ * Sunset, Link), plus Content-Type, and Allow, which docs/interface.md
+ * documents on the 405. Compared on every answer, a superset of each
+ * answer's own: a documented header sent where it is not documented would
+ * be a difference too. The rest legitimately differs: a random
+ * X-Request-Id, the socket's Date and Connection, and CORS headers, which
+ * follow the Origin a browser sets itself.
+ */
+export const DOCUMENTED_HEADERS: ReadonlySet<string> = new Set([
+  'content-type',
+  'allow',
+  ...Object.keys((parse(readFileSync(`${ROOT}spec/openapi.yaml`, 'utf8')) as { components: { headers: object } }).components.headers).map((name) =>
+    name.toLowerCase(),
+  ),
+]);
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The body as the comparison shows it: text for UTF-8 bytes, base64 otherwise. */
+export function bodyText(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return `base64:${Buffer.from(bytes).toString('base64')}`;
+  }
+}
+
+/** The part of a raw answer the ways in must agree on. */
+export function comparable(raw: RawAnswer): Answer {
+  return {
+    status: raw.status,
+    headers: raw.headers
+      .map(([name, value]) => [name.toLowerCase(), value] as const)
+      .filter(([name]) => DOCUMENTED_HEADERS.has(name))
+      .map(([name, value]) => `${name}: ${value}`)
+      .sort(),
+    body: bodyText(Buffer.from(raw.body, 'base64')),
+  };
+}
+
+/** A Fetch API Response as a raw answer. */
+export async function rawOf(response: Response): Promise<RawAnswer> {
+  const headers: [string, string][] = [];
+  response.headers.forEach((value, name) => headers.push([name, value]));
+  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()).toString('base64') };
+}
+
+/** The request's body bytes, if any. */
+export const bodyBytes = (request: WireRequest): Uint8Array | undefined =>
+  request.body === undefined ? undefined : new Uint8Array(Buffer.from(request.body, 'base64'));
