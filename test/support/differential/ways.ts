@@ -8,10 +8,11 @@
  */
 import { request as httpRequest } from 'node:http';
 import { setupServer } from 'msw/node';
+import { servesPath } from '../../../src/core/served-paths.js';
+import { sandboxHandlers } from '../../../src/msw.js';
 import { createSandbox, type PetstoreSandbox } from '../../../src/index.js';
 import { libraryStore, startTestSandbox } from '../harness.js';
 import { UNSENDABLE } from './corpus.js';
-import { mswGlue } from './msw-glue.js';
 import { bodyBytes, rawOf, type RawAnswer, type WireRequest } from './wire.js';
 
 /** The options every way's sandbox is made with: the seed and count, a journal that keeps the whole corpus, a quota the corpus reaches. */
@@ -24,6 +25,11 @@ export interface Way {
   readonly name: string;
   /** Header names it cannot send as given (UNSENDABLE in corpus.ts): the cases with one are not sent to it. */
   readonly refuses?: ReadonlySet<string>;
+  /**
+   * The targets it answers, if not all: MSW's handlers take only what the
+   * engine serves (`servesPath`) and leave the rest to the network, by design.
+   */
+  readonly serves?: (target: string) => boolean;
   /** Where the way's fetch sends `/__sandbox` (nothing listens there for the in-process ways). */
   readonly origin: string;
   send(request: WireRequest): Promise<RawAnswer>;
@@ -75,25 +81,28 @@ export async function handlerWay(sandbox?: PetstoreSandbox): Promise<Way> {
 }
 
 /**
- * MSW in Node: `setupServer` with the sandbox's handlers for one origin,
- * asked with the global fetch. Listens until closed, and lets every other
- * request through to the network, so nothing else is intercepted meanwhile.
+ * MSW in Node: `setupServer` with `sandboxHandlers` (petstore-sandbox/msw)
+ * for one origin, asked with the global fetch. Listens until closed, and
+ * lets every other request through to the network, so nothing else is
+ * intercepted meanwhile.
  */
 export async function mswNodeWay(): Promise<Way> {
   const origin = 'http://api.sandbox.test';
-  const { handlers, close } = await mswGlue(await librarySandbox(), origin);
-  const server = setupServer(...handlers);
+  const sandbox = sandboxHandlers({ ...SANDBOX_OPTIONS, store: await libraryStore(), origin });
+  await sandbox.ready;
+  const server = setupServer(...sandbox.handlers);
   server.listen({ onUnhandledFrame: 'bypass' });
   const fetchVia = ((input: string | URL | Request, init?: RequestInit) => globalThis.fetch(input, init)) as typeof fetch;
   return {
     name: 'MSW in Node',
     refuses: UNSENDABLE.nodeFetch,
+    serves: servesPath,
     origin,
     send: async (wire) => rawOf(await fetchVia(new URL(wire.target, origin), initOf(wire))),
     fetch: fetchVia,
     close: async () => {
       server.close();
-      await close();
+      await sandbox.close();
     },
   };
 }
