@@ -15,40 +15,14 @@
  * intercepts the process's fetch and node:http, so nothing else runs then.
  */
 import { describe, expect, it } from 'vitest';
-import { corpus, sendable } from '../support/differential/corpus.js';
-import { differences, keptVia, runCorpus, type Run } from '../support/differential/compare.js';
-import type { WireRequest } from '../support/differential/wire.js';
+import { corpus } from '../support/differential/corpus.js';
+import { against, runWay } from '../support/differential/runs.js';
 import { handlerWay, httpWay, mswNodeWay, SANDBOX_OPTIONS, type Way } from '../support/differential/ways.js';
 import { libraryStore } from '../support/harness.js';
 import { createFetchHandler } from '../../src/adapters/fetch.js';
 import { createSandbox } from '../../src/index.js';
 
 const CORPUS = corpus();
-
-async function run(open: () => Promise<Way>, requests?: readonly WireRequest[]): Promise<{ run: Run; requests: readonly WireRequest[] }> {
-  const way = await open();
-  try {
-    const cases = requests ?? sendable(CORPUS, way.refuses).filter((request) => way.serves?.(request.target) ?? true);
-    return {
-      run: await runCorpus(
-        way.name,
-        cases,
-        (request) => way.send(request),
-        () => keptVia(way.origin, way.fetch),
-      ),
-      requests: cases,
-    };
-  } finally {
-    await way.close();
-  }
-}
-
-/** The way's run and a fresh server's on the same cases: where they differ. */
-async function against(open: () => Promise<Way>): Promise<string[]> {
-  const { run: theirs, requests } = await run(open);
-  const { run: reference } = await run(httpWay, requests);
-  return differences(reference, theirs, requests);
-}
 
 /**
  * A planted difference: the fetch adapter wired without the engine's answer
@@ -64,7 +38,7 @@ async function plantedWay(): Promise<Way> {
 
 describe('every way in answers the corpus alike', { timeout: 180_000 }, () => {
   it('the server over HTTP, the reference, meets every case it is meant to', async () => {
-    const { run: reference } = await run(httpWay);
+    const { run: reference } = await runWay(httpWay, CORPUS);
     const statuses = new Set(reference.answers.map((a) => a.status));
     // Every status an error of the interface has when a request alone can provoke it (the corpus's note says which cannot).
     for (const status of [200, 201, 400, 401, 403, 404, 405, 409, 413, 415, 500, 501, 502, 503, 504, 507]) expect(statuses).toContain(status);
@@ -72,15 +46,15 @@ describe('every way in answers the corpus alike', { timeout: 180_000 }, () => {
   });
 
   it('the in-process fetch handler', async () => {
-    expect(await against(handlerWay)).toEqual([]);
+    expect(await against(handlerWay, CORPUS)).toEqual([]);
   });
 
   it('MSW in Node (setupServer)', async () => {
-    expect(await against(mswNodeWay)).toEqual([]);
+    expect(await against(mswNodeWay, CORPUS)).toEqual([]);
   });
 
   it('and the comparison notices a planted difference in an adapter', async () => {
-    const found = await against(plantedWay);
+    const found = await against(plantedWay, CORPUS);
     expect(found.filter((difference) => difference.startsWith('journal')).length, found.join('\n')).toBe(1);
   });
 });

@@ -18,7 +18,8 @@ export interface SourcePatch {
   to: string;
 }
 
-function patching(patch: SourcePatch): Plugin {
+/** An esbuild plugin that loads `patch.file` with its change made. */
+export function patching(patch: SourcePatch): Plugin {
   const path = join(ROOT, patch.file);
   return {
     name: 'patch',

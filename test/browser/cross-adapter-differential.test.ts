@@ -1,0 +1,50 @@
+/**
+ * One engine, proven (the browser's way in): the cross-adapter
+ * differential's corpus (test/integration/cross-adapter-differential.test.ts
+ * sends it to Node's ways in) sent with `fetch` from a page in real
+ * Chromium, where MSW's service worker hands it to the browser build of
+ * `sandboxHandlers` (src/msw-browser.ts, bundled by esbuild for the browser
+ * platform), and to a fresh server over HTTP; every answer (status, the
+ * documented headers, body), the journals and the export must be the same.
+ *
+ * What a page cannot send as given is not sent to either: a case carrying
+ * a forbidden request header (Origin, Transfer-Encoding: the browser drops
+ * it or sets its own), and, as for MSW in Node, a path the engine does not
+ * serve (MSW leaves it to the network by design). The headers a browser
+ * adds itself (Origin on a POST, Accept, User-Agent, Sec-Fetch-*) are sent
+ * to the sandbox in the page and not to the server: the answers must agree
+ * all the same, as only CORS headers follow them and those are not compared.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserWay } from '../support/differential/browser-way.js';
+import { corpus } from '../support/differential/corpus.js';
+import { against } from '../support/differential/runs.js';
+import { SANDBOX_OPTIONS } from '../support/differential/ways.js';
+import { launch } from './support/browser.js';
+
+const CORPUS = corpus();
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+}, 60_000);
+afterAll(() => browser?.close());
+
+describe('MSW’s service worker in Chromium answers the corpus as the server does', { timeout: 300_000 }, () => {
+  it('every case a page can send', async () => {
+    expect(await against(() => browserWay(browser, SANDBOX_OPTIONS), CORPUS)).toEqual([]);
+  });
+
+  it('and the comparison notices a difference planted in the browser build (the Sunset header dropped by the fetch adapter)', async () => {
+    const deprecated = CORPUS.filter((request) => request.name.startsWith('getPet'));
+    const planted = {
+      file: 'src/adapters/fetch.ts',
+      from: 'for (const name in headers) out[name]',
+      to: "for (const name in headers) if (name.toLowerCase() !== 'sunset') out[name]",
+    };
+    const found = await against(() => browserWay(browser, SANDBOX_OPTIONS, planted), deprecated);
+    expect(found.length).toBeGreaterThan(5);
+    expect(found.every((difference) => difference.includes('"sunset: Thu, 05 Dec 2030 00:00:00 GMT"'))).toBe(true);
+  });
+});

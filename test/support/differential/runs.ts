@@ -1,0 +1,42 @@
+/**
+ * A way in's run of the corpus, and its comparison with a fresh server's
+ * run on exactly the cases that way takes.
+ */
+import { sendable } from './corpus.js';
+import { differences, keptVia, runCorpus, type Run } from './compare.js';
+import { httpWay, type Way } from './ways.js';
+import type { WireRequest } from './wire.js';
+
+/** The cases of `corpus` a way takes: those it can send as given, to paths it answers. */
+export const casesFor = (way: Way, corpus: readonly WireRequest[]): WireRequest[] =>
+  sendable(corpus, way.refuses).filter((request) => way.serves?.(request.target) ?? true);
+
+/** Opens a way, sends it `requests` and reads what it kept, then closes it. */
+export async function runWay(
+  open: () => Promise<Way>,
+  requests: readonly WireRequest[],
+  fromCorpus = false,
+): Promise<{ run: Run; requests: readonly WireRequest[] }> {
+  const way = await open();
+  try {
+    const cases = fromCorpus ? casesFor(way, requests) : requests;
+    return {
+      run: await runCorpus(
+        way.name,
+        cases,
+        (request) => way.send(request),
+        () => keptVia(way.origin, way.fetch),
+      ),
+      requests: cases,
+    };
+  } finally {
+    await way.close();
+  }
+}
+
+/** The way's run of the cases of `corpus` it takes, and a fresh server's on the same cases: where they differ (none when they agree). */
+export async function against(open: () => Promise<Way>, corpus: readonly WireRequest[]): Promise<string[]> {
+  const { run: theirs, requests } = await runWay(open, corpus, true);
+  const { run: reference } = await runWay(httpWay, requests);
+  return differences(reference, theirs, requests);
+}
