@@ -101,7 +101,7 @@ export async function browserWay(browser: Browser, options: object, patch?: Sour
   }) as typeof fetch;
   return {
     name: 'MSW service worker in Chromium',
-    refuses: UNSENDABLE.page,
+    refuses: new Set([...UNSENDABLE.page, ...UNSENDABLE.browserBuild]),
     serves: servesPath,
     origin,
     send,
