@@ -33,19 +33,17 @@ export interface Kept {
  *   secret, and a library sandbox (createSandbox, MSW's handlers) draws its
  *   secret at random and takes none as an option;
  * - each entry's `time` and `durationMs`: when the request came and how long
- *   the machine took;
- * - `memory.bytes`: the journal's accounting counts each entry's text, whose
- *   `durationMs` has as many digits as the machine took.
+ *   the machine took.
  * Entries carry no request id. Everything else (order, methods, paths,
- * queries, statuses, bodies, spec issues, masked credentials) must agree.
+ * queries, statuses, bodies, spec issues, masked credentials, the memory
+ * the journal counts) must agree.
  */
 export function normaliseJournal(journal: unknown): string {
-  const j = journal as { workspace?: string; memory?: { bytes?: number }; entries: { time?: string; durationMs?: number }[] };
+  const j = journal as { workspace?: string; entries: { time?: string; durationMs?: number }[] };
   return JSON.stringify(
     {
       ...j,
       ...(j.workspace === undefined ? {} : { workspace: '<id>' }),
-      ...(j.memory === undefined ? {} : { memory: { ...j.memory, bytes: '<bytes>' } }),
       entries: j.entries.map((e) => ({ ...e, time: '<time>', durationMs: '<ms>' })),
     },
     null,
