@@ -34,7 +34,10 @@ afterAll(() => browser?.close());
 
 describe('MSW’s service worker in Chromium answers the corpus as the server does', { timeout: 300_000 }, () => {
   it('every case a page can send', async () => {
-    expect(await against(() => browserWay(browser, SANDBOX_OPTIONS), CORPUS)).toEqual([]);
+    const { sent, differences } = await against(() => browserWay(browser, SANDBOX_OPTIONS), CORPUS);
+    expect(differences).toEqual([]);
+    // Origin is a header the corpus often carries, and a page cannot send it: still most cases.
+    expect(sent).toBeGreaterThan(CORPUS.length / 2);
   });
 
   it('and the comparison notices a difference planted in the browser build (the Sunset header dropped by the fetch adapter)', async () => {
@@ -44,7 +47,7 @@ describe('MSW’s service worker in Chromium answers the corpus as the server do
       from: 'for (const name in headers) out[name]',
       to: "for (const name in headers) if (name.toLowerCase() !== 'sunset') out[name]",
     };
-    const found = await against(() => browserWay(browser, SANDBOX_OPTIONS, planted), deprecated);
+    const found = (await against(() => browserWay(browser, SANDBOX_OPTIONS, planted), deprecated)).differences;
     expect(found.length).toBeGreaterThan(5);
     expect(found.every((difference) => difference.includes('"sunset: Thu, 05 Dec 2030 00:00:00 GMT"'))).toBe(true);
   });

@@ -34,9 +34,9 @@ export async function runWay(
   }
 }
 
-/** The way's run of the cases of `corpus` it takes, and a fresh server's on the same cases: where they differ (none when they agree). */
-export async function against(open: () => Promise<Way>, corpus: readonly WireRequest[]): Promise<string[]> {
+/** The way's run of the cases of `corpus` it takes, and a fresh server's on the same cases: how many were sent, and where they differ (none when they agree). */
+export async function against(open: () => Promise<Way>, corpus: readonly WireRequest[]): Promise<{ sent: number; differences: string[] }> {
   const { run: theirs, requests } = await runWay(open, corpus, true);
   const { run: reference } = await runWay(httpWay, requests);
-  return differences(reference, theirs, requests);
+  return { sent: requests.length, differences: differences(reference, theirs, requests) };
 }
