@@ -11,15 +11,20 @@ const ENTRIES = [
   { in: 'src/index.ts', out: 'index' },
   { in: 'src/middleware.ts', out: 'middleware' },
   { in: 'src/cli.ts', out: 'cli' },
+  { in: 'src/playwright/index.ts', out: 'playwright' },
+  { in: 'src/playwright/global-setup.ts', out: 'playwright-global-setup' },
 ];
 
-/** What every bundle shares; the libraries that load files of their own at run time stay outside it. */
+/**
+ * What every bundle shares; the libraries that load files of their own at run time stay outside it, and so do
+ * the test runners the package plugs into (optional peer dependencies: the user's own copy is the one that runs).
+ */
 const COMMON = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  external: ['@stoplight/*', '@faker-js/faker', 'yaml'],
+  external: ['@stoplight/*', '@faker-js/faker', 'yaml', '@playwright/test'],
   banner: { js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);" },
   logLevel: 'warning',
 };
