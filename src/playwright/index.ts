@@ -3,7 +3,7 @@
  * `sandbox` fixture, and `expect`. One sandbox serves the run (started by
  * the global setup, `petstore-sandbox/playwright/global-setup`); each worker
  * has a workspace of its own under its own key, so parallel workers never
- * see each other's pets (docs/testing.md).
+ * see each other's pets.
  */
 import { expect as playwrightExpect, test as base } from '@playwright/test';
 import { journalFixture, keyFixture, sandboxFixture, workerFixture, type SandboxTestFixtures, type SandboxWorkerFixtures } from './fixtures.js';
