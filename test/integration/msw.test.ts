@@ -5,15 +5,20 @@
  * reads, creates, validation and auth errors, `Prefer`, CORS and faults.
  * A request another origin or path falls through to the next handler, and
  * with `onUnhandledFrame: 'error'` (MSW 3's name of MSW 2's
- * `onUnhandledRequest`) one nobody handles fails.
+ * `onUnhandledRequest`) one nobody handles fails; one the sandbox leaves reaches a
+ * real listener through MSW's passthrough. A sandbox that cannot start rejects
+ * `ready`, its requests and its controls.
  */
-import { http, HttpResponse } from 'msw';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { http, HttpResponse, passthrough } from 'msw';
 import { setupServer, type SetupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type PetstoreSandbox } from '../../src/index.js';
 import { ConfigError, sandboxHandlers } from '../../src/msw.js';
 import type { MswSandbox } from '../../src/library/msw-sandbox.js';
-import { libraryStore } from '../support/harness.js';
+import { libraryStore, tempDir } from '../support/harness.js';
 
 const ORIGIN = 'https://api.example.test';
 const AUTH = { authorization: 'Bearer sandbox-key' };
@@ -61,20 +66,31 @@ const journalOf = async (sandbox: { workspace(key?: string): { journal: { read()
 let msw: MswSandbox;
 let twin: PetstoreSandbox;
 let server: SetupServer;
+/** A real listener on 127.0.0.1, another origin than the sandbox's: what the network answers. */
+let network: Server;
+let networkOrigin = '';
 const viaMsw = (path: string, init?: RequestInit) => fetch(`${ORIGIN}${path}`, init);
 const viaTwin = (path: string, init?: RequestInit) => twin.handler(new Request(`${ORIGIN}${path}`, init));
 
 beforeAll(async () => {
   msw = sandboxHandlers({ ...OPTIONS, store: await libraryStore(), origin: ORIGIN });
   twin = await createSandbox({ ...OPTIONS, store: await libraryStore() });
+  network = createServer((req, res) => res.end(`network ${req.url}`));
+  await new Promise<void>((resolve) => network.listen(0, '127.0.0.1', resolve));
+  networkOrigin = `http://127.0.0.1:${(network.address() as AddressInfo).port}`;
   const elsewhere = http.all('https://elsewhere.test/*', ({ request }) => HttpResponse.json({ next: new URL(request.url).pathname }));
-  server = setupServer(...msw.handlers, elsewhere);
+  // After the sandbox's handlers: a request reaches this one, and so the network, only if the sandbox left it.
+  const toNetwork = http.all(
+    ({ request }) => new URL(request.url).origin === networkOrigin,
+    () => passthrough(),
+  );
+  server = setupServer(...msw.handlers, elsewhere, toNetwork);
   server.listen({ onUnhandledFrame: 'error' });
   await msw.ready;
 });
 afterAll(async () => {
   server?.close();
-  await Promise.all([msw?.close(), twin?.close()]);
+  await Promise.all([msw?.close(), twin?.close(), new Promise((resolve) => network?.close(resolve))]);
 });
 
 describe('sandboxHandlers in setupServer', { timeout: 60_000 }, () => {
@@ -121,6 +137,7 @@ describe('sandboxHandlers in setupServer', { timeout: 60_000 }, () => {
   it('leaves another origin and a path it does not serve to the next handler', async () => {
     expect(await (await fetch('https://elsewhere.test/v1/pets', { headers: AUTH })).json()).toEqual({ next: '/v1/pets' });
     expect(await (await fetch('https://elsewhere.test/api/pets')).json()).toEqual({ next: '/api/pets' });
+    expect(await (await fetch(`${networkOrigin}/v1/pets`, { headers: AUTH })).text()).toBe('network /v1/pets');
   });
 
   it("fails a request nobody handles under onUnhandledFrame: 'error', the sandbox's origin too", async () => {
@@ -135,5 +152,16 @@ describe('sandboxHandlers', () => {
   it('refuses a bad option at once, with the ConfigError the command line would give', () => {
     expect(() => sandboxHandlers({ count: -1 })).toThrow(ConfigError);
     expect(() => sandboxHandlers({ options: { 'journal-size': 'lots' } })).toThrow(/journal-size/);
+  });
+
+  it('rejects ready, each request and each control when the sandbox cannot start; close still resolves', async () => {
+    const file = join(tempDir(), 'db.json');
+    const holder = await createSandbox({ store: file });
+    const refused = sandboxHandlers({ store: file });
+    await expect(refused.ready).rejects.toThrow(/db\.json/);
+    await expect(refused.fetch('/v1/pets', { headers: AUTH })).rejects.toThrow(/db\.json/);
+    await expect(refused.workspace().reset()).rejects.toThrow();
+    await refused.close();
+    await holder.close();
   });
 });
