@@ -3,7 +3,7 @@
  * asked through the global `fetch`, answer as a library sandbox's own fetch
  * does (status, headers, body, byte for byte; then the journals) for
  * reads, creates, validation and auth errors, `Prefer`, CORS and faults.
- * A request another origin or path falls through to the next handler, and
+ * A request to another origin or path falls through to the next handler, and
  * with `onUnhandledFrame: 'error'` (MSW 3's name of MSW 2's
  * `onUnhandledRequest`) one nobody handles fails; one the sandbox leaves reaches a
  * real listener through MSW's passthrough. A sandbox that cannot start rejects
