@@ -22,6 +22,7 @@ const ENTRIES = [
   { source: 'src/cli.ts', out: 'dist/cli.d.ts' },
   { source: 'src/playwright/index.ts', out: 'dist/playwright.d.ts' },
   { source: 'src/playwright/global-setup.ts', out: 'dist/playwright-global-setup.d.ts' },
+  { source: 'src/msw.ts', out: 'dist/msw.d.ts' },
 ];
 
 const texts = generateDtsBundle(

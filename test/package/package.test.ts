@@ -52,7 +52,7 @@ describe('the npm package', { timeout: 180_000 }, () => {
           .map((path) => `package/docs/${path}`),
         'package/dist/src/bin.js',
         // The package's entries, each with its declarations, and the code they share.
-        ...['index', 'middleware', 'cli', 'playwright', 'playwright-global-setup'].flatMap((entry) => [
+        ...['index', 'middleware', 'cli', 'msw', 'playwright', 'playwright-global-setup'].flatMap((entry) => [
           `package/dist/${entry}.js`,
           `package/dist/${entry}.d.ts`,
         ]),
@@ -128,7 +128,7 @@ describe('the npm package', { timeout: 180_000 }, () => {
 
 describe('the package as a library, in a TypeScript project', { timeout: 180_000 }, () => {
   const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8', timeout: 120_000 });
-  const ENTRIES = ['index', 'middleware', 'cli'];
+  const ENTRIES = ['index', 'middleware', 'cli', 'msw'];
 
   it('ships one declaration file per entry that imports nothing of the sources, only Node, the dependencies and the peer dependencies', () => {
     const installed = join(app, 'node_modules', 'petstore-sandbox');
