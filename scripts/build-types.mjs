@@ -20,6 +20,8 @@ const ENTRIES = [
   { source: 'src/index.ts', out: 'dist/index.d.ts' },
   { source: 'src/middleware.ts', out: 'dist/middleware.d.ts' },
   { source: 'src/cli.ts', out: 'dist/cli.d.ts' },
+  { source: 'src/playwright/index.ts', out: 'dist/playwright.d.ts' },
+  { source: 'src/playwright/global-setup.ts', out: 'dist/playwright-global-setup.d.ts' },
   { source: 'src/msw.ts', out: 'dist/msw.d.ts' },
 ];
 

@@ -11,19 +11,22 @@ const ENTRIES = [
   { in: 'src/index.ts', out: 'index' },
   { in: 'src/middleware.ts', out: 'middleware' },
   { in: 'src/cli.ts', out: 'cli' },
+  { in: 'src/playwright/index.ts', out: 'playwright' },
+  { in: 'src/playwright/global-setup.ts', out: 'playwright-global-setup' },
   { in: 'src/msw.ts', out: 'msw' },
 ];
 
 /**
- * What every bundle shares; the libraries that load files of their own at run time stay outside it, and MSW, an optional
- * peer: the user's own copy, whose handlers their `setupServer` knows.
+ * What every bundle shares; the libraries that load files of their own at run time stay outside it, and so do
+ * the test tools the package plugs into (optional peer dependencies: the user's own copy is the one that runs, and
+ * MSW's handlers must be the ones the user's `setupServer` knows).
  */
 const COMMON = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  external: ['@stoplight/*', '@faker-js/faker', 'yaml', 'msw', 'msw/*'],
+  external: ['@stoplight/*', '@faker-js/faker', 'yaml', '@playwright/test', 'msw', 'msw/*'],
   banner: { js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);" },
   logLevel: 'warning',
 };

@@ -9,7 +9,7 @@
  */
 import { createSandbox } from '../../src/index.js';
 import type { EngineRequest } from '../../src/index.js';
-import type { LoadResult } from './load.js';
+import { measureLoad } from './load-loop.js';
 
 const [way = 'fetch', scenario = 'list', duration = '5', concurrency = '50'] = process.argv.slice(2);
 const NEW_PET = JSON.stringify({ name: 'Bench', categoryId: 1, status: 'available' });
@@ -38,38 +38,6 @@ async function once(): Promise<number> {
   return response.status;
 }
 
-/** `concurrency` loops of requests until `until`; the latencies (ms) and how many were not 2xx. */
-async function load(until: number): Promise<{ latencies: number[]; non2xx: number }> {
-  const latencies: number[] = [];
-  let non2xx = 0;
-  const loop = async () => {
-    while (performance.now() < until) {
-      const start = performance.now();
-      const status = await once();
-      latencies.push(performance.now() - start);
-      if (status < 200 || status > 299) non2xx++;
-    }
-  };
-  await Promise.all(Array.from({ length: Number(concurrency) }, loop));
-  return { latencies, non2xx };
-}
-
-await load(performance.now() + 1000);
-const cpuBefore = process.cpuUsage();
-const started = performance.now();
-const { latencies, non2xx } = await load(started + Number(duration) * 1000);
-const elapsed = (performance.now() - started) / 1000;
-const cpu = process.cpuUsage(cpuBefore);
-latencies.sort((a, b) => a - b);
-const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
-const result: LoadResult = {
-  rps: latencies.length / elapsed,
-  p50: at(0.5),
-  p99: at(0.99),
-  requests: latencies.length,
-  non2xx,
-  errors: 0,
-  cpuUs: (cpu.user + cpu.system) / latencies.length,
-};
+const result = await measureLoad(once, Number(duration), Number(concurrency));
 await sandbox.close();
 process.stdout.write(`${JSON.stringify(result)}\n`);

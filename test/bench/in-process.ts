@@ -27,6 +27,20 @@ async function once(way: (typeof WAYS)[number], request: keyof typeof REQUESTS, 
   return JSON.parse(stdout.trim().split('\n').at(-1) as string) as LoadResult;
 }
 
+/** The median of each metric over rounds (counts summed). */
+export function medianResult(rs: LoadResult[]): LoadResult {
+  const pick = (f: (r: LoadResult) => number) => median(rs.map(f));
+  return {
+    rps: pick((r) => r.rps),
+    p50: pick((r) => r.p50),
+    p99: pick((r) => r.p99),
+    requests: rs.reduce((n, r) => n + r.requests, 0),
+    non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+    errors: 0,
+    cpuUs: pick((r) => r.cpuUs ?? Number.NaN),
+  };
+}
+
 /** Every way and request, `rounds` times in turn; the median of each metric per row. */
 export async function inProcessResults(opts: BenchOptions): Promise<Map<string, LoadResult>> {
   const runs = new Map<string, LoadResult[]>();
@@ -40,19 +54,5 @@ export async function inProcessResults(opts: BenchOptions): Promise<Map<string, 
       }
     }
   }
-  const pick = (rs: LoadResult[], f: (r: LoadResult) => number) => median(rs.map(f));
-  return new Map(
-    [...runs].map(([label, rs]) => [
-      label,
-      {
-        rps: pick(rs, (r) => r.rps),
-        p50: pick(rs, (r) => r.p50),
-        p99: pick(rs, (r) => r.p99),
-        requests: rs.reduce((n, r) => n + r.requests, 0),
-        non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
-        errors: 0,
-        cpuUs: pick(rs, (r) => r.cpuUs ?? Number.NaN),
-      },
-    ]),
-  );
+  return new Map([...runs].map(([label, rs]) => [label, medianResult(rs)]));
 }

@@ -17,6 +17,7 @@ import { BIG, compareBin, compareLabel, docsDir, only, opts, smoke, withPostgres
 import { compare, freshCopy, NEW_PET, readyTime } from './scenarios.js';
 import { npmStartReady } from './npm-start.js';
 import { IN_PROCESS, inProcessResults, REQUESTS } from './in-process.js';
+import { MSW, MSW_MIN_RATIO, mswResults } from './msw.js';
 import type { LoadResult } from './load.js';
 
 const PG = 'sandbox on PostgreSQL';
@@ -135,6 +136,13 @@ async function main(): Promise<void> {
     const server = rps('GET /v1/pets, c50', 'sandbox');
     if (Number.isFinite(server))
       targets.push(ratioTarget('in-process sandbox.fetch GET /v1/pets vs the server (c50)', rps(IN_PROCESS, `sandbox.fetch: ${REQUESTS.list}`), server, 3));
+  }
+
+  if (only.has('msw')) {
+    console.log(`${MSW}: the sandbox's handlers and MSW's http.get returning a fixed array, rounds alternated`);
+    const { results, ratio } = await mswResults(opts);
+    addRows(MSW, results);
+    targets.push(ratioTarget("MSW GET /v1/pets, sandbox handlers vs http.get's fixed array (median of per-round ratios)", ratio, 1, MSW_MIN_RATIO));
   }
 
   const sbBig = ['filter', 'post', 'ready'].some((o) => only.has(o)) ? await startSandbox(big, BIG, `sandbox (${BIG})`) : undefined;
