@@ -31,15 +31,7 @@ export interface Logger {
   flush(): void;
 }
 
-export const silentLogger: Logger = {
-  info: () => undefined,
-  warn: () => undefined,
-  notice: () => undefined,
-  error: () => undefined,
-  request: () => undefined,
-  logsRequests: false,
-  flush: () => undefined,
-};
+export { silentLogger } from './silent-logger.js';
 
 export interface LoggerOptions {
   level: LogLevel;
