@@ -20,6 +20,7 @@ const ENTRIES = [
   { source: 'src/index.ts', out: 'dist/index.d.ts' },
   { source: 'src/middleware.ts', out: 'dist/middleware.d.ts' },
   { source: 'src/cli.ts', out: 'dist/cli.d.ts' },
+  { source: 'src/msw.ts', out: 'dist/msw.d.ts' },
 ];
 
 const texts = generateDtsBundle(

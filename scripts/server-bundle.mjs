@@ -11,15 +11,19 @@ const ENTRIES = [
   { in: 'src/index.ts', out: 'index' },
   { in: 'src/middleware.ts', out: 'middleware' },
   { in: 'src/cli.ts', out: 'cli' },
+  { in: 'src/msw.ts', out: 'msw' },
 ];
 
-/** What every bundle shares; the libraries that load files of their own at run time stay outside it. */
+/**
+ * What every bundle shares; the libraries that load files of their own at run time stay outside it, and MSW, an optional
+ * peer: the user's own copy, whose handlers their `setupServer` knows.
+ */
 const COMMON = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  external: ['@stoplight/*', '@faker-js/faker', 'yaml'],
+  external: ['@stoplight/*', '@faker-js/faker', 'yaml', 'msw', 'msw/*'],
   banner: { js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);" },
   logLevel: 'warning',
 };

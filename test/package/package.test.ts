@@ -52,7 +52,7 @@ describe('the npm package', { timeout: 180_000 }, () => {
           .map((path) => `package/docs/${path}`),
         'package/dist/src/bin.js',
         // The package's entries, each with its declarations, and the code they share.
-        ...['index', 'middleware', 'cli'].flatMap((entry) => [`package/dist/${entry}.js`, `package/dist/${entry}.d.ts`]),
+        ...['index', 'middleware', 'cli', 'msw'].flatMap((entry) => [`package/dist/${entry}.js`, `package/dist/${entry}.d.ts`]),
         ...readdirSync(join(ROOT, 'dist', 'chunks')).map((chunk) => `package/dist/chunks/${chunk}`),
         // The browser pages, built by prepack (Swagger UI's bundle copied in): served by the installed package, offline.
         ...readdirSync(join(ROOT, 'dist', 'ui'), { recursive: true, withFileTypes: true })
@@ -125,11 +125,12 @@ describe('the npm package', { timeout: 180_000 }, () => {
 
 describe('the package as a library, in a TypeScript project', { timeout: 180_000 }, () => {
   const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8', timeout: 120_000 });
-  const ENTRIES = ['index', 'middleware', 'cli'];
+  const ENTRIES = ['index', 'middleware', 'cli', 'msw'];
 
-  it('ships one declaration file per entry that imports nothing of the sources, only Node and the dependencies', () => {
+  it('ships one declaration file per entry that imports nothing of the sources, only Node, the dependencies and the peers', () => {
     const installed = join(app, 'node_modules', 'petstore-sandbox');
-    const { dependencies } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<'dependencies' | 'peerDependencies', Record<string, string>>;
+    const dependencies = { ...manifest.dependencies, ...manifest.peerDependencies };
     for (const entry of ENTRIES) {
       const text = readFileSync(join(installed, 'dist', `${entry}.d.ts`), 'utf8');
       const specifiers = [...text.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
