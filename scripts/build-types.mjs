@@ -21,6 +21,7 @@ const ENTRIES = [
   { source: 'src/middleware.ts', out: 'dist/middleware.d.ts' },
   { source: 'src/cli.ts', out: 'dist/cli.d.ts' },
   { source: 'src/msw.ts', out: 'dist/msw.d.ts' },
+  { source: 'src/msw-browser.ts', out: 'dist/browser/msw.d.ts' },
 ];
 
 const texts = generateDtsBundle(

@@ -48,7 +48,13 @@ export interface AssembledEngine {
   handle: EngineHandle;
   refuse: EngineRefuse;
   /** What the /v1 engine was made with, for a transport that reports and routes around it (Express). */
-  v1Deps: V1EngineDeps & { config: Config; modes: { stateful: ModeHandler } & Partial<Record<Mode, ModeHandler>>; interceptors: Interceptor[] };
+  v1Deps: Omit<V1EngineDeps, 'sync'> & {
+    config: Config;
+    modes: { stateful: ModeHandler } & Partial<Record<Mode, ModeHandler>>;
+    interceptors: Interceptor[];
+    /** The store's, shared by the /v1 engine and a transport's own routes. */
+    sync?: (key?: string) => void | Promise<void>;
+  };
   reporting: ReturnType<typeof createReporting>;
 }
 

@@ -120,7 +120,6 @@ function createListener(parts: Parts, options: SandboxOptions): Listening {
   const { listener } = createRequestListener(
     {
       ...engine.v1Deps,
-      ...(parts.backend.sync ? { sync: parts.backend.sync.bind(parts.backend) } : {}),
       engine: engine.v1,
       ...(proxy ? { passThrough: proxy } : {}),
       // The pages first: the console's page is under /__sandbox but needs no token (its data calls do). Then the control
