@@ -7,11 +7,13 @@
  * - a module `x.ts` with a `x.browser.ts` beside it is replaced by that one
  *   (Faker's English build, imported statically);
  * - `src/library/embedded.ts`, which reads the specs and fixture sets from
- *   their files, is replaced by a module with their values written in, made
+ *   their files, and `src/store/pet-names.ts`, which reads Faker's English
+ *   pet names, are replaced by modules with their values written in, made
  *   here at build time (nothing generated is kept in the repository).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { faker } from '@faker-js/faker/locale/en';
 import { parse } from 'yaml';
 
 /** The browser entry, and where its bundle goes under the output folder. */
@@ -35,19 +37,25 @@ function embeddedModule(root) {
   return `const TEXT = ${JSON.stringify(JSON.stringify(sources))};\nexport function embeddedSources() {\n  return JSON.parse(TEXT);\n}\n`;
 }
 
-/** The esbuild plugin of the two swaps. */
+/** The pet names of Faker's English locale, the only part of it the seeded pets use. */
+const petNamesModule = () => `const NAMES = ${JSON.stringify(faker.definitions.animal.pet_name)};\nexport function petNames() {\n  return NAMES;\n}\n`;
+
+/** The esbuild plugin of the swaps. */
 export function browserSwaps(root) {
-  const embedded = join(root, 'src', 'library', 'embedded.ts');
+  const generated = new Map([
+    [join(root, 'src', 'library', 'embedded.ts'), () => embeddedModule(root)],
+    [join(root, 'src', 'store', 'pet-names.ts'), petNamesModule],
+  ]);
   return {
     name: 'petstore-browser-swaps',
     setup(b) {
       b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
         const file = join(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
-        if (file === embedded) return { path: embedded, namespace: 'petstore-embedded' };
+        if (generated.has(file)) return { path: file, namespace: 'petstore-generated' };
         const swap = file.replace(/\.ts$/, '.browser.ts');
         return existsSync(swap) ? { path: swap } : undefined;
       });
-      b.onLoad({ filter: /.*/, namespace: 'petstore-embedded' }, () => ({ contents: embeddedModule(root), loader: 'js', resolveDir: root }));
+      b.onLoad({ filter: /.*/, namespace: 'petstore-generated' }, (args) => ({ contents: generated.get(args.path)(), loader: 'js', resolveDir: root }));
     },
   };
 }

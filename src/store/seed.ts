@@ -1,3 +1,4 @@
+import type { Faker } from '@faker-js/faker';
 import { fakerEn } from './faker-en.js';
 import type { Pet, PetStatus } from './types.js';
 
@@ -15,10 +16,10 @@ const STATUSES: { weight: number; value: PetStatus | undefined }[] = [
  * Realistic pets from a fixed seed: the same seed always gives the same pets,
  * byte for byte; a different seed gives different ones. Ids run from
  * `firstId` upwards. About one pet in ten has no `status` key at all.
+ * `faker` is the English build's (or, in a browser, one with its pet names only).
  */
-export function generatePets(seed: number, count: number, firstId = 1): Pet[] {
+export function generatePets(seed: number, count: number, firstId = 1, faker: Faker = fakerEn()): Pet[] {
   // One shared instance, reseeded: generation is synchronous, so no other call can interleave.
-  const faker = fakerEn();
   faker.seed(seed);
   return Array.from({ length: count }, (_, i) => {
     const status = faker.helpers.weightedArrayElement(STATUSES);
