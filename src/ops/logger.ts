@@ -31,8 +31,6 @@ export interface Logger {
   flush(): void;
 }
 
-export { silentLogger } from './silent-logger.js';
-
 export interface LoggerOptions {
   level: LogLevel;
   /** Where lines below `warn` go (stdout). */

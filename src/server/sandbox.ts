@@ -26,9 +26,10 @@ import { createUiRouter } from './pages.js';
 import { openPostgresBackend } from '../store/postgres/backend.js';
 import { openMemoryBackend } from '../store/memory/backend.js';
 
-import { silentLogger } from '../ops/logger.js';
+import { silentLogger } from '../ops/silent-logger.js';
 import { createMetrics } from '../ops/metrics.js';
-export { silentLogger, type Logger } from '../ops/logger.js';
+export { silentLogger } from '../ops/silent-logger.js';
+export type { Logger } from '../ops/logger.js';
 export { openWorkspaces } from '../store/file/file-backend.js';
 export type { Sandbox, SandboxOptions } from './sandbox-types.js';
 
