@@ -90,7 +90,8 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     },
   });
   const sync = backend.sync?.bind(backend);
-  const onUnexpected = (error: unknown, request: { method: string; url: string }) => logger.error(`Unexpected error on ${request.method} ${request.url}`, error);
+  const onUnexpected = (error: unknown, request: { method: string; url: string }) =>
+    logger.error(`Unexpected error on ${request.method} ${request.url}`, error);
   const control = createControlEngine({
     config,
     runtime,

@@ -1,4 +1,3 @@
-
 /** Where the sandbox keeps its state: a lowdb data file (the default), a PostgreSQL database, or this process's memory. */
 export interface StoreConfig {
   /** The lowdb data file (`--store <file>` or `--data`); with PostgreSQL, where QA commands on files would look. */

@@ -26,70 +26,57 @@ export function parseQuery(qs: string, maxKeys = 1000): Record<string, string | 
   for (let i = 0; i < qs.length; ++i) {
     const code = qs.charCodeAt(i);
     if (code === 38 /* & */) {
-      if (!inValue) {
-        if (lastPos < i) key += qs.slice(lastPos, i);
-        else if (key.length === 0) {
-          // An empty pair: counted, never added.
-          if (--pairs === 0) return obj;
-          lastPos = i + 1;
-          continue;
-        }
-      } else if (lastPos < i) value += qs.slice(lastPos, i);
-      add(obj, key, value, keyEncoded, valEncoded);
+      if (inValue) value += qs.slice(lastPos, i);
+      else key += qs.slice(lastPos, i);
+      // An empty pair is counted, never added.
+      if (inValue || key.length > 0) add(obj, key, value, keyEncoded, valEncoded);
       if (--pairs === 0) return obj;
-      keyEncoded = valEncoded = inValue = false;
       key = value = '';
+      inValue = keyEncoded = valEncoded = false;
       check = 0;
       lastPos = i + 1;
       continue;
     }
     if (!inValue) {
       if (code === 61 /* = */) {
-        if (lastPos < i) key += qs.slice(lastPos, i);
+        key += qs.slice(lastPos, i);
         inValue = true;
         check = 0;
         lastPos = i + 1;
         continue;
       }
       if (!keyEncoded) {
-        if (code === 37) {
-          check = 1;
-          continue;
-        } else if (check > 0) {
-          if (isHex(code)) {
-            if (++check === 3) keyEncoded = true;
-            continue;
-          }
-          check = 0;
-        }
+        // Reading an escape: nothing else to do with this character.
+        check = nextCheck(check, code);
+        if (check === 3) keyEncoded = true;
+        if (check > 0) continue;
       }
       if (code === 43 /* + */) {
-        if (lastPos < i) key += qs.slice(lastPos, i);
-        key += ' ';
+        key += `${qs.slice(lastPos, i)} `;
         lastPos = i + 1;
         continue;
       }
     }
+    // Node's pass reads a name's characters here too once the name is known to be escaped: a second escape marks the value.
     if (code === 43) {
-      if (lastPos < i) value += qs.slice(lastPos, i);
-      value += ' ';
+      value += `${qs.slice(lastPos, i)} `;
       lastPos = i + 1;
     } else if (!valEncoded) {
-      if (code === 37) check = 1;
-      else if (check > 0) {
-        if (isHex(code)) {
-          if (++check === 3) valEncoded = true;
-        } else check = 0;
-      }
+      check = nextCheck(check, code);
+      if (check === 3) valEncoded = true;
     }
   }
-  if (lastPos < qs.length) {
-    if (!inValue) key += qs.slice(lastPos);
-    else value += qs.slice(lastPos);
-  } else if (!inValue && key.length === 0) return obj;
-  add(obj, key, value, keyEncoded, valEncoded);
+  if (inValue) value += qs.slice(lastPos);
+  else key += qs.slice(lastPos);
+  if (inValue || key.length > 0) add(obj, key, value, keyEncoded, valEncoded);
   return obj;
 }
+
+/** How far an escape has been read: 1 after `%`, 2 and 3 after each hex digit; 0 when the character ends it. */
+const nextCheck = (check: number, code: number): number =>
+  code === 37 ? 1
+  : check > 0 && isHex(code) ? check + 1
+  : 0;
 
 function add(obj: Record<string, string | string[]>, key: string, value: string, keyEncoded: boolean, valEncoded: boolean): void {
   if (key.length > 0 && keyEncoded) key = unescape(key);

@@ -20,7 +20,9 @@ function refuseNodeOnly(values: OptionValues): void {
   if (mode === 'proxy') throw new ConfigError("mode 'proxy' forwards to a deployment from Node: in a browser the sandbox answers in stateful mode.");
   // The value is not repeated: a database URL may hold a password.
   if (values.store !== 'memory')
-    throw new ConfigError("store: in a browser the sandbox keeps its data in memory only ('memory'): a data file needs a file system, PostgreSQL a Node client.");
+    throw new ConfigError(
+      "store: in a browser the sandbox keeps its data in memory only ('memory'): a data file needs a file system, PostgreSQL a Node client.",
+    );
   if (values.port !== undefined) throw new ConfigError('port: a sandbox in a browser opens no port; its fetch handler (or MSW handlers) answer in the page.');
 }
 

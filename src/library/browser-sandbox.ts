@@ -36,7 +36,11 @@ const NO_PRISM: PrismEngine = {
 /** A control-plane switch to a mode a browser cannot answer in: its answer, the switch not made. */
 function prepareMode(mode: Mode): Promise<void> {
   if (mode === 'stateful') return Promise.resolve();
-  return Promise.reject(mode === 'proxy' ? ApiError.of('not_implemented', "Mode 'proxy' forwards from Node: a sandbox in a browser answers in stateful mode.") : prismRefusal(`Mode '${mode}'`));
+  return Promise.reject(
+    mode === 'proxy' ?
+      ApiError.of('not_implemented', "Mode 'proxy' forwards from Node: a sandbox in a browser answers in stateful mode.")
+    : prismRefusal(`Mode '${mode}'`),
+  );
 }
 
 /** Brotli has no decoder in the Compression Streams API: refused as the server refuses an encoding it does not know, saying why. */

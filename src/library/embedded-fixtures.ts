@@ -14,7 +14,8 @@ export function embeddedFixtures(texts: Readonly<Record<string, string>>): Fixtu
   return {
     names: () => Promise.resolve(names()),
     read(name) {
-      if (!NAME.test(name)) return Promise.reject(ApiError.of('invalid_request', `Fixture name '${name}' is not valid: letters, digits, '.', '_' and '-' only.`));
+      if (!NAME.test(name))
+        return Promise.reject(ApiError.of('invalid_request', `Fixture name '${name}' is not valid: letters, digits, '.', '_' and '-' only.`));
       const key = name.replace(/\.json$/, '');
       const text = Object.hasOwn(texts, key) ? texts[key] : undefined;
       if (text === undefined) return Promise.reject(ApiError.of('not_found', `No fixture set '${name}'. Available: ${names().join(', ')}.`));

@@ -20,7 +20,9 @@ export const BIG = positive(process.env.BENCH_BIG, 100_000);
 export const compareBin = process.env.BENCH_COMPARE_BIN;
 export const compareLabel = process.env.BENCH_COMPARE_LABEL ?? 'sandbox (compared build)';
 /** `--only get,filter,post,cross,ready,inprocess,size`: a subset of the scenarios (targets of the others are left out). */
-export const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? 'get,filter,post,cross,ready,inprocess,size').split(','));
+export const only = new Set(
+  (process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? 'get,filter,post,cross,ready,inprocess,size').split(','),
+);
 /** The sandbox on PostgreSQL beside the file backend in GET, filter and POST, and the cross-instance scenario; BENCH_POSTGRES=0 leaves them out. */
 export const withPostgres = process.env.BENCH_POSTGRES !== '0' && ['get', 'filter', 'post', 'cross'].some((o) => only.has(o));
 /**
