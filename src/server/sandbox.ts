@@ -129,7 +129,6 @@ function createListener(parts: Parts, options: SandboxOptions): Listening {
         { path: '/', router: createUiRouter(UI_DIR) },
         { path: '/', router: createControlRouter(engine.control) },
       ],
-      onUnexpected: (error, req) => parts.logger.error(`Unexpected error on ${req.method} ${req.url}`, error),
     },
     options,
   );
