@@ -23,6 +23,7 @@ const ENTRIES = [
   { source: 'src/playwright/index.ts', out: 'dist/playwright.d.ts' },
   { source: 'src/playwright/global-setup.ts', out: 'dist/playwright-global-setup.d.ts' },
   { source: 'src/msw.ts', out: 'dist/msw.d.ts' },
+  { source: 'src/msw-browser.ts', out: 'dist/browser/msw.d.ts' },
 ];
 
 const texts = generateDtsBundle(
