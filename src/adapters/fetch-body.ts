@@ -13,10 +13,19 @@ const STANDARD: BodyDecoders = {
 /** The 413 of a body over `limit` bytes, in the Node reader's words. */
 export const tooLarge = (limit: number) => ApiError.of('payload_too_large', `Request body is larger than the limit of ${limit} bytes.`);
 
-/** What a decoder said: a web stream over Node's zlib carries zlib's words as the cause of an empty TypeError. */
+/** Chromium's DecompressionStream wraps zlib's words: `The compressed data was not valid: incorrect header check.` */
+const CHROMIUM_WRAPPED = /^The compressed data was not valid: (.+?)\.?$/;
+
+/**
+ * What a decoder said, in zlib's words on every runtime, so that the answer
+ * is the server's byte for byte: a web stream over Node's zlib carries them
+ * as the cause of an empty TypeError, Chromium's DecompressionStream inside
+ * a sentence of its own.
+ */
 const reasonOf = (error: unknown): string => {
   const { message, cause } = error as { message?: string; cause?: { message?: string } };
-  return message || cause?.message || String(error);
+  const said = message || cause?.message || String(error);
+  return CHROMIUM_WRAPPED.exec(said)?.[1] ?? said;
 };
 
 /** Every byte of `stream`, at most `limit` of them: past it the stream is cancelled and the request refused (413). */
