@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
+import { browserSwaps } from '../../../scripts/browser-bundle.mjs';
 import type { Browser, Page } from 'playwright-core';
 import { servesPath } from '../../../src/core/served-paths.js';
 import { patching, type SourcePatch } from '../bundle.js';
@@ -31,7 +32,11 @@ document.title = 'ready';
 
 const PAGE = '<!doctype html><html lang="en"><head><title>starting</title><script type="module" src="/page.js"></script></head><body></body></html>';
 
-/** The page bundle: esbuild for the browser platform, MSW included; a source file changed on the way if `patch` is given. */
+/**
+ * The page bundle: esbuild for the browser platform with the browser
+ * build's own swaps (scripts/browser-bundle.mjs: the specs and fixture sets
+ * embedded), MSW included; a source file changed on the way if `patch` is given.
+ */
 async function bundle(options: object, patch?: SourcePatch): Promise<string> {
   const result = await build({
     stdin: { contents: ENTRY(options), resolveDir: ROOT, sourcefile: 'differential-page.ts', loader: 'ts' },
@@ -41,7 +46,7 @@ async function bundle(options: object, patch?: SourcePatch): Promise<string> {
     target: 'es2022',
     write: false,
     logLevel: 'silent',
-    plugins: patch ? [patching(patch)] : [],
+    plugins: [...(patch ? [patching(patch)] : []), browserSwaps(ROOT)],
   });
   return result.outputFiles[0]?.text ?? '';
 }
