@@ -5,11 +5,13 @@
  * plane's calls that set up a forced answer (faults, a quota). Sent in
  * order after the generated requests: a case may rely on the one before.
  *
- * Not here, because no way in but a socket can provoke them: 408 (the head
- * or body did not arrive in time), 431 (a head over 16 KiB, refused by
- * Node's parser), 502 `upstream_unavailable` (proxy mode, which a library
- * sandbox has not), and 503/507 from a failing disk (robustness suite).
- * Faults force 500, 502, 503 and 504 on every operation instead.
+ * Not here: 408 and 431, which only a socket can provoke (a head or body
+ * that did not arrive in time; a head over 16 KiB, refused by Node's
+ * parser); 502 `upstream_unavailable` (proxy mode, which a library
+ * sandbox has not); 503/507 from a failing disk (robustness suite); and
+ * the 503 of every open workspace busy (it needs requests in flight at
+ * once; the corpus is sent one at a time, so that every way sees one
+ * order). Faults force 500, 502, 503 and 504 on every operation instead.
  */
 import { KEY } from '../harness.js';
 import type { WireRequest } from './wire.js';
