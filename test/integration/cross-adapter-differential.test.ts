@@ -15,7 +15,7 @@
  * intercepts the process's fetch and node:http, so nothing else runs then.
  */
 import { describe, expect, it } from 'vitest';
-import { corpus } from '../support/differential/corpus.js';
+import { claimedStatus, corpus } from '../support/differential/corpus.js';
 import { against, runWay } from '../support/differential/runs.js';
 import { handlerWay, httpWay, mswNodeWay, SANDBOX_OPTIONS, type Way } from '../support/differential/ways.js';
 import { libraryStore } from '../support/harness.js';
@@ -43,6 +43,12 @@ describe('every way in answers the corpus alike', { timeout: 180_000 }, () => {
     // Every status an error of the interface has when a request alone can provoke it (the corpus's note says which cannot).
     for (const status of [200, 201, 400, 401, 403, 404, 405, 409, 413, 415, 500, 501, 502, 503, 504, 507]) expect(statuses).toContain(status);
     expect(reference.answers.filter((a) => a.status === 201).length).toBeGreaterThan(20);
+    // Each error case provokes the status its name says.
+    const claimed = CORPUS.flatMap((request, i) => (claimedStatus(request.name) === undefined ? [] : [`${request.name}: ${reference.answers[i]?.status}`]));
+    expect(claimed.length).toBeGreaterThan(60);
+    expect(claimed).toEqual(
+      CORPUS.flatMap((request) => (claimedStatus(request.name) === undefined ? [] : [`${request.name}: ${claimedStatus(request.name)}`])),
+    );
   });
 
   it('the in-process fetch handler, on every case', async () => {

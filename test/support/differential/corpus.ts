@@ -38,6 +38,12 @@ export function corpus(sizes = { reads: 300, creates: 200 }): WireRequest[] {
   ];
 }
 
+/** The status an error case's name says it provokes (`listPets 400 limit=0`, `405 DELETE /v1/pets`), if it says one. */
+export const claimedStatus = (name: string): number | undefined => {
+  const status = /^(?:(?:listPets|createPet|getPet|control) )?([1-5]\d\d) /.exec(name)?.[1];
+  return status === undefined ? undefined : Number(status);
+};
+
 /**
  * Header names a way in cannot send as given, so a case carrying one goes
  * only to the ways that can (and to a reference run of its own on the same

@@ -87,7 +87,9 @@ export const ERROR_CASES: readonly Case[] = [
   post('createPet 400 gzip not decodable', 'not gzip', { ...json, 'content-encoding': 'gzip' }),
   // 413 and 415: too large, another media type or charset, bytes not UTF-8, an unknown encoding.
   post('createPet 413 too large', JSON.stringify({ name: 'x'.repeat(120_000), categoryId: 1 })),
-  post('createPet 413 too large without key', JSON.stringify({ name: 'x'.repeat(120_000), categoryId: 1 }), { 'content-type': 'application/json' }),
+  post('createPet 401 too large without key (the key is checked first)', JSON.stringify({ name: 'x'.repeat(120_000), categoryId: 1 }), {
+    'content-type': 'application/json',
+  }),
   post('createPet 415 text/plain', '{"name":"A","categoryId":1}', { ...key, 'content-type': 'text/plain' }),
   post('createPet 415 no media type', '{"name":"A","categoryId":1}', key),
   post('createPet 415 latin1', '{"name":"A","categoryId":1}', { ...json, 'content-type': 'application/json; charset=latin1' }),
