@@ -93,7 +93,16 @@ export async function browserWay(browser: Browser, options: object, patch?: Sour
   const server = await staticServer(await bundle(options, patch));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const page = await openPage(browser, origin);
-  const send = (wire: WireRequest) => page.evaluate(sendInPage, wire);
+  // Every answer must come from MSW's worker, not from MSW patching the page's fetch (its fallback) nor the network.
+  const past: string[] = [];
+  page.on('response', (response) => {
+    if (!response.fromServiceWorker()) past.push(response.url());
+  });
+  const send = async (wire: WireRequest) => {
+    const answer = await page.evaluate(sendInPage, wire);
+    if (past.length > 0) throw new Error(`answered past MSW's service worker: ${past.join(', ')}`);
+    return answer;
+  };
   // The control plane's typed client, its requests sent through the page too.
   const fetchVia = (async (input: string | URL | Request, init?: RequestInit) => {
     const request = new Request(input, init);
