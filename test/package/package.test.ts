@@ -18,25 +18,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runningServer } from '../../src/store/file/lock.js';
 import { tempDir } from '../support/harness.js';
 import { jsonLines } from '../support/log-lines.js';
+import { npm, packTarball, rootDevDependencies } from '../support/npm-package.js';
 import { awaitStartLine, collectOutput, ROOT } from '../support/spawn.js';
 import { TSCONFIGS, writeScratchProject } from './scratch-project.js';
-
-const npm = (args: string[], cwd: string) =>
-  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
 
 let app: string;
 let tarball: string;
 beforeAll(() => {
-  const packed = tempDir('petstore-pack-');
-  // The same npm scripts the Dockerfile runs: prepack builds, pack makes the tarball.
-  const name = npm(['pack', '--silent', '--pack-destination', packed], ROOT).trim().split('\n').at(-1) as string;
-  tarball = join(packed, name);
+  tarball = packTarball();
   app = tempDir('petstore-install-');
   writeScratchProject(app);
   // Node's types, which the shipped declarations and the example use, at the version this repository builds with.
-  const nodeTypes = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[
-    '@types/node'
-  ];
+  const nodeTypes = rootDevDependencies()['@types/node'] as string;
   npm(['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, `@types/node@${nodeTypes}`], app);
 }, 600_000);
 
