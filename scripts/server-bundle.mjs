@@ -11,15 +11,21 @@ const ENTRIES = [
   { in: 'src/index.ts', out: 'index' },
   { in: 'src/middleware.ts', out: 'middleware' },
   { in: 'src/cli.ts', out: 'cli' },
+  { in: 'src/vitest/index.ts', out: 'vitest' },
+  { in: 'src/vitest/global-setup.ts', out: 'vitest-global-setup' },
+  { in: 'src/vitest/setup.ts', out: 'vitest-setup' },
 ];
 
-/** What every bundle shares; the libraries that load files of their own at run time stay outside it. */
+/**
+ * What every bundle shares; the libraries that load files of their own at run time stay outside it, and so
+ * do the test runners the package plugs into (optional peer dependencies: the user's own copy runs).
+ */
 const COMMON = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  external: ['@stoplight/*', '@faker-js/faker', 'yaml'],
+  external: ['@stoplight/*', '@faker-js/faker', 'yaml', 'vitest', 'vitest/*'],
   banner: { js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);" },
   logLevel: 'warning',
 };

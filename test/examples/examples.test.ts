@@ -14,7 +14,7 @@ import { basename, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
-import { npm, packTarball, rootDevDependencies } from '../support/npm-package.js';
+import { npm, packTarball, rootDevDependencies, userProjectEnv } from '../support/npm-package.js';
 import { ROOT } from '../support/spawn.js';
 
 interface ExampleManifest {
@@ -37,20 +37,6 @@ const manifest = (name: string) => JSON.parse(readFileSync(join(EXAMPLES, name, 
 const toolsOf = (m: ExampleManifest) => ({ ...m.dependencies, ...m.devDependencies });
 /** What a run leaves behind, never copied: a copy starts as a fresh clone would. */
 const GENERATED = new Set(['node_modules', 'dist', 'test-results', 'playwright-report', 'blob-report', '.vite']);
-
-/**
- * The environment of an example's `npm test`: this process's, without what Vitest sets for its own
- * workers (the example runs its own runner) and without this repository's binaries on the PATH.
- */
-function exampleEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', CHROMIUM: '/usr/bin/chromium', npm_config_update_notifier: 'false' };
-  for (const name of Object.keys(env)) if (/^VITEST/.test(name) || name === 'TEST' || name === 'NODE_ENV') delete env[name];
-  env.PATH = (env.PATH ?? '')
-    .split(':')
-    .filter((dir) => !dir.startsWith(ROOT))
-    .join(':');
-  return env;
-}
 
 /** The last part of a long output: enough to see why a run failed without flooding the report. */
 const tail = (text: string) => (text.length > 20_000 ? `…${text.slice(-20_000)}` : text);
@@ -84,7 +70,7 @@ describe('the examples', () => {
       .filter(([tool]) => tool !== 'petstore-sandbox')
       .map(([tool, version]) => `${tool}@${version}`);
     npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...tools], dir);
-    const run = spawnSync('npm', ['test'], { cwd: dir, env: exampleEnv(), encoding: 'utf8', timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
+    const run = spawnSync('npm', ['test'], { cwd: dir, env: userProjectEnv(), encoding: 'utf8', timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
     const output = stripVTControlCharacters(`${run.stdout}\n${run.stderr}`);
     expect(run.error, tail(output)).toBeUndefined();
     expect(run.status, tail(output)).toBe(0);

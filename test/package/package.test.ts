@@ -45,7 +45,9 @@ describe('the npm package', { timeout: 180_000 }, () => {
           .map((path) => `package/docs/${path}`),
         'package/dist/src/bin.js',
         // The package's entries, each with its declarations, and the code they share.
-        ...['index', 'middleware', 'cli'].flatMap((entry) => [`package/dist/${entry}.js`, `package/dist/${entry}.d.ts`]),
+        ...['index', 'middleware', 'cli', 'vitest', 'vitest-global-setup'].flatMap((entry) => [`package/dist/${entry}.js`, `package/dist/${entry}.d.ts`]),
+        // Vitest's setup file: a module run for its effect, with nothing to declare.
+        'package/dist/vitest-setup.js',
         ...readdirSync(join(ROOT, 'dist', 'chunks')).map((chunk) => `package/dist/chunks/${chunk}`),
         // The browser pages, built by prepack (Swagger UI's bundle copied in): served by the installed package, offline.
         ...readdirSync(join(ROOT, 'dist', 'ui'), { recursive: true, withFileTypes: true })
@@ -119,11 +121,15 @@ describe('the npm package', { timeout: 180_000 }, () => {
 describe('the package as a library, in a TypeScript project', { timeout: 180_000 }, () => {
   const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8', timeout: 120_000 });
   const ENTRIES = ['index', 'middleware', 'cli'];
+  /** The entries Vitest loads: the global setup runs the engine; the worker's side and its setup file only talk to it over HTTP. */
+  const VITEST_ENGINE = ['vitest-global-setup'];
+  const VITEST_LIGHT = ['vitest', 'vitest-setup'];
 
-  it('ships one declaration file per entry that imports nothing of the sources, only Node and the dependencies', () => {
+  it('ships one declaration file per entry that imports nothing of the sources, only Node, the dependencies and the optional peers', () => {
     const installed = join(app, 'node_modules', 'petstore-sandbox');
-    const { dependencies } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    for (const entry of ENTRIES) {
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<'dependencies' | 'peerDependencies', Record<string, string>>;
+    const dependencies = { ...manifest.dependencies, ...manifest.peerDependencies };
+    for (const entry of [...ENTRIES, 'vitest', 'vitest-global-setup']) {
       const text = readFileSync(join(installed, 'dist', `${entry}.d.ts`), 'utf8');
       const specifiers = [...text.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
       const foreign = specifiers.filter((s) => !s.startsWith('node:') && !Object.hasOwn(dependencies, s.replace(/^((?:@[^/]+\/)?[^/]+).*$/, '$1')));
@@ -136,11 +142,13 @@ describe('the package as a library, in a TypeScript project', { timeout: 180_000
     const dist = join(app, 'node_modules', 'petstore-sandbox', 'dist');
     const chunks = readdirSync(join(dist, 'chunks')).map((name) => ({ name, size: statSync(join(dist, 'chunks', name)).size }));
     const engine = chunks.sort((a, b) => b.size - a.size)[0]?.name as string;
-    for (const entry of [...ENTRIES.map((e) => `${e}.js`), 'src/bin.js']) {
+    for (const entry of [...ENTRIES, ...VITEST_ENGINE].map((e) => `${e}.js`).concat('src/bin.js')) {
       expect(readFileSync(join(dist, entry), 'utf8'), entry).toContain(`chunks/${engine}`);
       // An entry is a few lines: the code is in the chunks.
       expect(statSync(join(dist, entry)).size, entry).toBeLessThan(10_000);
     }
+    // Vitest loads these again for each test file: the control plane's client, never the engine.
+    for (const entry of VITEST_LIGHT.map((e) => `${e}.js`)) expect(readFileSync(join(dist, entry), 'utf8'), entry).not.toContain(`chunks/${engine}`);
   });
 
   it.each(Object.keys(TSCONFIGS))('type-checks the example against the shipped declarations (%s, strict)', (tsconfig) => {

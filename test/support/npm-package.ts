@@ -25,3 +25,18 @@ export function packTarball(): string {
 export function rootDevDependencies(): Record<string, string> {
   return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
 }
+
+/**
+ * The environment of a command run in a user's project (an example's `npm test`, a Vitest run): this
+ * process's, without what Vitest sets for its own workers (the project runs its own runner) and
+ * without this repository's binaries on the PATH; browsers never downloaded, Debian's Chromium named.
+ */
+export function userProjectEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', CHROMIUM: '/usr/bin/chromium', npm_config_update_notifier: 'false' };
+  for (const name of Object.keys(env)) if (/^VITEST/.test(name) || name === 'TEST' || name === 'NODE_ENV') delete env[name];
+  env.PATH = (env.PATH ?? '')
+    .split(':')
+    .filter((dir) => !dir.startsWith(ROOT))
+    .join(':');
+  return { ...env, ...extra };
+}
