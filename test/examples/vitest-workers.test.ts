@@ -9,7 +9,7 @@
  * the package's own global setup, which starts a sandbox for the run and
  * closes it after.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -57,6 +57,22 @@ async function runVitest(env: Record<string, string>): Promise<{ code: number | 
   return { code, output: stripVTControlCharacters(output.all()), records };
 }
 
+/** A test's TypeScript with the vitest entries: what `inject` gives is typed, a value that is not provided does not compile. */
+const TYPED = `import { inject } from 'vitest';
+import { sandboxContext, sandboxWorkspace, type SandboxContext, type Workspace } from 'petstore-sandbox/vitest';
+import { defineSandboxSetup, type SandboxSetupOptions } from 'petstore-sandbox/vitest/global-setup';
+
+const options: SandboxSetupOptions = { seed: 1, count: 3, options: { 'journal-size': 500 } };
+export const setup = defineSandboxSetup(options);
+const baseUrl: string = inject('petstoreSandbox').baseUrl;
+const context: SandboxContext = sandboxContext();
+const key: string = context.key;
+const workspace: Workspace = sandboxWorkspace();
+export const used = [baseUrl, key, workspace.journal.read({ limit: 5 })];
+// @ts-expect-error: the sandbox provides no such value
+export const missing = inject('petstoreSandbox').port;
+`;
+
 const against = (run: number) => ({ SANDBOX_URL: sandbox.origin, SANDBOX_ADMIN_TOKEN: ADMIN, FIXTURE_RUN: String(run), FIXTURE_SEEDED: '3' });
 
 describe('petstore-sandbox/vitest on 4 workers', { timeout: 300_000 }, () => {
@@ -83,6 +99,18 @@ describe('petstore-sandbox/vitest on 4 workers', { timeout: 300_000 }, () => {
     expect(new Set(result.records.map((r) => r.tag)).size, result.output).toBeGreaterThan(1);
     const journals = await journalsOf(sandbox.origin, ADMIN, new Set(result.records.map((r) => r.key)));
     expect(crossWorkerLeaks(result.records, journals).length).toBeGreaterThan(0);
+  });
+
+  it('types what the tests inject and the setup’s options, from the shipped declarations', () => {
+    writeFileSync(join(project, 'typed.ts'), TYPED);
+    // Vitest's own declarations name packages this project need not have (Vite's optional ones): they are not checked here.
+    const compilerOptions = { strict: true, noEmit: true, skipLibCheck: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: [] };
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['typed.ts'] }));
+    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
   });
 
   it('with the package’s own global setup: one sandbox for the run, closed when the run ends', async () => {
