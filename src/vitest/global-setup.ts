@@ -35,6 +35,11 @@ export type SandboxGlobalSetup = (project: ProvidingProject) => Promise<() => Pr
 /** A key prefix no other run has: runs against one long-lived sandbox never share a workspace. */
 const newKeyPrefix = () => `vitest-${randomBytes(6).toString('hex')}`;
 
+/** The options for a worker's own sandbox in process: the run's, without its socket's port and host. */
+function inProcess({ port: _port, host: _host, ...rest }: CreateSandboxOptions): CreateSandboxOptions {
+  return rest;
+}
+
 /**
  * The global setup of a run's sandbox: export it as the default of the file
  * named in `test.globalSetup`. Starts the sandbox (or uses `options.url`),
@@ -55,7 +60,7 @@ export function defineSandboxSetup(options: SandboxSetupOptions = {}): SandboxGl
       baseUrl: `${url}/v1`,
       adminToken: made?.adminToken ?? options.adminToken ?? 'sandbox-admin',
       keyPrefix: newKeyPrefix(),
-      options: create,
+      options: inProcess(create),
     };
     project.provide(PROVIDED_KEY, provided);
     return async () => {

@@ -18,7 +18,7 @@ export interface ProvidedSandbox {
   adminToken: string;
   /** Each worker's API key is this prefix, a dash and its `VITEST_POOL_ID`: a new prefix per run, so runs never share a workspace. */
   keyPrefix: string;
-  /** The options the sandbox was made with (JSON values): a worker that wants a sandbox of its own in process makes it with these. */
+  /** The options the sandbox was made with but its port and host (JSON values): for a worker's own sandbox in process (`sandboxHandlers`). */
   options: CreateSandboxOptions;
 }
 
