@@ -29,14 +29,15 @@ export function rootDevDependencies(): Record<string, string> {
 /**
  * The environment of a command run in a user's project (an example's `npm test`, a Vitest run): this
  * process's, without what Vitest sets for its own workers (the project runs its own runner) and
- * without this repository's binaries on the PATH; browsers never downloaded, Debian's Chromium named.
+ * without this repository's dependencies' binaries on the PATH (but the same Node); browsers never downloaded, Debian's Chromium named.
  */
 export function userProjectEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', CHROMIUM: '/usr/bin/chromium', npm_config_update_notifier: 'false' };
   for (const name of Object.keys(env)) if (/^VITEST/.test(name) || name === 'TEST' || name === 'NODE_ENV') delete env[name];
   env.PATH = (env.PATH ?? '')
     .split(':')
-    .filter((dir) => !dir.startsWith(ROOT))
+    // Its own binaries only: the Node it runs on may live under it too (.ci/node24, which CI and `npm test` put first).
+    .filter((dir) => !dir.startsWith(join(ROOT, 'node_modules')))
     .join(':');
   return { ...env, ...extra };
 }
