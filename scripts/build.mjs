@@ -2,7 +2,8 @@
 /**
  * The build behind `npm start` and `npm run cli`: the server bundle
  * (src/ -> dist/src/bin.js, and the package's entries dist/index.js,
- * dist/middleware.js and dist/cli.js, sharing dist/chunks/) and the browser
+ * dist/middleware.js and dist/cli.js, sharing dist/chunks/; the browser build of
+ * petstore-sandbox/msw, dist/browser/msw.js with its own chunks) and the browser
  * pages (web/ -> dist/ui), each
  * rebuilt only when its inputs changed since the last build. What the last
  * build was made from is a hash per part in dist/.build-stamp.json; a current
@@ -21,6 +22,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { packageBundleOptions } from './server-bundle.mjs';
+import { browserBundleOptions } from './browser-bundle.mjs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,7 +33,7 @@ const COMMON = ['scripts/build.mjs', 'package-lock.json'];
 /** Each part: the files and folders it is made from, a file whose absence means it was never built, and how to build it. */
 const PARTS = {
   server: {
-    inputs: ['src', 'spec', 'package.json', 'tsconfig.json', 'scripts/server-bundle.mjs', ...COMMON],
+    inputs: ['src', 'spec', 'fixtures', 'package.json', 'tsconfig.json', 'scripts/server-bundle.mjs', 'scripts/browser-bundle.mjs', ...COMMON],
     output: 'dist/src/bin.js',
     build: buildServer,
   },
@@ -62,7 +64,10 @@ function hashOf(inputs) {
 /** The executable and the package's entries, ESM, with the code they share in chunks (named by hash: the old ones go first). */
 async function buildServer() {
   rmSync(join(ROOT, 'dist', 'chunks'), { recursive: true, force: true });
+  rmSync(join(ROOT, 'dist', 'browser'), { recursive: true, force: true });
   await build(packageBundleOptions(ROOT, join(ROOT, 'dist')));
+  // The browser's build of petstore-sandbox/msw: a bundle of its own, with its own chunks (no Node code to share).
+  await build(browserBundleOptions(ROOT, join(ROOT, 'dist', 'browser')));
 }
 
 /** The pages, by web/build.ts (TypeScript, so through tsx: only paid when the pages changed). */

@@ -5,7 +5,7 @@ import type { ControlCall, KeyRole } from '../control/handler-types.js';
 import type { ControlInput, ControlResult } from '../control/routes.js';
 import { createKeyMatcher } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
-import { silentLogger } from '../ops/logger.js';
+import { silentLogger } from '../ops/silent-logger.js';
 import { loadSpec } from '../openapi/load-spec.js';
 import { createValidators } from '../openapi/validate.js';
 import { FileCheckpoints } from '../store/file/checkpoints.js';

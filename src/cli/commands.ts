@@ -12,7 +12,7 @@ import { acquireLock, LockError, LockedError, runningServer } from '../store/fil
 import { loadSpec } from '../openapi/load-spec.js';
 import { createValidators } from '../openapi/validate.js';
 import { openWorkspaces } from '../store/file/file-backend.js';
-import { silentLogger } from '../ops/logger.js';
+import { silentLogger } from '../ops/silent-logger.js';
 import type { Workspace } from '../store/backend.js';
 import { StoreError } from '../store/types.js';
 import type { CommandIo } from './command-io.js';

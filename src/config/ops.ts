@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { ConfigError } from './error.js';
 import { adminTokenOf, readSecret, type ConfigIo } from './secrets.js';
 
@@ -47,6 +46,7 @@ export function opsConfigOf(
   flags: Record<string, unknown>,
   env: Readonly<Record<string, string | undefined>>,
   io: ConfigIo,
+  resolve: (path: string) => string,
 ): OpsConfig {
   const option = (name: 'metrics-token' | 'metrics-token-file') => ({ flag: name, env: OPS_OPTIONS[name].env });
   const token = readSecret({ value: option('metrics-token'), file: option('metrics-token-file'), default: '' }, flags, env, io);

@@ -1,12 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { ConfigError } from './error.js';
 
 /** How loadConfig reads secret files; tests give their own. */
 export interface ConfigIo {
   readFile(path: string): string;
 }
-
-export const fileIo: ConfigIo = { readFile: (path) => readFileSync(path, 'utf8') };
 
 /** The four ways to give one secret: a value or a file, each as a flag or a variable. */
 export interface SecretOptions {

@@ -1,5 +1,3 @@
-import { resolve } from 'node:path';
-
 /** Where the sandbox keeps its state: a lowdb data file (the default), a PostgreSQL database, or this process's memory. */
 export interface StoreConfig {
   /** The lowdb data file (`--store <file>` or `--data`); with PostgreSQL, where QA commands on files would look. */
@@ -32,6 +30,7 @@ export const MEMORY_STORE = 'memory';
 export function storeConfigOf(
   get: (name: keyof typeof STORE_OPTIONS | 'data') => string,
   integer: (name: string, raw: string, min: number, max: number) => number,
+  resolve: (path: string) => string,
 ): StoreConfig {
   const store = get('store').trim();
   const postgresUrl = isPostgresUrl(store) ? store : undefined;

@@ -34,7 +34,22 @@ export function textBytes(text: string): number {
  * string would hold all 100 KiB. A lone surrogate left at the cut becomes U+FFFD.
  */
 function detachedStart(text: string): string {
-  return Buffer.from(text.slice(0, JOURNAL_BODY_LIMIT), 'utf8').toString('utf8');
+  return utf8.decode(encoder.encode(text.slice(0, JOURNAL_BODY_LIMIT)));
+}
+
+// The Encoding API rather than Buffer: the engine runs in a browser too. A byte order mark is kept, as sent.
+const encoder = new TextEncoder();
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+const strictUtf8 = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true });
+
+/** Whether bytes are well-formed UTF-8 (node:buffer's isUtf8, for any Uint8Array). */
+export function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A response body: the JSON text that was sent. */
@@ -48,11 +63,20 @@ export function captureText(text: string): BodyText {
  * a UTF-16 code unit takes at most 3 bytes of UTF-8, so 3 x LIMIT (+3 for a
  * character cut at the end) always hold the LIMIT characters kept.
  */
-export function captureBytes(bytes: Buffer, utf8: boolean): BodyText {
+export function captureBytes(bytes: Uint8Array): BodyText {
   const room = 3 * JOURNAL_BODY_LIMIT + 3;
-  const head = bytes.toString('utf8', 0, Math.min(bytes.length, room));
-  if (bytes.length <= room && head.length <= JOURNAL_BODY_LIMIT) return { text: head, size: bytes.length, truncated: false, utf8 };
-  return { text: detachedStart(head), size: bytes.length, truncated: true, utf8 };
+  if (bytes.length > room) return { text: detachedStart(utf8.decode(bytes.subarray(0, room))), size: bytes.length, truncated: true, utf8: isUtf8(bytes) };
+  // A body that fits is decoded once, strictly, which also tells whether it is UTF-8.
+  let text: string;
+  let wellFormed = true;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    text = utf8.decode(bytes);
+    wellFormed = false;
+  }
+  if (text.length <= JOURNAL_BODY_LIMIT) return { text, size: bytes.length, truncated: false, utf8: wellFormed };
+  return { text: detachedStart(text), size: bytes.length, truncated: true, utf8: wellFormed };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import { maskedCredential } from '../http/auth.js';
 import type { V1Exchange, Violation } from '../core/operation.js';
 import type { Spec } from '../openapi/spec.js';
@@ -20,9 +19,6 @@ export function responseChecker(spec: Spec, validators: Validators): ResponseChe
       [{ in: 'operation', name: '', message: `no operation of the spec matches the request; its ${status} is the sandbox's own answer` }]
     : issues(operationId, status, body);
 }
-
-/** Bytes as a Buffer without a copy (the engine hands a Node `Buffer` on the server, any `Uint8Array` elsewhere). */
-const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
 /** Shared by every record that kept the spec, so that a valid proxied entry holds no array of its own. */
 const NONE: Issue[] = [];
@@ -68,7 +64,7 @@ export function createJournalCapture(check: ResponseCheck): (e: V1Exchange) => J
       operationId,
       status: e.status,
       durationMs: Math.round(e.durationMs * 100) / 100,
-      request: e.requestBytes && captureBytes(asBuffer(e.requestBytes), isUtf8(e.requestBytes)),
+      request: e.requestBytes && captureBytes(e.requestBytes),
       response: long?.body ?? (e.text === undefined ? undefined : captureText(e.text)),
       ...(long ? { specIssues: long.specIssues } : {}),
       ...(e.violations ? { violations: e.violations } : {}),

@@ -1,4 +1,4 @@
-import { parse as parseQuery } from 'node:querystring';
+import { parseQuery } from '../core/query-string.js';
 import type { Issue } from '../openapi/validate.js';
 import { showBody, textBytes } from './journal-body.js';
 import { JournalFollowers } from './journal-followers.js';

@@ -1,4 +1,4 @@
-import { parse as parseQuery } from 'node:querystring';
+import { parseQuery } from './query-string.js';
 import { allowByPath, type Route } from './routes.js';
 
 /** The request a route serves: its path parameters (decoded) and query (parsed). */

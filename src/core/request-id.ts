@@ -4,11 +4,27 @@ import type { EngineHeaders } from './types.js';
 const ACCEPTED = /^[\x21-\x7e]{1,128}$/;
 
 /**
+ * A version 4 UUID from `getRandomValues`, for a page served over plain
+ * HTTP from another host than localhost: browsers offer `randomUUID` only
+ * in secure contexts, `getRandomValues` everywhere.
+ */
+export function uuidFromRandomValues(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Node's and a secure page's native UUIDs, else the same made from random values. */
+const newUuid: () => string = typeof crypto.randomUUID === 'function' ? () => crypto.randomUUID() : uuidFromRandomValues;
+
+/**
  * A request's id: the client's `X-Request-Id` if it is acceptable, else a
  * new UUID. Answers carry it as `X-Request-Id`, so a client and the log
  * line name the same request.
  */
 export function requestIdOf(headers: EngineHeaders): string {
   const given = headers['x-request-id'];
-  return typeof given === 'string' && ACCEPTED.test(given) ? given : crypto.randomUUID();
+  return typeof given === 'string' && ACCEPTED.test(given) ? given : newUuid();
 }

@@ -30,7 +30,10 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, when: 'a body that is not application/json, not UTF-8, or in an unknown encoding' },
   request_header_too_large: { status: 431, when: 'a request head (request line and headers) over the limit' },
   internal: { status: 500, when: 'an unexpected failure; the details go to the server log only' },
-  not_implemented: { status: 501, when: 'the store area of the interface, which it does not describe; checkpoints on a backend without them' },
+  not_implemented: {
+    status: 501,
+    when: "the store area of the interface, which it does not describe; checkpoints on a backend without them; in a browser, what needs Node (a switch to Prism's or proxy mode, Prefer's code= or example=)",
+  },
   upstream_unavailable: { status: 502, when: 'proxy mode: the upstream refused the connection, failed, or gave no whole answer within --upstream-timeout' },
   service_unavailable: { status: 503, when: 'storage cannot be written now, every open workspace is busy, or the client holds too many connections' },
   insufficient_storage: { status: 507, when: 'the disk holding the data is full or its quota used up' },

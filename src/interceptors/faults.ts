@@ -1,4 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Interceptor, OperationRequest } from '../core/operation.js';
 import { ApiError, codeForStatus } from '../http/errors.js';
 import type { OperationSpec } from '../openapi/spec.js';
@@ -29,6 +28,22 @@ const MAX_LATENCY_MS = 60_000;
 /** The statuses a fault may force on an operation: the errors it documents, then the outages. */
 export const faultStatuses = (op: Pick<OperationSpec, 'responses'>): number[] => [...op.responses.keys()].filter((s) => s >= 400).concat(OUTAGE_STATUSES);
 
+/** A plain timer that an abort signal cuts short (node:timers/promises' setTimeout, without Node: the engine runs in a browser too). */
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}
+
 /**
  * A fault's delay, cut short when the client leaves: a delay of up to a
  * minute must not keep its timer (nor the process, on SIGTERM) for a
@@ -36,7 +51,7 @@ export const faultStatuses = (op: Pick<OperationSpec, 'responses'>): number[] =>
  */
 async function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   try {
-    await delay(ms, undefined, signal ? { signal } : {});
+    await delay(ms, signal);
   } catch (error) {
     if (signal?.aborted) throw ApiError.of('invalid_request', 'The client closed the connection during the injected delay.');
     throw error;

@@ -2,7 +2,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Duplex } from 'node:stream';
 import type { Server } from 'node:http';
 import { createFetchHandler, createInProcessFetch } from '../adapters/fetch.js';
-import type { EngineHandle, EngineRefuse } from '../core/engine.js';
+import type { EngineRefuse } from '../core/engine.js';
 import type { BodyDecoders } from '../adapters/fetch-body.js';
 import { createControlClient } from '../control/client.js';
 import type { Config } from '../config/load.js';
@@ -12,10 +12,10 @@ import { acquireLock, type DataLock } from '../store/file/lock.js';
 import { assembleSandbox, listenAssembled } from '../server/sandbox.js';
 import type { Assembled } from '../server/sandbox-types.js';
 import { configOf, type CreateSandboxOptions } from './options.js';
-import { workspaceOf, type Workspace } from './workspace.js';
+import { workspaceOf } from './workspace.js';
+import { IN_PROCESS_ORIGIN, type PetstoreSandbox } from './petstore-sandbox.js';
 
-/** The origin relative URLs of the in-process `fetch` are resolved against; nothing listens there. */
-export const IN_PROCESS_ORIGIN = 'http://sandbox.invalid';
+export { IN_PROCESS_ORIGIN, type PetstoreSandbox } from './petstore-sandbox.js';
 
 /** A zlib decoder as a web stream pair. */
 const through = (decoder: () => Duplex) => (encoded: ReadableStream<Uint8Array>) =>
@@ -23,32 +23,6 @@ const through = (decoder: () => Duplex) => (encoded: ReadableStream<Uint8Array>)
 
 /** Node's zlib, as the server decodes: `br` too (the Compression Streams API has none), and zlib's own words for a body that does not decode. */
 const NODE_DECODERS: BodyDecoders = { gzip: through(createGunzip), deflate: through(createInflate), br: through(createBrotliDecompress) };
-
-/** A Pet Store sandbox in this process: the engine without a socket, a port when asked for one. */
-export interface PetstoreSandbox {
-  /** The origin it listens on (e.g. `http://127.0.0.1:39213`), once `listen()` has resolved (or `port` was given); else undefined. */
-  readonly url: string | undefined;
-  /** The accepted API keys; the first names the default workspace. */
-  readonly apiKeys: readonly string[];
-  /** The control plane's token. */
-  readonly adminToken: string;
-  /**
-   * Sends a request to the sandbox in process, with no socket: `'/v1/pets'`
-   * (relative to the sandbox), a URL (only its path and query are read) or a
-   * Request. Answers exactly as the server does.
-   */
-  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
-  /** The fetch handler itself, `(Request) => Promise<Response>`, for a runtime or a library that takes one (MSW). */
-  readonly handler: (request: Request) => Promise<Response>;
-  /** The engine itself: a request as plain values in, the answer as plain values out (`undefined` for a path it does not serve). */
-  readonly handle: EngineHandle;
-  /** The workspace of an API key (default the first): its typed controls, in process. */
-  workspace(key?: string): Workspace;
-  /** Listens on `port` (default the `port` option, else any free one) at 127.0.0.1 (or `host`); resolves with the origin. */
-  listen(port?: number): Promise<string>;
-  /** Stops listening, flushes and closes the store. */
-  close(): Promise<void>;
-}
 
 /** The data file's lock, for a sandbox on a data file (as the command line's). */
 const lockOf = (config: Config): Promise<DataLock | undefined> =>

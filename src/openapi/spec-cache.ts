@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
@@ -25,7 +26,7 @@ const require = createRequire(import.meta.url);
  */
 export function readSpecDocument(file: string): Json {
   const text = readFileSync(file, 'utf8');
-  const hash = createHash('sha256').update(text).digest('hex').slice(0, 32);
+  const hash = bytesToHex(sha256(utf8ToBytes(text))).slice(0, 32);
   const cached = join(SPEC_CACHE_DIR, `${basename(file)}-${hash}.json`);
   try {
     return JSON.parse(readFileSync(cached, 'utf8')) as Json;

@@ -1,7 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { IncomingHttpHeaders } from 'node:http';
-import { basename } from 'node:path';
 import { INT64_KEYWORD, withExactInt64 } from './int64.js';
 import { toDraft7 } from './json-schema.js';
 import type { OperationSpec, Spec } from './spec.js';
@@ -27,7 +26,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
  * to a file beside it (`./openapi.yaml#/components/schemas/Pet` in the
  * control plane's) resolves to that document.
  */
-const idOf = (spec: Spec) => basename(spec.file);
+const idOf = (spec: Spec) => spec.file.replace(/^.*[\\/]/, '');
 
 function createAjv(documents: ReadonlyMap<string, unknown>, coerce: boolean): Ajv {
   // validateSchema off: it compiles JSON Schema's meta-schema at every start and checks little here (the

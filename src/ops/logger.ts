@@ -31,16 +31,6 @@ export interface Logger {
   flush(): void;
 }
 
-export const silentLogger: Logger = {
-  info: () => undefined,
-  warn: () => undefined,
-  notice: () => undefined,
-  error: () => undefined,
-  request: () => undefined,
-  logsRequests: false,
-  flush: () => undefined,
-};
-
 export interface LoggerOptions {
   level: LogLevel;
   /** Where lines below `warn` go (stdout). */

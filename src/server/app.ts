@@ -39,6 +39,8 @@ export interface AppDeps {
   onResponse?: (event: V1Exchange) => void;
   /** Called when any other response has been sent (control plane, probes, unknown paths): request log, metrics. */
   onAnswered?: (event: AnsweredRequest) => void;
+  /** The /v1 engine already made from these deps (the assembled engine's); made here when absent. */
+  engine?: V1Engine;
 }
 
 /**
@@ -89,7 +91,7 @@ export function createHandlers(deps: AppDeps): Handlers {
   for (const [name, mode] of Object.entries(deps.modes)) {
     for (const op of spec.operations.keys()) if (!mode.operations.has(op)) throw new Error(`Mode ${name} has no handler for spec operation ${op}`);
   }
-  const engine = createV1Engine(deps);
+  const engine = deps.engine ?? createV1Engine(deps);
   const forwarder = createForwarder({ ...deps, engine });
   const v1 = createNodeV1(engine, forwarder, deps.config);
   const cors = createNodeCors(createCors(deps.config));

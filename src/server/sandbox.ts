@@ -1,13 +1,11 @@
 import type { Server } from 'node:http';
 import type { Assembled, Sandbox, SandboxOptions } from './sandbox-types.js';
 import { createRequestListener } from './app.js';
-import { composeEngine } from '../core/engine.js';
 import type { Config } from '../config/load.js';
 import type { Backend } from '../store/backend.js';
-import { UNAUTHENTICATED } from '../control/journal.js';
-import { createJournalCapture, responseChecker } from '../control/journal-capture.js';
+import { responseChecker } from '../control/journal-capture.js';
+import { assembleEngine } from '../assembly/assemble-engine.js';
 import { createControlRouter } from '../adapters/node-control.js';
-import { createControlEngine, type ControlEngine } from '../core/control/engine.js';
 import { checkExposure } from '../config/exposure.js';
 import { closeServer, listen } from '../http/server.js';
 import { perClientCap } from '../http/client-limits.js';
@@ -15,7 +13,6 @@ import { acquireLock } from '../store/file/lock.js';
 import { createPreferInterceptor } from '../interceptors/prefer.js';
 import { createPrismEngine, createPrismMode, type PrismEngine } from '../modes/prism/index.js';
 import { createProxyMode, type ProxyMode } from '../modes/proxy/index.js';
-import { createStatefulMode } from '../modes/stateful/index.js';
 import type { Spec } from '../openapi/spec.js';
 import { loadSpec } from '../openapi/load-spec.js';
 import { loadControlSpec } from '../control/control-spec.js';
@@ -29,11 +26,10 @@ import { createUiRouter } from './pages.js';
 import { openPostgresBackend } from '../store/postgres/backend.js';
 import { openMemoryBackend } from '../store/memory/backend.js';
 
-import { silentLogger } from '../ops/logger.js';
-import { instrumentWorkspaces } from '../ops/instrument-store.js';
+import { silentLogger } from '../ops/silent-logger.js';
 import { createMetrics } from '../ops/metrics.js';
-import { createReporting } from '../ops/reporting.js';
-export { silentLogger, type Logger } from '../ops/logger.js';
+export { silentLogger } from '../ops/silent-logger.js';
+export type { Logger } from '../ops/logger.js';
 export { openWorkspaces } from '../store/file/file-backend.js';
 export type { Sandbox, SandboxOptions } from './sandbox-types.js';
 
@@ -106,81 +102,37 @@ const usesPrism = (mode: string) => mode === 'example' || mode === 'dynamic';
 /** The request listener, and where the listener's server reports the requests it refused before any handler saw them. */
 type Listening = Pick<Assembled, 'listener' | 'handle' | 'refuse' | 'onRefused'>;
 
-/** The control plane's engine over the instrumented workspaces, with the specs and fixture sets it is handed (it reads no file). */
-function createControl(parts: Parts, workspaces: ReturnType<typeof instrumentWorkspaces>, metrics: ReturnType<typeof createMetrics>): ControlEngine {
-  const { config, logger, spec, validators, backend, prism, startedAt, draining } = parts;
-  const { journal, faults, mode: runtime } = backend;
-  return createControlEngine({
-    config,
-    runtime,
-    workspaces,
-    journal,
-    faults,
-    ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
-    checkPet: validators.schema('/components/schemas/Pet', 'record'),
-    operations: spec.operations,
-    version: PACKAGE_VERSION,
-    startedAt,
-    prepareMode: (mode) => (usesPrism(mode) ? prism.ready() : Promise.resolve()),
-    probes: { draining, backend },
-    fixtures: fixtureFiles(),
-    controlSpec: loadControlSpec(),
-    interfaceSpec: spec,
-    metrics,
-    ...(backend.sync ? { sync: backend.sync.bind(backend) } : {}),
-    onUnexpected: (error, request) => logger.error(`Unexpected error on ${request.method} ${request.url}`, error),
-  });
-}
-
-/** The control plane, the journal, faults and modes around the workspaces, as one request listener. */
+/** The engine (assembly/assemble-engine.ts) with what only Node has: the files read, Prism, Prometheus, and the Express listener around it. */
 function createListener(parts: Parts, options: SandboxOptions): Listening {
-  const { config, logger, spec, validators, backend, prism, proxy } = parts;
-  const { journal, faults, mode: runtime } = backend;
-  const check = responseChecker(spec, validators);
-  const capture = createJournalCapture(check);
-  const metrics = createMetrics({ workspaces: backend.workspaces, journalMemory: () => journal.memory() });
-  const workspaces = instrumentWorkspaces(backend.workspaces, metrics);
-  const reporting = createReporting({
-    logger,
-    metrics,
-    runtime,
-    workspaceOf: (key) => workspaces.idOf(key),
-    check,
-    // A request without a valid key belongs to no journal of a workspace: it never displaces a workspace's entries.
-    also: (e) => {
-      if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
+  const { config, spec, prism, proxy } = parts;
+  const engine = assembleEngine({
+    ...parts,
+    version: PACKAGE_VERSION,
+    controlSpec: loadControlSpec(),
+    fixtures: fixtureFiles(),
+    createMetrics,
+    modes: {
+      example: createPrismMode({ spec, engine: prism, dynamic: false, seed: config.seed }),
+      dynamic: createPrismMode({ spec, engine: prism, dynamic: true, seed: config.seed }),
     },
+    prepareMode: (mode) => (usesPrism(mode) ? prism.ready() : Promise.resolve()),
+    prefer: createPreferInterceptor({ engine: prism, seed: config.seed }),
   });
-  const control = createControl(parts, workspaces, metrics);
-  const modes = {
-    stateful: createStatefulMode(workspaces),
-    example: createPrismMode({ spec, engine: prism, dynamic: false, seed: config.seed }),
-    dynamic: createPrismMode({ spec, engine: prism, dynamic: true, seed: config.seed }),
-  };
-  const { listener, engine: v1 } = createRequestListener(
+  const { listener } = createRequestListener(
     {
-      config,
-      spec,
-      validators,
-      runtime,
-      ...(backend.sync ? { sync: backend.sync.bind(backend) } : {}),
-      modes,
+      ...engine.v1Deps,
+      engine: engine.v1,
       ...(proxy ? { passThrough: proxy } : {}),
-      interceptors: [faults.interceptor, createPreferInterceptor({ engine: prism, seed: config.seed })],
       // The pages first: the console's page is under /__sandbox but needs no token (its data calls do). Then the control
       // plane's engine, which takes every request under /__sandbox and the operations at the root, and leaves the rest.
       extensions: [
         { path: '/', router: createUiRouter(UI_DIR) },
-        { path: '/', router: createControlRouter(control) },
+        { path: '/', router: createControlRouter(engine.control) },
       ],
-      onResponse: reporting.onResponse,
-      onAnswered: reporting.onAnswered,
-      onUnexpected: (error, req) => logger.error(`Unexpected error on ${req.method} ${req.url}`, error),
     },
     options,
   );
-  const { handle, refuse } = composeEngine({ v1, control, onAnswered: reporting.onAnswered });
-  return { listener, handle, refuse, onRefused: reporting.onRefused };
+  return { listener, handle: engine.handle, refuse: engine.refuse, onRefused: engine.reporting.onRefused };
 }
 
 /**

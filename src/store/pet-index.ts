@@ -1,5 +1,6 @@
 import { stringifyJson } from '../core/exact-json.js';
 import type { NewPet, Pet, PetStatus } from './types.js';
+import { utf8Length } from '../core/utf8-length.js';
 
 /** A page of pets as `page` gives it, its JSON text and that text's length in bytes. None may be changed. */
 export interface Page {
@@ -12,7 +13,7 @@ export interface Page {
 const MAX_PAGES = 64;
 
 /** Bytes a pet takes in the store's accounting (quotas): its JSON text in UTF-8. */
-export const petBytes = (pet: Pet): number => Buffer.byteLength(stringifyJson(pet));
+export const petBytes = (pet: Pet): number => utf8Length(stringifyJson(pet));
 
 /** `{id, name, categoryId, status?}`, in that key order, without a status key when none is given. */
 export function buildPet(id: number, input: NewPet): Pet {
@@ -84,7 +85,7 @@ export class PetIndex {
     if (!page) {
       const pets = this.list(limit, status);
       const json = stringifyJson(pets);
-      page = { pets, json, byteLength: Buffer.byteLength(json) };
+      page = { pets, json, byteLength: utf8Length(json) };
       if (this.pages.size >= MAX_PAGES) this.pages.clear();
       this.pages.set(key, page);
     }

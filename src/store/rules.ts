@@ -3,6 +3,7 @@ import { StoreFailure } from './errors.js';
 import { buildPet, petBytes, quotaProblem, type Quota } from './pet-index.js';
 import { generatePets } from './seed.js';
 import type { NewPet, Pet } from './types.js';
+import { utf8Length } from '../core/utf8-length.js';
 
 /**
  * The rules a workspace keeps whatever keeps its pets (the file and the
@@ -30,7 +31,7 @@ export function prepareCreate(input: NewPet, provisionalId: number, held: { pets
   if (provisionalId > MAX_ID) throw noIdsLeft();
   const pet = buildPet(provisionalId, input);
   const json = stringifyJson(pet);
-  const bytes = Buffer.byteLength(json);
+  const bytes = utf8Length(json);
   const problem = quotaProblem(quota, held.pets + 1, held.bytes + bytes);
   if (problem) throw quotaRefusal(problem, 'stored');
   return { input, pet, json, reserved: bytes };

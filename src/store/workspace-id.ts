@@ -1,4 +1,6 @@
-import { createHmac } from 'node:crypto';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 /** Hex digits of a workspace id. */
 const ID_LENGTH = 16;
@@ -18,10 +20,8 @@ export function workspaceIdsOf(secret: Uint8Array): (key: string) => string {
     if (id === undefined) {
       if (ids.size >= REMEMBERED) ids.clear();
       // Hex of the digest's first bytes, not a slice of its whole hex: V8 would keep all 64 digits behind a slice.
-      id = createHmac('sha256', secret)
-        .update(key)
-        .digest()
-        .toString('hex', 0, ID_LENGTH / 2);
+      // @noble/hashes rather than node:crypto: the engine runs in a browser too (the same digest).
+      id = bytesToHex(hmac(sha256, secret, utf8ToBytes(key)).subarray(0, ID_LENGTH / 2));
       ids.set(key, id);
     }
     return id;

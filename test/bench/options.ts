@@ -19,9 +19,9 @@ export const BIG = positive(process.env.BENCH_BIG, 100_000);
 /** Another build of the sandbox (its `dist/src/bin.js`) to run beside this one in the POST scenarios, e.g. the previous release. */
 export const compareBin = process.env.BENCH_COMPARE_BIN;
 export const compareLabel = process.env.BENCH_COMPARE_LABEL ?? 'sandbox (compared build)';
-/** `--only get,filter,post,cross,ready,inprocess,msw`: a subset of the scenarios (targets of the others are left out). */
+/** `--only get,filter,post,cross,ready,inprocess,msw,size`: a subset of the scenarios (targets of the others are left out). */
 export const only = new Set(
-  (process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? 'get,filter,post,cross,ready,inprocess,msw').split(','),
+  (process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? 'get,filter,post,cross,ready,inprocess,msw,size').split(','),
 );
 /** The sandbox on PostgreSQL beside the file backend in GET, filter and POST, and the cross-instance scenario; BENCH_POSTGRES=0 leaves them out. */
 export const withPostgres = process.env.BENCH_POSTGRES !== '0' && ['get', 'filter', 'post', 'cross'].some((o) => only.has(o));

@@ -19,6 +19,7 @@ import { npmStartReady } from './npm-start.js';
 import { IN_PROCESS, inProcessResults, REQUESTS } from './in-process.js';
 import { MSW, MSW_MIN_RATIO, mswResults } from './msw.js';
 import type { LoadResult } from './load.js';
+import { browserBundleSize } from './browser-size.js';
 
 const PG = 'sandbox on PostgreSQL';
 
@@ -237,6 +238,11 @@ async function main(): Promise<void> {
     measures.push({ name: `ready, ${BIG} pets on disk, median of ${opts.starts}`, value: readyBig.ms, unit: 'ms' });
     targets.push(maxTarget('ready time, seeded store', readySeeded.ms, 500, 'ms'), npmStart.target);
     measures.push(npmStart.measure);
+  }
+  if (only.has('size')) {
+    const size = browserBundleSize(join(import.meta.dirname, '..', '..', 'dist'));
+    measures.push(size.measure);
+    targets.push(size.target);
   }
   const peak = Math.max(...bigRss.filter(Number.isFinite));
   if (bigRss.length > 0) {

@@ -52,6 +52,12 @@ describe('the npm package', { timeout: 180_000 }, () => {
         // Vitest's setup file: a module run for its effect, with nothing to declare.
         'package/dist/vitest-setup.js',
         ...readdirSync(join(ROOT, 'dist', 'chunks')).map((chunk) => `package/dist/chunks/${chunk}`),
+        // The browser's build of petstore-sandbox/msw (its `browser` condition), with its declarations and its own chunks.
+        'package/dist/browser/msw.js',
+        'package/dist/browser/msw.d.ts',
+        ...(existsSync(join(ROOT, 'dist', 'browser', 'chunks')) ?
+          readdirSync(join(ROOT, 'dist', 'browser', 'chunks')).map((c) => `package/dist/browser/chunks/${c}`)
+        : []),
         // The browser pages, built by prepack (Swagger UI's bundle copied in): served by the installed package, offline.
         ...readdirSync(join(ROOT, 'dist', 'ui'), { recursive: true, withFileTypes: true })
           .filter((entry) => entry.isFile())

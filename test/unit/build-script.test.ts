@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
 import { ROOT } from '../support/spawn.js';
 
-const INPUTS = ['src', 'web', 'spec', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const INPUTS = ['src', 'web', 'spec', 'fixtures', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
 /** A copy of what the build reads, as a fresh clone after `npm install` has it: no dist/ yet. */
 function freshCopy(): string {
@@ -55,7 +55,7 @@ describe('scripts/build.mjs', { timeout: 240_000 }, () => {
     try {
       expect(build(dir)).toBe('build: server (not built yet)\nbuild: ui (not built yet)\n');
       const first = distFiles(dir);
-      const entries = ['cli.js', 'index.js', 'middleware.js', 'src/bin.js'];
+      const entries = ['cli.js', 'index.js', 'middleware.js', 'src/bin.js', 'browser/msw.js'];
       expect([...first.keys()]).toEqual(expect.arrayContaining([...entries, 'ui/console/console.js', 'ui/docs/index.html', '.build-stamp.json']));
 
       expect(build(dir)).toBe('');

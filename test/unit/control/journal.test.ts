@@ -19,7 +19,7 @@ function record(name: string, over: Partial<JournalRecord> = {}): JournalRecord 
     operationId: 'createPet',
     status: 400,
     durationMs: 1.5,
-    request: captureBytes(Buffer.from('{"name":"Rex"}'), true),
+    request: captureBytes(Buffer.from('{"name":"Rex"}')),
     response: captureText('{"code":"invalid_request","message":"x","status":400}'),
     ...over,
   };
@@ -176,30 +176,30 @@ describe('bodies cut at capture', () => {
   it('counts request bodies in bytes and cuts them in characters, whatever their width', () => {
     // '€' is 3 bytes of UTF-8: 4096 of them still fit whole, 4097 do not.
     const euros = (n: number) => Buffer.from('€'.repeat(n));
-    expect(captureBytes(euros(JOURNAL_BODY_LIMIT), true)).toEqual({
+    expect(captureBytes(euros(JOURNAL_BODY_LIMIT))).toEqual({
       text: '€'.repeat(JOURNAL_BODY_LIMIT),
       size: 3 * JOURNAL_BODY_LIMIT,
       truncated: false,
       utf8: true,
     });
-    expect(captureBytes(euros(JOURNAL_BODY_LIMIT + 1), true)).toEqual({
+    expect(captureBytes(euros(JOURNAL_BODY_LIMIT + 1))).toEqual({
       text: '€'.repeat(JOURNAL_BODY_LIMIT),
       size: 3 * (JOURNAL_BODY_LIMIT + 1),
       truncated: true,
       utf8: true,
     });
-    const big = captureBytes(Buffer.alloc(100 * 1024, 'x'), true);
+    const big = captureBytes(Buffer.alloc(100 * 1024, 'x'));
     expect([big.text.length, big.size, big.truncated]).toEqual([JOURNAL_BODY_LIMIT, 100 * 1024, true]);
   });
 
   it('shows JSON as its value, anything else as text with `truncated`', () => {
     expect(showBody(undefined)).toBeNull();
     expect(showBody(captureText('{"a":[1,2]}'))).toEqual({ a: [1, 2] });
-    expect(showBody(captureBytes(Buffer.from('{"a":'), true))).toEqual({ truncated: false, size: 5, text: '{"a":' });
-    expect(showBody(captureBytes(Buffer.from('\ufeff{}'), true))).toEqual({ truncated: false, size: 5, text: '\ufeff{}' });
+    expect(showBody(captureBytes(Buffer.from('{"a":')))).toEqual({ truncated: false, size: 5, text: '{"a":' });
+    expect(showBody(captureBytes(Buffer.from('\ufeff{}')))).toEqual({ truncated: false, size: 5, text: '\ufeff{}' });
     // Bytes that are not UTF-8 are never shown as a value, though their U+FFFD text would parse.
     const latin1 = Buffer.from('{"name":"\xff"}', 'latin1');
-    expect(showBody(captureBytes(latin1, false))).toEqual({ truncated: false, size: 12, text: '{"name":"\ufffd"}' });
+    expect(showBody(captureBytes(latin1))).toEqual({ truncated: false, size: 12, text: '{"name":"\ufffd"}' });
     const long = `[${'1,'.repeat(3000)}1]`;
     expect(showBody(captureText(long))).toEqual({ truncated: true, size: long.length, text: long.slice(0, JOURNAL_BODY_LIMIT) });
   });
@@ -232,7 +232,7 @@ describe('journal accounting against the heap', () => {
         id,
         record(String(i), {
           url,
-          request: captureBytes(Buffer.from(`{"name":"${char.repeat(i % 60)}${i}","categoryId":"x"}`), true),
+          request: captureBytes(Buffer.from(`{"name":"${char.repeat(i % 60)}${i}","categoryId":"x"}`)),
           response: captureText(JSON.stringify({ code: 'invalid_request', message: `Bad ${char.repeat(i % 40)} ${i}`, status: 400 })),
         }),
       );

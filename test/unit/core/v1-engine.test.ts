@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createV1Engine } from '../../../src/core/v1-engine.js';
 import type { EngineRequest, EngineResponse } from '../../../src/core/types.js';
-import { silentLogger } from '../../../src/ops/logger.js';
+import { silentLogger } from '../../../src/ops/silent-logger.js';
 import { createStatefulMode } from '../../../src/modes/stateful/index.js';
 import { loadSpec } from '../../../src/openapi/load-spec.js';
 import { createValidators } from '../../../src/openapi/validate.js';

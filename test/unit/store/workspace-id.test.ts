@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { workspaceIdsOf } from '../../../src/store/workspace-id.js';
 
@@ -25,5 +26,14 @@ describe('the workspace id every store gives a key', () => {
     for (let i = 1; i <= 5000; i++) idOf(`key-${i}`);
     expect(idOf('key-0')).toBe(first);
     expect(idOf('key-4999')).toBe(createHmac('sha256', secret).update('key-4999').digest('hex').slice(0, 16));
+  });
+
+  it('is the digest node:crypto gives, for any key and secret (any Unicode, lone surrogates too)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), fc.uint8Array({ minLength: 1, maxLength: 80 }), (key, bytes) => {
+        expect(workspaceIdsOf(bytes)(key)).toBe(createHmac('sha256', bytes).update(key).digest('hex').slice(0, 16));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -11,7 +11,7 @@ import { createControlEngine, type ControlResponse } from '../../../../src/core/
 import { loadControlSpec } from '../../../../src/control/control-spec.js';
 import { fixtureFiles } from '../../../../src/control/fixture-files.js';
 import { isEngineStream, type EngineRequest } from '../../../../src/core/types.js';
-import { silentLogger } from '../../../../src/ops/logger.js';
+import { silentLogger } from '../../../../src/ops/silent-logger.js';
 import { createValidators } from '../../../../src/openapi/validate.js';
 import { createMetrics } from '../../../../src/ops/metrics.js';
 import { openMemoryBackend } from '../../../../src/store/memory/backend.js';

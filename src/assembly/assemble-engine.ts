@@ -1,0 +1,132 @@
+import type { Config, Mode } from '../config/load.js';
+import { composeEngine, type EngineHandle, type EngineRefuse } from '../core/engine.js';
+import { createControlEngine, type ControlEngine } from '../core/control/engine.js';
+import type { Interceptor, ModeHandler } from '../core/operation.js';
+import { createV1Engine, type V1Engine, type V1EngineDeps } from '../core/v1-engine.js';
+import { UNAUTHENTICATED } from '../control/journal.js';
+import { createJournalCapture, responseChecker } from '../control/journal-capture.js';
+import type { FixtureSource } from '../control/fixtures.js';
+import { createStatefulMode } from '../modes/stateful/index.js';
+import type { Spec } from '../openapi/spec.js';
+import type { Validators } from '../openapi/validate.js';
+import { instrumentWorkspaces } from '../ops/instrument-store.js';
+import type { Logger } from '../ops/logger.js';
+import type { Metrics, MetricSources } from '../ops/metrics.js';
+import { createReporting } from '../ops/reporting.js';
+import type { Backend } from '../store/backend.js';
+
+/** What the engine is made of, every piece handed in as a value: it reads no file and loads nothing of a platform. */
+export interface EngineParts {
+  config: Config;
+  logger: Logger;
+  /** The interface's spec, and its validators. */
+  spec: Spec;
+  validators: Validators;
+  /** The control plane's spec (checked against its route table) and the fixture sets it loads by name. */
+  controlSpec: Spec;
+  fixtures: FixtureSource;
+  /** The opened store. */
+  backend: Backend;
+  version: string;
+  startedAt: number;
+  /** Whether the sandbox is shutting down (`/readyz` answers 503). */
+  draining: () => boolean;
+  /** The metrics over their sources: Prometheus's on Node, none in a browser. */
+  createMetrics: (sources: MetricSources) => Metrics;
+  /** Handlers of the modes beyond `stateful` (Prism's, on Node), each serving every operation of the spec. */
+  modes: Partial<Record<Mode, ModeHandler>>;
+  /** Readies a mode before the control plane switches to it; a rejection is the switch's answer. */
+  prepareMode: (mode: Mode) => Promise<void>;
+  /** The `Prefer` interceptor, after the faults. */
+  prefer: Interceptor;
+}
+
+/** The engine assembled: its two halves, composed, and what a transport of its own (the Node server) needs besides. */
+export interface AssembledEngine {
+  v1: V1Engine;
+  control: ControlEngine;
+  handle: EngineHandle;
+  refuse: EngineRefuse;
+  /** What the /v1 engine was made with, for a transport that reports and routes around it (Express). */
+  v1Deps: Omit<V1EngineDeps, 'sync'> & {
+    config: Config;
+    modes: { stateful: ModeHandler } & Partial<Record<Mode, ModeHandler>>;
+    interceptors: Interceptor[];
+    /** The store's, shared by the /v1 engine and a transport's own routes. */
+    sync?: (key?: string) => void | Promise<void>;
+  };
+  reporting: ReturnType<typeof createReporting>;
+}
+
+/** A handler for every operation of the spec, or the sandbox would answer some of them from nowhere. */
+function checkModes(spec: Spec, modes: Record<string, ModeHandler>): void {
+  for (const [name, mode] of Object.entries(modes)) {
+    for (const op of spec.operations.keys()) if (!mode.operations.has(op)) throw new Error(`Mode ${name} has no handler for spec operation ${op}`);
+  }
+}
+
+/**
+ * The engine of a sandbox from its parts, with no platform of its own: the
+ * same assembly serves the Node server (server/sandbox.ts, which reads the
+ * files, opens the store and adds Prism, proxy mode and Express) and the
+ * browser (library/browser-sandbox.ts, with everything embedded at build time).
+ */
+export function assembleEngine(parts: EngineParts): AssembledEngine {
+  const { config, logger, spec, validators, backend } = parts;
+  const { journal, faults, mode: runtime } = backend;
+  const check = responseChecker(spec, validators);
+  const capture = createJournalCapture(check);
+  const metrics = parts.createMetrics({ workspaces: backend.workspaces, journalMemory: () => journal.memory() });
+  const workspaces = instrumentWorkspaces(backend.workspaces, metrics);
+  const reporting = createReporting({
+    logger,
+    metrics,
+    runtime,
+    workspaceOf: (key) => workspaces.idOf(key),
+    check,
+    // A request without a valid key belongs to no journal of a workspace: it never displaces a workspace's entries.
+    also: (e) => {
+      if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
+    },
+  });
+  const sync = backend.sync?.bind(backend);
+  const onUnexpected = (error: unknown, request: { method: string; url: string }) =>
+    logger.error(`Unexpected error on ${request.method} ${request.url}`, error);
+  const control = createControlEngine({
+    config,
+    runtime,
+    workspaces,
+    journal,
+    faults,
+    ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
+    checkPet: validators.schema('/components/schemas/Pet', 'record'),
+    operations: spec.operations,
+    version: parts.version,
+    startedAt: parts.startedAt,
+    prepareMode: parts.prepareMode,
+    probes: { draining: parts.draining, backend },
+    fixtures: parts.fixtures,
+    controlSpec: parts.controlSpec,
+    interfaceSpec: spec,
+    metrics,
+    ...(sync ? { sync } : {}),
+    onUnexpected,
+  });
+  const modes = { ...parts.modes, stateful: createStatefulMode(workspaces) };
+  checkModes(spec, modes);
+  const v1Deps = {
+    config,
+    spec,
+    validators,
+    runtime,
+    ...(sync ? { sync } : {}),
+    modes,
+    interceptors: [faults.interceptor, parts.prefer],
+    onResponse: reporting.onResponse,
+    onAnswered: reporting.onAnswered,
+    onUnexpected,
+  };
+  const v1 = createV1Engine(v1Deps);
+  const { handle, refuse } = composeEngine({ v1, control, onAnswered: reporting.onAnswered });
+  return { v1, control, handle, refuse, v1Deps, reporting };
+}

@@ -1,0 +1,55 @@
+import { ConfigError } from '../config/error.js';
+import { configFromValues, OPTIONS, type Config, type OptionValues } from '../config/config-of.js';
+import type { ConfigIo } from '../config/secrets.js';
+import type { CreateSandboxOptions } from './options.js';
+
+/** A browser reads no secret file: the reason stands where a file system's error code would (`cannot read --x-file '...': <reason>`). */
+const NO_FILES: ConfigIo = {
+  readFile: () => {
+    throw Object.assign(new Error('no file'), { code: 'a sandbox in a browser reads no file, give the value itself' });
+  },
+};
+
+/** What a browser cannot do, said when it is asked for, as the option's ConfigError. */
+function refuseNodeOnly(values: OptionValues): void {
+  const mode = values.mode;
+  if (mode === 'example' || mode === 'dynamic')
+    throw new ConfigError(
+      `mode '${mode}' answers through Prism, which runs only on Node: in a browser the sandbox answers in stateful mode. Use createSandbox or the server for ${mode} mode.`,
+    );
+  if (mode === 'proxy') throw new ConfigError("mode 'proxy' forwards to a deployment from Node: in a browser the sandbox answers in stateful mode.");
+  // The value is not repeated: a database URL may hold a password.
+  if (values.store !== 'memory')
+    throw new ConfigError(
+      "store: in a browser the sandbox keeps its data in memory only ('memory'): a data file needs a file system, PostgreSQL a Node client.",
+    );
+  if (values.port !== undefined) throw new ConfigError('port: a sandbox in a browser opens no port; its fetch handler (or MSW handlers) answer in the page.');
+}
+
+/**
+ * The configuration of a sandbox in a browser: the library's options, checked
+ * by the same rules as the command line's flags (configFromValues) but read
+ * without Node; what needs Node (Prism's modes, proxy mode, a data file or
+ * PostgreSQL, a port, a secret file) is refused with a ConfigError saying why.
+ */
+export function browserConfigOf(options: CreateSandboxOptions = {}): Config {
+  const values: OptionValues = {};
+  const set = (name: string, value: string | number | boolean | readonly string[] | undefined) => {
+    if (value !== undefined) values[name] = Array.isArray(value) ? value.join(',') : String(value);
+  };
+  set('store', options.store ?? 'memory');
+  set('seed', options.seed);
+  set('count', options.count);
+  set('mode', options.mode);
+  set('api-keys', options.apiKeys);
+  set('admin-token', options.adminToken);
+  set('port', options.port);
+  set('host', options.host);
+  set('log-level', 'silent');
+  for (const [name, value] of Object.entries(options.options ?? {})) {
+    if (!Object.hasOwn(OPTIONS, name)) throw new ConfigError(`Unknown option '--${name}'`);
+    set(name, value);
+  }
+  refuseNodeOnly(values);
+  return configFromValues({ ...values, port: '0' }, {}, NO_FILES, (path) => path);
+}

@@ -1,0 +1,97 @@
+import { createFetchHandler, createInProcessFetch } from '../adapters/fetch.js';
+import type { BodyDecoders } from '../adapters/fetch-body.js';
+import { assembleEngine } from '../assembly/assemble-engine.js';
+import type { Mode } from '../config/modes.js';
+import { createControlClient } from '../control/client.js';
+import { checkRoutes } from '../control/request-checks.js';
+import { responseChecker } from '../control/journal-capture.js';
+import { ApiError } from '../http/errors.js';
+import { createPreferInterceptor } from '../interceptors/prefer.js';
+import type { PrismEngine } from '../modes/prism/engine.js';
+import { indexSpec } from '../openapi/spec.js';
+import { createValidators } from '../openapi/validate.js';
+import { createNoMetrics } from '../ops/no-metrics.js';
+import { silentLogger } from '../ops/silent-logger.js';
+import { openMemoryBackend } from '../store/memory/backend.js';
+import { browserConfigOf } from './browser-options.js';
+import { embeddedSources } from './embedded.js';
+import { embeddedFixtures } from './embedded-fixtures.js';
+import type { CreateSandboxOptions } from './options.js';
+import { IN_PROCESS_ORIGIN, type PetstoreSandbox } from './petstore-sandbox.js';
+import { workspaceOf } from './workspace.js';
+
+/** A sandbox in a browser: a library sandbox's shape without `listen` (a page opens no port). */
+export type BrowserSandbox = Omit<PetstoreSandbox, 'listen'>;
+
+/** Why Prism's answers are refused in a browser: `not_implemented` (501), documented in the error catalogue. */
+const prismRefusal = (what: string) =>
+  ApiError.of('not_implemented', `${what} answers through Prism, which runs only on Node: a sandbox in a browser answers in stateful mode.`);
+
+/** Prism in a browser: every use refused clearly (a `Prefer: code=` or `example=` in stateful mode). */
+const NO_PRISM: PrismEngine = {
+  ready: () => Promise.reject(prismRefusal('Prism')),
+  respond: () => Promise.reject(prismRefusal("A Prefer header's code= or example=")),
+};
+
+/** A control-plane switch to a mode a browser cannot answer in: its answer, the switch not made. */
+function prepareMode(mode: Mode): Promise<void> {
+  if (mode === 'stateful') return Promise.resolve();
+  return Promise.reject(
+    mode === 'proxy' ?
+      ApiError.of('not_implemented', "Mode 'proxy' forwards from Node: a sandbox in a browser answers in stateful mode.")
+    : prismRefusal(`Mode '${mode}'`),
+  );
+}
+
+/** Brotli has no decoder in the Compression Streams API: refused as the server refuses an encoding it does not know, saying why. */
+const BROWSER_DECODERS: BodyDecoders = {
+  br: () => {
+    throw ApiError.of('unsupported_media_type', "Unsupported content encoding 'br' in a browser (no Brotli decoder there): send gzip or deflate.");
+  },
+};
+
+/**
+ * A sandbox for a browser (or any runtime without Node): the same engine as
+ * `createSandbox`, on the memory store, from the specs and fixture sets
+ * embedded at build time; answering through `fetch`, `handler` and `handle`.
+ * Rejects with a ConfigError for an option that needs Node: `mode`
+ * `example`, `dynamic` or `proxy`, a `store` other than memory, a `port`.
+ */
+export async function createBrowserSandbox(options: CreateSandboxOptions = {}): Promise<BrowserSandbox> {
+  const config = browserConfigOf(options);
+  const sources = embeddedSources();
+  const spec = indexSpec('openapi.yaml', sources.spec);
+  const controlSpec = indexSpec('sandbox-control.yaml', sources.controlSpec);
+  checkRoutes(controlSpec);
+  const validators = createValidators(spec);
+  const backend = openMemoryBackend({ config, logger: silentLogger, checkResponse: responseChecker(spec, validators), operations: spec.operations });
+  const engine = assembleEngine({
+    config,
+    logger: silentLogger,
+    spec,
+    validators,
+    controlSpec,
+    fixtures: embeddedFixtures(sources.fixtures),
+    backend,
+    version: sources.version,
+    startedAt: Date.now(),
+    draining: () => false,
+    createMetrics: createNoMetrics,
+    modes: {},
+    prepareMode,
+    prefer: createPreferInterceptor({ engine: NO_PRISM, seed: config.seed }),
+  });
+  const fetchOptions = { bodyLimit: config.bodyLimit, decoders: BROWSER_DECODERS, refuse: engine.refuse };
+  const fetchIn = createInProcessFetch(engine.handle, fetchOptions, IN_PROCESS_ORIGIN);
+  const client = createControlClient({ origin: IN_PROCESS_ORIGIN, adminToken: config.adminToken, fetch: fetchIn as typeof fetch });
+  return {
+    url: undefined,
+    apiKeys: config.apiKeys,
+    adminToken: config.adminToken,
+    fetch: fetchIn,
+    handler: createFetchHandler(engine.handle, fetchOptions),
+    handle: engine.handle,
+    workspace: (key = config.apiKeys[0] as string) => workspaceOf(client, key),
+    close: () => backend.close(),
+  };
+}

@@ -1,0 +1,31 @@
+import type { EngineHandle } from '../core/engine.js';
+import type { Workspace } from './workspace.js';
+
+/** The origin relative URLs of the in-process `fetch` are resolved against; nothing listens there. */
+export const IN_PROCESS_ORIGIN = 'http://sandbox.invalid';
+
+/** A Pet Store sandbox in this process: the engine without a socket, a port when asked for one. */
+export interface PetstoreSandbox {
+  /** The origin it listens on (e.g. `http://127.0.0.1:39213`), once `listen()` has resolved (or `port` was given); else undefined. */
+  readonly url: string | undefined;
+  /** The accepted API keys; the first names the default workspace. */
+  readonly apiKeys: readonly string[];
+  /** The control plane's token. */
+  readonly adminToken: string;
+  /**
+   * Sends a request to the sandbox in process, with no socket: `'/v1/pets'`
+   * (relative to the sandbox), a URL (only its path and query are read) or a
+   * Request. Answers exactly as the server does.
+   */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** The fetch handler itself, `(Request) => Promise<Response>`, for a runtime or a library that takes one (MSW). */
+  readonly handler: (request: Request) => Promise<Response>;
+  /** The engine itself: a request as plain values in, the answer as plain values out (`undefined` for a path it does not serve). */
+  readonly handle: EngineHandle;
+  /** The workspace of an API key (default the first): its typed controls, in process. */
+  workspace(key?: string): Workspace;
+  /** Listens on `port` (default the `port` option, else any free one) at 127.0.0.1 (or `host`); resolves with the origin. */
+  listen(port?: number): Promise<string>;
+  /** Stops listening, flushes and closes the store. */
+  close(): Promise<void>;
+}
