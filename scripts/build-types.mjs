@@ -23,11 +23,17 @@ const ENTRIES = [
   { source: 'src/playwright/index.ts', out: 'dist/playwright.d.ts' },
   { source: 'src/playwright/global-setup.ts', out: 'dist/playwright-global-setup.d.ts' },
   { source: 'src/msw.ts', out: 'dist/msw.d.ts' },
+  { source: 'src/vitest/index.ts', out: 'dist/vitest.d.ts' },
+  { source: 'src/vitest/global-setup.ts', out: 'dist/vitest-global-setup.d.ts' },
   { source: 'src/msw-browser.ts', out: 'dist/browser/msw.d.ts' },
 ];
 
 const texts = generateDtsBundle(
-  ENTRIES.map((entry) => ({ filePath: join(ROOT, entry.source), output: { noBanner: true, exportReferencedTypes: false } })),
+  ENTRIES.map((entry) => ({
+    filePath: join(ROOT, entry.source),
+    // Keeps `declare module 'vitest'` in the vitest entries (what they provide to Vitest's `inject`, typed), and out of the others.
+    output: { noBanner: true, exportReferencedTypes: false, inlineDeclareExternals: entry.out.startsWith('dist/vitest') },
+  })),
   { preferredConfigPath: join(ROOT, 'scripts', 'declarations.tsconfig.json') },
 );
 ENTRIES.forEach((entry, i) => {

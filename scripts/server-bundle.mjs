@@ -14,19 +14,21 @@ const ENTRIES = [
   { in: 'src/playwright/index.ts', out: 'playwright' },
   { in: 'src/playwright/global-setup.ts', out: 'playwright-global-setup' },
   { in: 'src/msw.ts', out: 'msw' },
+  { in: 'src/vitest/index.ts', out: 'vitest' },
+  { in: 'src/vitest/global-setup.ts', out: 'vitest-global-setup' },
+  { in: 'src/vitest/setup.ts', out: 'vitest-setup' },
 ];
 
 /**
- * What every bundle shares; the libraries that load files of their own at run time stay outside it, and so do
- * the test tools the package plugs into (optional peer dependencies: the user's own copy is the one that runs, and
- * MSW's handlers must be the ones the user's `setupServer` knows).
+ * What every bundle shares; the libraries that load files of their own at run time stay outside it, and so
+ * do the test runners the package plugs into (optional peer dependencies: the user's own copy runs).
  */
 const COMMON = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  external: ['@stoplight/*', '@faker-js/faker', 'yaml', '@playwright/test', 'msw', 'msw/*'],
+  external: ['@stoplight/*', '@faker-js/faker', 'yaml', '@playwright/test', 'msw', 'msw/*', 'vitest', 'vitest/*'],
   banner: { js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);" },
   logLevel: 'warning',
 };

@@ -22,8 +22,12 @@ export interface CreateSandboxOptions {
   options?: Readonly<Record<string, string | number | boolean>>;
 }
 
-const flag = (name: string, value: string | number | boolean | readonly string[] | undefined): string[] =>
-  value === undefined ? [] : [`--${name}=${Array.isArray(value) ? value.join(',') : String(value)}`];
+/** An option as the command line's flag; `true` as a bare switch (`--open-keys` takes no value), `false` as its absence. */
+const flag = (name: string, value: string | number | boolean | readonly string[] | undefined): string[] => {
+  if (value === undefined || value === false) return [];
+  if (value === true) return [`--${name}`];
+  return [`--${name}=${Array.isArray(value) ? value.join(',') : String(value)}`];
+};
 
 /**
  * The configuration of a library sandbox: its options as the command line

@@ -135,6 +135,19 @@ describe('createSandbox with a port', () => {
   });
 });
 
+describe('createSandbox options', () => {
+  it("takes a switch of the command line as true: with 'open-keys', any well-formed token gets a seeded workspace", async () => {
+    const open = await createSandbox({ count: 2, options: { 'open-keys': true } });
+    try {
+      const listed = await open.fetch('/v1/pets', { headers: { authorization: 'Bearer a-key-nobody-configured' } });
+      expect(listed.status).toBe(200);
+      expect(((await listed.json()) as unknown[]).length).toBe(2);
+    } finally {
+      await open.close();
+    }
+  });
+});
+
 describe('createSandbox refuses', () => {
   it('an option the command line refuses, naming it', async () => {
     await expect(createSandbox({ count: -1 })).rejects.toThrow(ConfigError);

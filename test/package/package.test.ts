@@ -18,25 +18,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runningServer } from '../../src/store/file/lock.js';
 import { tempDir } from '../support/harness.js';
 import { jsonLines } from '../support/log-lines.js';
+import { npm, packTarball, rootDevDependencies } from '../support/npm-package.js';
 import { awaitStartLine, collectOutput, ROOT } from '../support/spawn.js';
 import { TSCONFIGS, writeScratchProject } from './scratch-project.js';
-
-const npm = (args: string[], cwd: string) =>
-  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
 
 let app: string;
 let tarball: string;
 beforeAll(() => {
-  const packed = tempDir('petstore-pack-');
-  // The same npm scripts the Dockerfile runs: prepack builds, pack makes the tarball.
-  const name = npm(['pack', '--silent', '--pack-destination', packed], ROOT).trim().split('\n').at(-1) as string;
-  tarball = join(packed, name);
+  tarball = packTarball();
   app = tempDir('petstore-install-');
   writeScratchProject(app);
   // Node's types, which the shipped declarations and the example use, at the version this repository builds with.
-  const nodeTypes = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[
-    '@types/node'
-  ];
+  const nodeTypes = rootDevDependencies()['@types/node'] as string;
   npm(['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, `@types/node@${nodeTypes}`], app);
 }, 600_000);
 
@@ -52,10 +45,12 @@ describe('the npm package', { timeout: 180_000 }, () => {
           .map((path) => `package/docs/${path}`),
         'package/dist/src/bin.js',
         // The package's entries, each with its declarations, and the code they share.
-        ...['index', 'middleware', 'cli', 'msw', 'playwright', 'playwright-global-setup'].flatMap((entry) => [
+        ...['index', 'middleware', 'cli', 'msw', 'playwright', 'playwright-global-setup', 'vitest', 'vitest-global-setup'].flatMap((entry) => [
           `package/dist/${entry}.js`,
           `package/dist/${entry}.d.ts`,
         ]),
+        // Vitest's setup file: a module run for its effect, with nothing to declare.
+        'package/dist/vitest-setup.js',
         ...readdirSync(join(ROOT, 'dist', 'chunks')).map((chunk) => `package/dist/chunks/${chunk}`),
         // The browser's build of petstore-sandbox/msw (its `browser` condition), with its declarations and its own chunks.
         'package/dist/browser/msw.js',
@@ -135,12 +130,15 @@ describe('the npm package', { timeout: 180_000 }, () => {
 describe('the package as a library, in a TypeScript project', { timeout: 180_000 }, () => {
   const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8', timeout: 120_000 });
   const ENTRIES = ['index', 'middleware', 'cli', 'msw'];
+  /** The entries Vitest loads: the global setup runs the engine; the worker's side and its setup file only talk to it over HTTP. */
+  const VITEST_ENGINE = ['vitest-global-setup'];
+  const VITEST_LIGHT = ['vitest', 'vitest-setup'];
 
-  it('ships one declaration file per entry that imports nothing of the sources, only Node, the dependencies and the peer dependencies', () => {
+  it('ships one declaration file per entry that imports nothing of the sources, only Node, the dependencies and the optional peers', () => {
     const installed = join(app, 'node_modules', 'petstore-sandbox');
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<'dependencies' | 'peerDependencies', Record<string, string>>;
     const dependencies = { ...manifest.dependencies, ...manifest.peerDependencies };
-    for (const entry of [...ENTRIES, 'playwright', 'playwright-global-setup']) {
+    for (const entry of [...ENTRIES, 'playwright', 'playwright-global-setup', 'vitest', 'vitest-global-setup']) {
       const text = readFileSync(join(installed, 'dist', `${entry}.d.ts`), 'utf8');
       const specifiers = [...text.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
       const foreign = specifiers.filter((s) => !s.startsWith('node:') && !Object.hasOwn(dependencies, s.replace(/^((?:@[^/]+\/)?[^/]+).*$/, '$1')));
@@ -153,11 +151,13 @@ describe('the package as a library, in a TypeScript project', { timeout: 180_000
     const dist = join(app, 'node_modules', 'petstore-sandbox', 'dist');
     const chunks = readdirSync(join(dist, 'chunks')).map((name) => ({ name, size: statSync(join(dist, 'chunks', name)).size }));
     const engine = chunks.sort((a, b) => b.size - a.size)[0]?.name as string;
-    for (const entry of [...ENTRIES.map((e) => `${e}.js`), 'src/bin.js']) {
+    for (const entry of [...ENTRIES, ...VITEST_ENGINE].map((e) => `${e}.js`).concat('src/bin.js')) {
       expect(readFileSync(join(dist, entry), 'utf8'), entry).toContain(`chunks/${engine}`);
       // An entry is a few lines: the code is in the chunks.
       expect(statSync(join(dist, entry)).size, entry).toBeLessThan(10_000);
     }
+    // Vitest loads these again for each test file: the control plane's client, never the engine.
+    for (const entry of VITEST_LIGHT.map((e) => `${e}.js`)) expect(readFileSync(join(dist, entry), 'utf8'), entry).not.toContain(`chunks/${engine}`);
   });
 
   it.each(Object.keys(TSCONFIGS))('type-checks the example against the shipped declarations (%s, strict)', (tsconfig) => {
