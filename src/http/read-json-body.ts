@@ -48,9 +48,10 @@ function collect(req: IncomingMessage, stream: Readable, limit: number): Promise
     };
     stream.on('data', onData);
     stream.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
-    stream.once('error', (error: Error & { code?: string }) =>
+    // An error of the decoder is a body that does not decode: zlib's codes are Z_*, Brotli's ERR__ERROR_* (the request's own never reach it).
+    stream.once('error', (error: Error) =>
       stop(
-        error.code?.startsWith('Z_') ?
+        stream !== req ?
           ApiError.of('invalid_request', `Request body does not decode as its Content-Encoding says (${error.message}).`)
         : ApiError.of('invalid_request', 'The request body was aborted.'),
       ),
