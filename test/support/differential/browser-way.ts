@@ -79,6 +79,15 @@ async function sendInPage(wire: WireRequest): Promise<RawAnswer> {
   return { status: response.status, headers, body: btoa(binary) };
 }
 
+/**
+ * What the browser build answers as the server does, by design: a path the
+ * engine serves (as MSW in Node), without `Prefer` (answered 501: Prism,
+ * which answers it elsewhere, needs Node) and not in Brotli (refused 415:
+ * a browser has no Brotli decoder). docs/test-runners.md says so.
+ */
+const browserBuildTakes = (request: WireRequest): boolean =>
+  servesPath(request.target) && !('prefer' in request.headers) && request.headers['content-encoding'] !== 'br';
+
 /** Opens the page in a fresh context of `browser` and waits until MSW's worker controls it. */
 async function openPage(browser: Browser, origin: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
@@ -115,8 +124,8 @@ export async function browserWay(browser: Browser, options: object, patch?: Sour
   }) as typeof fetch;
   return {
     name: 'MSW service worker in Chromium',
-    refuses: new Set([...UNSENDABLE.page, ...UNSENDABLE.browserBuild]),
-    serves: servesPath,
+    refuses: UNSENDABLE.page,
+    takes: browserBuildTakes,
     origin,
     send,
     fetch: fetchVia,

@@ -54,11 +54,6 @@ export const claimedStatus = (name: string): number | undefined => {
 export const UNSENDABLE = {
   nodeFetch: new Set(['transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect']),
   page: new Set(['origin', 'transfer-encoding', 'content-length', 'connection', 'host', 'keep-alive', 'accept-encoding', 'expect', 'upgrade']),
-  /**
-   * Not sent to the browser build, which answers `Prefer` 501 by design:
-   * Prism, which answers it elsewhere, needs Node (docs/testing.md).
-   */
-  browserBuild: new Set(['prefer']),
 } as const;
 
 /** The cases a way in can send with exactly their headers. */

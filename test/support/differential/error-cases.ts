@@ -13,6 +13,7 @@
  * once; the corpus is sent one at a time, so that every way sees one
  * order). Faults force 500, 502, 503 and 504 on every operation instead.
  */
+import { brotliCompressSync } from 'node:zlib';
 import { KEY } from '../harness.js';
 import type { WireRequest } from './wire.js';
 
@@ -95,6 +96,9 @@ export const ERROR_CASES: readonly Case[] = [
   post('createPet 415 latin1', '{"name":"A","categoryId":1}', { ...json, 'content-type': 'application/json; charset=latin1' }),
   post('createPet 415 not UTF-8', new Uint8Array([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), json),
   post('createPet 415 unknown encoding', '{"name":"A","categoryId":1}', { ...json, 'content-encoding': 'compress' }),
+  // Brotli, which Node decodes (a browser has no decoder: the browser build refuses it 415, by design).
+  post('createPet 201 in Brotli', brotliCompressSync('{"name":"Brotli","categoryId":2}'), { ...json, 'content-encoding': 'br' }),
+  post('createPet 400 Brotli not decodable', 'not brotli', { ...json, 'content-encoding': 'br' }),
   // 404, 405 and 501 of no operation: an unknown route, a method a path has not, the store area.
   get('404 unknown route', '/v1/nothing'),
   get('404 outside /v1', '/nothing'),

@@ -7,9 +7,9 @@ import { differences, keptVia, runCorpus, type Run } from './compare.js';
 import { httpWay, type Way } from './ways.js';
 import type { WireRequest } from './wire.js';
 
-/** The cases of `corpus` a way takes: those it can send as given, to paths it answers. */
+/** The cases of `corpus` a way takes: those it can send as given, and answers. */
 export const casesFor = (way: Way, corpus: readonly WireRequest[]): WireRequest[] =>
-  sendable(corpus, way.refuses).filter((request) => way.serves?.(request.target) ?? true);
+  sendable(corpus, way.refuses).filter((request) => way.takes?.(request) ?? true);
 
 /** Opens a way, sends it `requests` and reads what it kept, then closes it. */
 export async function runWay(

@@ -26,10 +26,10 @@ export interface Way {
   /** Header names it cannot send as given (UNSENDABLE in corpus.ts): the cases with one are not sent to it. */
   readonly refuses?: ReadonlySet<string>;
   /**
-   * The targets it answers, if not all: MSW's handlers take only what the
-   * engine serves (`servesPath`) and leave the rest to the network, by design.
+   * The cases it takes, if not all: MSW's handlers take only what the engine
+   * serves (`servesPath`) and leave the rest to the network, by design.
    */
-  readonly serves?: (target: string) => boolean;
+  readonly takes?: (request: WireRequest) => boolean;
   /** Where the way's fetch sends `/__sandbox` (nothing listens there for the in-process ways). */
   readonly origin: string;
   send(request: WireRequest): Promise<RawAnswer>;
@@ -96,7 +96,7 @@ export async function mswNodeWay(): Promise<Way> {
   return {
     name: 'MSW in Node',
     refuses: UNSENDABLE.nodeFetch,
-    serves: servesPath,
+    takes: (request) => servesPath(request.target),
     origin,
     send: async (wire) => rawOf(await fetchVia(new URL(wire.target, origin), initOf(wire))),
     fetch: fetchVia,
