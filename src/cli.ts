@@ -36,6 +36,7 @@ pact work directly on the data file when no sandbox runs):
   mcp --url <origin> [--admin-token-file <file>] [--key <API key>]
                             an MCP server on stdio for coding agents: tools that
                             drive the sandbox at --url through its control plane
+                            (data, faults, journal, coverage, checkpoints, mode)
                             (docs/mcp.md)
 Command options: --url <origin> (e.g. http://127.0.0.1:4010), --key <API key> (workspace; default the first key)
 

@@ -60,6 +60,17 @@ const errorResult = (body: { code: string; message: string; status: number }): C
   structuredContent: body,
 });
 
+/** A JSON object's copy for `structuredContent`; none for other answers (a coverage report in Markdown or JUnit XML is text). */
+function structured(text: string): { structuredContent?: Record<string, unknown> } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? { structuredContent: value as Record<string, unknown> } : {};
+}
+
 /** One tool call: the control plane's answer, its Error body, or why none came. */
 async function callTool(client: ControlClient, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
   let request;
@@ -73,9 +84,7 @@ async function callTool(client: ControlClient, tool: Tool, args: Record<string, 
   try {
     // The text as sent: an int64 keeps its digits; the structured copy is for clients that read it.
     const text = await (client.text as CallAny)(tool.operationId, input, request.key === undefined ? {} : { key: request.key });
-    const value = JSON.parse(text as string) as unknown;
-    const structured = value !== null && typeof value === 'object' && !Array.isArray(value) ? { structuredContent: value as Record<string, unknown> } : {};
-    return { content: [{ type: 'text', text: text as string }], ...structured };
+    return { content: [{ type: 'text', text: text as string }], ...structured(text as string) };
   } catch (error) {
     if (!(error instanceof ControlError)) throw error;
     if (error.body && error.status !== undefined) return errorResult({ code: error.body.code, message: error.body.message, status: error.status });

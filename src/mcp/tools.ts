@@ -39,6 +39,7 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   { name: 'remove_fault', operationId: 'deleteFault' },
   { name: 'clear_faults', operationId: 'clearFaults' },
   { name: 'read_journal', operationId: 'readJournal' },
+  { name: 'coverage', operationId: 'readCoverage' },
   { name: 'list_checkpoints', operationId: 'listCheckpoints' },
   { name: 'save_checkpoint', operationId: 'saveCheckpoint' },
   { name: 'restore_checkpoint', operationId: 'restoreCheckpoint' },

@@ -28,6 +28,7 @@ const TOOLS = [
   'remove_fault',
   'clear_faults',
   'read_journal',
+  'coverage',
   'list_checkpoints',
   'save_checkpoint',
   'restore_checkpoint',
@@ -112,9 +113,28 @@ describe('petstore-sandbox mcp', { timeout: 60_000 }, () => {
   });
 
   it('read_journal shows the requests the workspace received', async () => {
+    await sb.call('/pets/1');
     await sb.call('/pets?status=sold');
     const journal = (await mcp.ok('read_journal', { limit: 1 })) as { entries: { method: string; path: string; query: unknown; status: number }[] };
     expect(journal.entries).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/pets', query: { status: 'sold' }, status: 200 })]);
+  });
+
+  it('coverage counts the requests per operation and documented status, in JSON and Markdown, as the control plane reports them', async () => {
+    const other = clientOf(sb, OTHER_KEY);
+    await other.call('clearJournal');
+    await sb.call('/pets', { key: OTHER_KEY });
+    await sb.call('/pets', { key: OTHER_KEY });
+    await sb.call('/pets/999999', { key: OTHER_KEY });
+    type Report = { requests: number; operations: { operationId: string; statuses: { status: number; count: number }[] }[] };
+    const report = (await mcp.ok('coverage', { key: OTHER_KEY })) as Report;
+    expect(report.requests).toBe(3);
+    const counts = (id: string) => Object.fromEntries(report.operations.find((o) => o.operationId === id)?.statuses.map((s) => [s.status, s.count]) ?? []);
+    expect(counts('listPets')).toMatchObject({ 200: 2 });
+    expect(counts('getPet')).toMatchObject({ 200: 0, 404: 1 });
+    expect(report).toEqual(await other.call('readCoverage'));
+    const markdown = await mcp.call('coverage', { key: OTHER_KEY, format: 'markdown', 'fail-under': 50 });
+    expect(markdown.structuredContent).toBeUndefined();
+    expect(markdown.content).toEqual([{ type: 'text', text: await other.text('readCoverage', { query: { format: 'markdown', 'fail-under': 50 } }) }]);
   });
 
   it('save_checkpoint and restore_checkpoint give back the exact export; list_checkpoints names it', async () => {
@@ -146,6 +166,7 @@ describe('petstore-sandbox mcp', { timeout: 60_000 }, () => {
     expect((await ctl('GET', '/faults')).body).toMatchObject({ faults: [] });
     // Typed from the spec: a limit that is not an integer, a mode the spec does not list.
     expect(resultJson(await mcp.call('read_journal', { limit: 'many' }))).toEqual((await ctl('GET', '/journal?limit=many')).body);
+    expect(resultJson(await mcp.call('coverage', { format: 'pdf' }))).toEqual((await ctl('GET', '/coverage?format=pdf')).body);
     expect(resultJson(await mcp.call('set_mode', { mode: 'chaos' }))).toEqual((await ctl('PUT', '/mode', { json: { mode: 'chaos' } })).body);
     // No request can carry these: refused in the control plane's words.
     expect(resultJson(await mcp.call('remove_fault', {}))).toEqual({ code: 'invalid_request', message: "Argument 'faultId' is required.", status: 400 });
