@@ -6,7 +6,6 @@
  * as the very Error body the control plane answers the same request with;
  * the admin token must appear in nothing the server sent back.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Ajv } from 'ajv';
@@ -215,22 +214,6 @@ describe('petstore-sandbox mcp, when the sandbox will not serve it', { timeout: 
     } finally {
       await session.close();
     }
-  });
-});
-
-describe('petstore-sandbox mcp, used wrongly', { timeout: 60_000 }, () => {
-  it.each([
-    [[], 'Usage: mcp --url <sandbox origin>'],
-    [['--url', 'ftp://127.0.0.1:4010'], "--url must be an http(s) URL, got 'ftp://127.0.0.1:4010'."],
-    [['--url', 'http://127.0.0.1:4010', 'extra'], "'mcp' takes no arguments."],
-  ])('%j: exit 2, the reason and where the help is, nothing on stdout', async (args, message) => {
-    const run = spawnSync(process.execPath, [await builtCli(), 'mcp', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
-    expect(run.status, run.stderr).toBe(2);
-    expect(run.stderr.trimEnd().split('\n')).toEqual([
-      expect.stringContaining(`petstore-sandbox mcp: ${message}`),
-      'Run petstore-sandbox --help for the options.',
-    ]);
-    expect(run.stdout).toBe('');
   });
 });
 

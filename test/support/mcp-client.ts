@@ -14,9 +14,13 @@ import { bundleSandbox } from './bundle.js';
 import { tempDir } from './harness.js';
 import { ROOT } from './spawn.js';
 
-let bundled: Promise<string> | undefined;
-/** The CLI, bundled once per test file. */
-export const builtCli = (): Promise<string> => (bundled ??= bundleSandbox('mcp-cli'));
+const bundled = new Map<string, Promise<string>>();
+/** The CLI, bundled once per test file (`name`: a folder of its own under test-output/, one per file, as files run side by side). */
+export function builtCli(name = 'mcp-cli'): Promise<string> {
+  const found = bundled.get(name) ?? bundleSandbox(name);
+  bundled.set(name, found);
+  return found;
+}
 
 export interface McpSession {
   client: Client;
