@@ -24,6 +24,8 @@ export interface ArgumentPlaces {
   query: string[];
   /** The operation takes a body: arguments not named above go in it. */
   body: boolean;
+  /** Arguments outside the schema go in the body too, for the control plane to judge (a tool that takes its whole body). */
+  others: boolean;
 }
 
 /** A tool's arguments: their schema, and where each goes. */
@@ -88,7 +90,7 @@ export function toolArguments(control: Spec, api: Spec, operationId: string, pic
   if (!op) throw new Error(`The control spec has no operation ${operationId}.`);
   const properties: Json = {};
   const required: string[] = [];
-  const places: ArgumentPlaces = { path: [], query: [], body: op.requestBody !== undefined };
+  const places: ArgumentPlaces = { path: [], query: [], body: op.requestBody !== undefined, others: op.requestBody !== undefined && pick === undefined };
   op.parameters.forEach((parameter, index) => {
     const name = parameter.in === 'header' ? HEADER_ARGUMENTS[parameter.name.toLowerCase()] : parameter.name;
     if (name === undefined) throw new Error(`${operationId}: no tool argument carries the header ${parameter.name}.`);

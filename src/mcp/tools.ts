@@ -54,10 +54,10 @@ export interface Tool extends ToolSpec, ToolArguments {
 
 /** The tools with their argument schemas, derived from the control spec (and the interface's, which it refers to). */
 export function createTools(control: Spec, api: Spec): Tool[] {
+  const paths = control.document.paths as Record<string, Record<string, { summary?: string; description?: string } | undefined>>;
   return TOOL_SPECS.map((spec) => {
-    const raw = (control.document.paths as Record<string, Record<string, { summary?: string; description?: string }>>)[
-      control.operations.get(spec.operationId)?.path ?? ''
-    ]?.[control.operations.get(spec.operationId)?.method ?? ''];
+    const op = control.operations.get(spec.operationId);
+    const raw = op ? paths[op.path]?.[op.method] : undefined;
     const said = [raw?.summary, raw?.description?.trim()].filter(Boolean).join('. ');
     return { ...spec, ...toolArguments(control, api, spec.operationId, spec.pick), description: spec.description ?? said };
   });
@@ -84,7 +84,7 @@ function text(name: string, value: unknown): string {
 
 /** The arguments split into the request's path, query, header and body, as `places` says. */
 export function toRequest(tool: Pick<Tool, 'name' | 'schema' | 'places'>, args: Record<string, unknown>): ToolRequest {
-  const { path, query, body }: ArgumentPlaces = tool.places;
+  const { path, query, body, others }: ArgumentPlaces = tool.places;
   const request: ToolRequest = { path: {}, query: {}, body: body ? {} : undefined, key: undefined };
   const unknown: string[] = [];
   for (const [name, value] of Object.entries(args)) {
@@ -92,8 +92,8 @@ export function toRequest(tool: Pick<Tool, 'name' | 'schema' | 'places'>, args: 
     if (name === KEY_ARGUMENT) request.key = text(name, value);
     else if (path.includes(name)) request.path[name] = text(name, value);
     else if (query.includes(name)) request.query[name] = text(name, value);
-    // Outside the schema: the body takes it when the tool passes its whole body on (the control plane judges it).
-    else if (request.body && (name in tool.schema.properties || tool.schema.additionalProperties !== false)) request.body[name] = value;
+    // Outside the schema: the body takes it when the tool passes its whole body on, and the control plane judges it.
+    else if (request.body && (others || name in tool.schema.properties)) request.body[name] = value;
     else unknown.push(name);
   }
   if (unknown.length > 0)

@@ -163,6 +163,10 @@ describe('petstore-sandbox mcp', { timeout: 60_000 }, () => {
     expect(resultJson(refused)).toEqual(direct.body);
     expect(refused.structuredContent).toEqual(direct.body);
     expect((await ctl('GET', '/faults')).body).toMatchObject({ faults: [] });
+    // A property the fault's schema does not allow: sent on, refused by the control plane.
+    const stray = { operationId: 'listPets', colour: 'red' };
+    expect(resultJson(await mcp.call('add_fault', stray))).toEqual((await ctl('POST', '/faults', { json: stray })).body);
+    expect((await ctl('GET', '/faults')).body).toMatchObject({ faults: [] });
     // Typed from the spec: a limit that is not an integer, a mode the spec does not list.
     expect(resultJson(await mcp.call('read_journal', { limit: 'many' }))).toEqual((await ctl('GET', '/journal?limit=many')).body);
     expect(resultJson(await mcp.call('coverage', { format: 'pdf' }))).toEqual((await ctl('GET', '/coverage?format=pdf')).body);
