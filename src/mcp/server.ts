@@ -45,7 +45,8 @@ const RESOURCES = [
   },
 ] as const;
 
-type CallAny = (operationId: string, input: unknown, options: { key?: string }) => Promise<unknown>;
+/** `ControlClient.text` for an operation chosen at run time. */
+type TextAny = (operationId: string, input: unknown, options: { key?: string }) => Promise<string>;
 
 /** `value` with every occurrence of `secret` replaced, through its JSON text. */
 function scrub<T>(value: T, secret: string): T {
@@ -83,8 +84,8 @@ async function callTool(client: ControlClient, tool: Tool, args: Record<string, 
   const input = { path: request.path, query: request.query, ...(request.body ? { body: request.body } : {}) };
   try {
     // The text as sent: an int64 keeps its digits; the structured copy is for clients that read it.
-    const text = await (client.text as CallAny)(tool.operationId, input, request.key === undefined ? {} : { key: request.key });
-    return { content: [{ type: 'text', text: text as string }], ...structured(text as string) };
+    const text = await (client.text as TextAny)(tool.operationId, input, request.key === undefined ? {} : { key: request.key });
+    return { content: [{ type: 'text', text }], ...structured(text) };
   } catch (error) {
     if (!(error instanceof ControlError)) throw error;
     if (error.body && error.status !== undefined) return errorResult({ code: error.body.code, message: error.body.message, status: error.status });
