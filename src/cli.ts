@@ -11,6 +11,7 @@ import { ConfigError, loadConfig, OPTIONS, type Config } from './config/load.js'
 import { PACKAGE_VERSION as version } from './config/paths.js';
 import { npmSwallowed } from './cli/npm-args.js';
 import { cliWording } from './cli/wording.js';
+import { mcpUsageProblem } from './cli/mcp-usage.js';
 
 const usage = `Usage: petstore-sandbox [options]             serve the Pet Store interface under /v1
        petstore-sandbox <command> [options]   QA commands on a sandbox or its data
@@ -32,6 +33,11 @@ pact work directly on the data file when no sandbox runs):
   copy --to <API key> [--checkpoint <name>]
                             the workspace's data (or one of its checkpoints) into
                             the workspace of another key
+  mcp --url <origin> [--admin-token-file <file>] [--key <API key>]
+                            an MCP server on stdio for coding agents: tools that
+                            drive the sandbox at --url through its control plane
+                            (data, faults, journal, coverage, checkpoints, mode)
+                            (docs/mcp.md)
 Command options: --url <origin> (e.g. http://127.0.0.1:4010), --key <API key> (workspace; default the first key)
 
 Options (each also from an environment variable):
@@ -69,6 +75,18 @@ async function command(name: string, operands: string[], config: Config, extra: 
   }
 }
 
+/** `mcp`: the MCP server on stdio until its client goes, to its exit code; the SDK loaded only for it. */
+async function mcp(operands: string[], config: Config, extra: Record<string, string | boolean | undefined>): Promise<number> {
+  const problem = mcpUsageProblem(operands, extra);
+  if (problem !== undefined) {
+    console.error(`petstore-sandbox mcp: ${problem}\n${HELP_HINT}`);
+    return 2;
+  }
+  const { runMcp } = await import('./cli/mcp-command.js');
+  // stdout is the protocol's: anything to say goes to stderr.
+  return runMcp(config, extra, (line) => console.error(line));
+}
+
 /**
  * Runs the command line on `argv` (the arguments after the executable's
  * name, as `process.argv.slice(2)`) with `env` for the options' variables,
@@ -94,6 +112,7 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
     return 2;
   }
   const [name, ...operands] = loaded.positionals;
+  if (name === 'mcp') return mcp(operands, loaded.config, loaded.extra);
   if (name !== undefined && name !== 'serve') return command(name, operands, loaded.config, loaded.extra);
   return serve(loaded.config);
 }

@@ -47,6 +47,10 @@ export interface ControlCall<K extends ControlOperationId> {
   query: Partial<ControlQuery<K>>;
   path: ControlPathParams<K>;
   body: ControlBody<K> | undefined;
+  /** Whether an API key opened the call (an operation the route table marks `apiKey`), not the admin token. */
+  byApiKey?: boolean;
+  /** The request's `Accept` header, for an operation that answers more than one format. */
+  accept?: string | undefined;
 }
 
 /** An answer already serialized, in pieces: a body too large to hold as one string (an export). */

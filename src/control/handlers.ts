@@ -5,6 +5,7 @@ import { faultStatuses, type FaultInput } from '../interceptors/faults.js';
 import { resolveFixture } from './fixtures.js';
 import { JsonPieces, type ControlContext, type ControlDeps, type ControlHandlers, type HandlerGroup, type KeyRole } from './handler-types.js';
 import { journalHandlers } from './journal-handlers.js';
+import { coverageHandlers } from './coverage-handlers.js';
 import { checkpointHandlers } from './checkpoint-handlers.js';
 import { probeHandlers } from './probe-handlers.js';
 import { providerStateHandlers } from './provider-state-handlers.js';
@@ -122,6 +123,7 @@ export function createControlHandlers(deps: ControlDeps): ControlHandlers {
     ...modeHandlers(context),
     ...dataHandlers(context),
     ...journalHandlers(context),
+    ...coverageHandlers(context),
     ...faultHandlers(context),
     ...providerStateHandlers(context),
     ...checkpointHandlers(context),

@@ -1,6 +1,8 @@
 import { parseQuery } from '../core/query-string.js';
 import type { Issue } from '../openapi/validate.js';
 import { showBody, textBytes } from './journal-body.js';
+import { CoverageTally } from './coverage-tally.js';
+import type { CoverageCount } from './coverage-types.js';
 import { JournalFollowers } from './journal-followers.js';
 import type { JournalEntry, JournalListener, JournalMemory, JournalRecord, ResponseCheck, SpecIssue } from './journal-types.js';
 
@@ -71,6 +73,8 @@ export class Journal {
   private evicted = 0;
   /** The live tail of the control plane. */
   private readonly followers = new JournalFollowers();
+  /** Every request's operation and status, counted whatever the ring evicts: the coverage report's source. */
+  private readonly tally = new CoverageTally();
 
   /** `check` tells what an exchange broke of the spec; run on read, off the hot path. */
   constructor(
@@ -83,6 +87,7 @@ export class Journal {
     // One size check when no stream is open; an entry is shown (and checked against the spec) only for a follower.
     if (!this.followers.idle) this.followers.tell(journal, () => this.show(record));
     if (this.size === 0) return;
+    this.tally.count(journal, record.operationId, record.status);
     let ring = this.rings.get(journal);
     if (!ring) {
       this.rings.set(journal, (ring = { id: journal, oldest: undefined, newest: undefined, count: 0 }));
@@ -116,13 +121,19 @@ export class Journal {
     return entries;
   }
 
-  /** Forgets a journal's entries; returns how many there were. */
+  /** Forgets a journal's entries and its counts; returns how many entries there were. */
   clear(journal: string): number {
+    this.tally.clear(journal);
     const ring = this.rings.get(journal);
     if (!ring) return 0;
     const n = ring.count;
     while (ring.oldest) this.dropOldest(ring);
     return n;
+  }
+
+  /** Requests of a journal (or of all: `undefined`) by operation and status, since it was last cleared. */
+  counts(journal: string | undefined): CoverageCount[] {
+    return this.tally.read(journal);
   }
 
   /** Calls `listener` with each entry added to `journal` from now on, until the returned function is called. */

@@ -63,6 +63,7 @@ export const CONTROL_ROUTES = {
   deleteFault: { method: 'DELETE', path: '/faults/{faultId}', status: 200, admin: true, workspace: true },
   changeProviderState: { method: 'POST', path: '/provider-states', status: 200, admin: true, workspace: true, apiKey: true },
   exportPact: { method: 'GET', path: '/pact', status: 200, admin: true, workspace: true },
+  readCoverage: { method: 'GET', path: '/coverage', status: 200, admin: true, workspace: true, apiKey: true },
   listCheckpoints: { method: 'GET', path: '/checkpoints', status: 200, admin: true, workspace: true },
   saveCheckpoint: { method: 'POST', path: '/checkpoints', status: 201, admin: true, workspace: true },
   deleteCheckpoint: { method: 'DELETE', path: '/checkpoints/{name}', status: 200, admin: true, workspace: true },

@@ -404,6 +404,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API coverage of the interface
+         * @description For each operation of the interface (`openapi.yaml`) and each status it documents, how many `/v1` requests got it; the statuses an operation answered that it does not document; the requests that matched no operation; and the calls of each deprecated operation, with its `Sunset` date. The counts are kept beside the journal, not derived from its entries: they count every request journaled since the journal was last cleared (`DELETE /journal`), however many entries `--journal-size` and `--journal-memory` have dropped since. A reset or a load keeps them, as it keeps the journal. With `--journal-size 0` nothing is journaled and nothing is counted. The counts are of the workspace of `X-Sandbox-Key` (default the first configured API key), as for the journal; with `all=true` and the admin token, of every workspace and of the requests without a valid API key. Besides the admin token, it takes an API key as `Authorization: Bearer <API key>`, which reads its own workspace's counts only. The format is `format`, else the `Accept` header (`text/markdown`, `application/xml`), else JSON: Markdown for a CI job's step summary, JUnit XML with one test case per documented answer. `fail-under` sets a threshold on the share of documented answers exercised: the JSON says whether it was met (`threshold.met`), the Markdown says so at its top, and the JUnit report adds a test case `threshold` that fails under it (the answers never exercised are then `skipped`, not failures: the threshold decides). Without `fail-under`, each answer never exercised is a JUnit failure. The HTTP status is 200 either way.
+         */
+        get: operations["readCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkpoints": {
         parameters: {
             query?: never;
@@ -1116,6 +1136,76 @@ export interface components {
              * @example 2
              */
             cleared: number;
+        };
+        /** @description How many `/v1` requests got each documented answer of each operation, and what fell outside the interface, since the journal was last cleared. */
+        Coverage: {
+            /**
+             * @description One workspace's counts, or every workspace's and the unauthenticated requests' (`all=true`).
+             * @enum {string}
+             */
+            scope: "workspace" | "all";
+            workspace?: components["schemas"]["WorkspaceId"];
+            /** @description Requests counted, of every operation and of none. */
+            requests: number;
+            /** @description The documented answers (an operation and a status it documents), and how many got at least one request. */
+            documented: {
+                answers: number;
+                exercised: number;
+                /** @description `exercised` of `answers`, in percent, rounded down to one decimal. */
+                percent: number;
+            };
+            /** @description With `fail-under` only. */
+            threshold?: {
+                failUnder: number;
+                /** @description Whether the exercised share is at least `failUnder` percent. */
+                met: boolean;
+            };
+            /** @description Every operation of the interface, in the spec's order. */
+            operations: components["schemas"]["OperationCoverage"][];
+            /** @description Requests that matched no operation (an unknown path's 404, a 405, the store area's 501), by status. */
+            unmatched: {
+                requests: number;
+                statuses: components["schemas"]["StatusCount"][];
+            };
+            /** @description The deprecated operations, their calls and the date of their announced removal. */
+            deprecated: {
+                operationId: string;
+                method: string;
+                path: string;
+                /** @description Requests of the operation, whatever they were answered. */
+                calls: number;
+                /**
+                 * @description The `Sunset` header the operation answers (RFC 8594).
+                 * @example Thu, 05 Dec 2030 00:00:00 GMT
+                 */
+                sunset: string;
+                /**
+                 * Format: date
+                 * @example 2030-12-05
+                 */
+                sunsetDate: string;
+            }[];
+        };
+        OperationCoverage: {
+            /** @example listPets */
+            operationId: string;
+            /** @example GET */
+            method: string;
+            /** @example /v1/pets */
+            path: string;
+            deprecated: boolean;
+            /** @description Requests of the operation, documented statuses or not. */
+            requests: number;
+            /** @description Each status the operation documents, in order, with its requests (0 when never exercised). */
+            statuses: components["schemas"]["StatusCount"][];
+            /** @description Statuses the operation answered that it does not document. */
+            undocumented: components["schemas"]["StatusCount"][];
+        };
+        StatusCount: {
+            /** @example 200 */
+            status: number;
+            /** @example 3 */
+            count: number;
         };
         /**
          * @description An error; `status` equals the HTTP status of the response.
@@ -2100,6 +2190,75 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["UnknownKey"];
+        };
+    };
+    readCoverage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Every workspace and the requests without a valid API key, summed (the admin token only; not with `X-Sandbox-Key`).
+                 * @example true
+                 */
+                all?: boolean;
+                /**
+                 * @description The report's format; default from `Accept`, else `json`.
+                 * @example markdown
+                 */
+                format?: "json" | "markdown" | "junit";
+                /**
+                 * @description The share of documented answers, in percent, below which the report says it failed.
+                 * @example 80
+                 */
+                "fail-under"?: number;
+            };
+            header?: {
+                /**
+                 * @description The API key whose workspace the operation acts on; default the first configured API key. With `--open-keys` any well-formed token names a workspace (created and seeded on first use).
+                 * @example sandbox-key
+                 */
+                "X-Sandbox-Key"?: components["parameters"]["SandboxKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coverage report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coverage"];
+                    /** @example ## API coverage: 4 of 16 documented answers (25%) */
+                    "text/markdown": string;
+                    /**
+                     * @example <?xml version="1.0" encoding="UTF-8"?>
+                     *     <testsuites name="API coverage" tests="16" failures="12">...</testsuites>
+                     */
+                    "application/xml": string;
+                };
+            };
+            /** @description `format` or `fail-under` is not one of its values, `all=true` with `X-Sandbox-Key`, or `X-Sandbox-Key` is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A wrong token, or an API key asking for `all=true` or another workspace than its own. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             404: components["responses"]["UnknownKey"];
         };
     };

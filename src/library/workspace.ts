@@ -42,6 +42,8 @@ export interface Workspace {
   copyTo(targetKey: string, options?: ControlBody<'copyWorkspace'>): Promise<ControlResult<'copyWorkspace'>>;
   /** A consumer's pact (Pact V4), recorded from the journal. */
   pact(query: ControlQuery<'exportPact'>): Promise<ControlResult<'exportPact'>>;
+  /** Which operations and documented statuses this workspace's requests exercised (docs/coverage.md), as JSON. */
+  coverage(query?: Omit<ControlQuery<'readCoverage'>, 'format' | 'all'>): Promise<ControlResult<'readCoverage'>>;
 }
 
 /** A workspace's controls through `client` (the control plane's typed client), acting on `key`'s workspace. */
@@ -71,5 +73,6 @@ export function workspaceOf(client: ControlClient, key: string): Workspace {
     },
     copyTo: (targetKey, options = {}) => client.call('copyWorkspace', { body: options }, { ...on, targetKey }),
     pact: (query) => client.call('exportPact', { query }, on),
+    coverage: (query = {}) => client.call('readCoverage', { query: { ...query, format: 'json' } }, on),
   };
 }

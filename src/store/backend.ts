@@ -10,6 +10,7 @@
  */
 import type { Mode } from '../config/load.js';
 import type { JournalEntry, JournalListener, JournalMemory, JournalRecord } from '../control/journal-types.js';
+import type { CoverageCount } from '../control/coverage-types.js';
 import type { Fault, FaultInput } from '../interceptors/faults.js';
 import type { Interceptor, Runtime } from '../core/operation.js';
 import type { Page } from './pet-index.js';
@@ -74,6 +75,12 @@ export interface JournalStore {
   read(workspace: string, limit: number): MaybePromise<JournalEntry[]>;
   clear(workspace: string): MaybePromise<number>;
   memory(): MaybePromise<JournalMemory>;
+  /**
+   * Requests journaled in a workspace (or in every journal, the
+   * unauthenticated one too: `undefined`) by operation and status: counted
+   * as each entry is added, whatever is evicted later; cleared with the journal.
+   */
+  counts(workspace: string | undefined): MaybePromise<CoverageCount[]>;
   /** Calls `listener` with each entry added to a journal from now on (by this process), until the returned function is called. */
   follow(workspace: string, listener: JournalListener): () => void;
 }

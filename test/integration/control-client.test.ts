@@ -48,6 +48,7 @@ const CALLS: { [K in JsonOperationId]: ControlInput<K> } = {
   clearFaults: {},
   changeProviderState: { body: { state: 'a pet with id 7 exists', params: { name: 'Rex' }, action: 'setup' } },
   exportPact: { query: { consumer: 'pet-store-web' } },
+  readCoverage: { query: { 'fail-under': 50 } },
   saveCheckpoint: { body: { name: 'before' } },
   listCheckpoints: {},
   restoreCheckpoint: { path: { name: 'before' } },

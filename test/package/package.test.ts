@@ -14,6 +14,8 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runningServer } from '../../src/store/file/lock.js';
 import { tempDir } from '../support/harness.js';
@@ -112,6 +114,25 @@ describe('the npm package', { timeout: 180_000 }, () => {
       // Prism, an external import of the bundle, loads from the installed dependencies.
       const example = await fetch(`${origin}/v1/pets/1`, { headers: { ...auth, prefer: 'code=404' } });
       expect(example.status).toBe(404);
+    });
+
+    it('petstore-sandbox mcp: the bundled MCP SDK serves the tools over stdio, needing nothing outside the package', async () => {
+      const transport = new StdioClientTransport({
+        command: 'npx',
+        args: ['--no-install', 'petstore-sandbox', 'mcp', '--url', origin],
+        cwd: app,
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'package-test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toContain('add_fault');
+        const faults = await client.callTool({ name: 'list_faults', arguments: {} });
+        expect(faults.isError, JSON.stringify(faults)).toBeFalsy();
+        expect(faults.structuredContent).toMatchObject({ faults: [] });
+      } finally {
+        await client.close();
+      }
     });
 
     it('logs JSON lines and stops on SIGTERM with exit code 0', async () => {

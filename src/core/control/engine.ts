@@ -125,8 +125,10 @@ export function createControlEngine(options: ControlEngineOptions): ControlEngin
     // An API key that opened the operation names the workspace itself.
     if (apiKey !== undefined) checked.key = apiKey;
     await options.sync?.(checked.key);
+    const accept = request.headers.accept;
+    const call = { ...checked, byApiKey: apiKey !== undefined, accept: Array.isArray(accept) ? accept.join(', ') : accept };
     // Checked against the operation in the spec, so it has the types generated from it.
-    const answer: unknown = await (handlers[operationId] as (call: ControlCall<typeof operationId>) => unknown)(checked as never);
+    const answer: unknown = await (handlers[operationId] as (call: ControlCall<typeof operationId>) => unknown)(call as never);
     const onUnexpected = (error: unknown) => options.onUnexpected?.(error, request);
     return answerResponse(route.status, answer, { head: request.method === 'HEAD', signal: request.signal, onUnexpected });
   };

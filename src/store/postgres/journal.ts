@@ -5,6 +5,8 @@ import type { JournalListener } from '../../control/journal-types.js';
 import { JournalFollowers } from '../../control/journal-followers.js';
 import { entryBytes, showRecord } from '../../control/journal.js';
 import type { JournalEntry, JournalMemory, JournalRecord, ResponseCheck } from '../../control/journal-types.js';
+import type { CoverageCount } from '../../control/coverage-types.js';
+import { ADD_COUNTS, countsOf, newestPerWorkspace, readCounts } from './journal-batch.js';
 import { JOURNAL_CHANNEL, JournalTail, noticeOf } from './journal-tail.js';
 import { BatchQueue } from './batch-queue.js';
 import { failed } from './pool.js';
@@ -115,12 +117,19 @@ export class PgJournal implements JournalStore {
     await this.flush();
     const { rows } = await this.pool
       .query<{ n: string }>(
-        `WITH gone AS (DELETE FROM petstore_journal WHERE workspace = $1 RETURNING bytes)
+        `WITH gone AS (DELETE FROM petstore_journal WHERE workspace = $1 RETURNING bytes),
+              counts AS (DELETE FROM petstore_coverage WHERE workspace = $1)
          UPDATE petstore_journal_total SET bytes = bytes - (SELECT coalesce(sum(bytes), 0) FROM gone) RETURNING (SELECT count(*) FROM gone) AS n`,
         [workspace],
       )
       .catch(failed('Could not clear the journal'));
     return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Counted by the batches (`countsOf`), so a read first waits for this instance's own. */
+  async counts(workspace: string | undefined): Promise<CoverageCount[]> {
+    await this.flush();
+    return readCounts(this.pool, workspace);
   }
 
   async memory(): Promise<JournalMemory> {
@@ -158,11 +167,12 @@ export class PgJournal implements JournalStore {
     // Each record its own parameter: sent as it is, where an array or a JSON document would be escaped and parsed
     // again, and records hold whole bodies. (At most MAX_PENDING rows of three: within the protocol's 65535.) The
     // notice tells other instances' live tails (JournalTail) on COMMIT.
-    const rowsSql = kept.map((_, i) => `($${3 * i + 4}, $${3 * i + 5}, $${3 * i + 6}::int)`).join(', ');
+    const rowsSql = kept.map((_, i) => `($${3 * i + 5}, $${3 * i + 6}, $${3 * i + 7}::int)`).join(', ');
     const { rows } = await this.pool.query<{ bytes: string }>(
       `WITH b (workspace, record, bytes) AS (VALUES ${rowsSql}),
             ins AS (INSERT INTO petstore_journal (workspace, record, bytes, instance) SELECT workspace, record, bytes, $2 FROM b RETURNING bytes),
             n AS (SELECT workspace, count(*) AS n FROM b GROUP BY workspace),
+            c AS (${ADD_COUNTS('$4')}),
             gone AS (
               DELETE FROM petstore_journal WHERE seq = ANY (ARRAY(
                 SELECT k.seq FROM n CROSS JOIN LATERAL (
@@ -171,7 +181,13 @@ export class PgJournal implements JournalStore {
               RETURNING bytes)
        UPDATE petstore_journal_total SET bytes = bytes + (SELECT coalesce(sum(bytes), 0) FROM ins) - (SELECT coalesce(sum(bytes), 0) FROM gone)
        RETURNING bytes, (SELECT pg_notify('${JOURNAL_CHANNEL}', $3)) IS NULL AS notified`,
-      [this.size, this.instance, noticeOf(kept.map((b) => b.workspace)), ...kept.flatMap((b) => [b.workspace, JSON.stringify(b.record), b.bytes])],
+      [
+        this.size,
+        this.instance,
+        noticeOf(kept.map((b) => b.workspace)),
+        JSON.stringify(countsOf(batch)),
+        ...kept.flatMap((b) => [b.workspace, JSON.stringify(b.record), b.bytes]),
+      ],
     );
     if (Number(rows[0]?.bytes ?? 0) > this.budget) await this.evict();
     this.unvacuumed += kept.length;
@@ -220,18 +236,4 @@ interface Pending {
   workspace: string;
   record: JournalRecord;
   bytes: number;
-}
-
-/** The newest `size` entries of each workspace in `batch`, in order: older ones would be cut at once. */
-function newestPerWorkspace<T extends { workspace: string }>(batch: T[], size: number): T[] {
-  const seen = new Map<string, number>();
-  const kept: T[] = [];
-  for (let i = batch.length - 1; i >= 0; i--) {
-    const entry = batch[i] as T;
-    const n = seen.get(entry.workspace) ?? 0;
-    if (n >= size) continue;
-    seen.set(entry.workspace, n + 1);
-    kept.push(entry);
-  }
-  return kept.reverse();
 }

@@ -90,6 +90,17 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE petstore_workspaces ADD COLUMN open_key boolean NOT NULL DEFAULT false,
      ADD COLUMN last_used timestamptz NOT NULL DEFAULT now();
    CREATE INDEX petstore_workspaces_open_keys ON petstore_workspaces (last_used) WHERE open_key;`,
+  // 4: the coverage report's counts (docs/coverage.md): requests per workspace,
+  // operation ('' when none matched) and status, added to by the journal's
+  // batch that writes their entries, whatever the journal cuts later, and
+  // deleted with the journal. Unlogged, as the journal is.
+  `CREATE UNLOGGED TABLE petstore_coverage (
+     workspace text NOT NULL,
+     operation text NOT NULL,
+     status int NOT NULL,
+     requests bigint NOT NULL,
+     PRIMARY KEY (workspace, operation, status)
+   );`,
 ];
 
 /** Any number of instances may start at once: the first takes this lock and migrates, the others wait and find nothing to do. */

@@ -34,6 +34,7 @@ const REMOVE = [
   'DELETE FROM petstore_checkpoints WHERE workspace = ANY($1::text[])',
   `WITH gone AS (DELETE FROM petstore_journal WHERE workspace = ANY($1::text[]) RETURNING bytes)
    UPDATE petstore_journal_total SET bytes = bytes - (SELECT coalesce(sum(bytes), 0) FROM gone)`,
+  'DELETE FROM petstore_coverage WHERE workspace = ANY($1::text[])',
   // Every instance reads the faults again at its next request.
   `WITH gone AS (DELETE FROM petstore_faults WHERE workspace = ANY($1::text[]) RETURNING id)
    UPDATE petstore_state SET faults_version = faults_version + 1 WHERE EXISTS (SELECT 1 FROM gone)`,

@@ -33,6 +33,7 @@ const journal: JournalStore = {
   read: (workspace, limit) => backend.journal.read(workspace, limit),
   clear: (workspace) => backend.journal.clear(workspace),
   memory: () => backend.journal.memory(),
+  counts: (workspace) => backend.journal.counts(workspace),
   follow(workspace, listener) {
     following += 1;
     const stop = backend.journal.follow(workspace, listener);

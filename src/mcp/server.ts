@@ -1,0 +1,156 @@
+/**
+ * The sandbox's MCP server: tools that call its control plane, and its two
+ * specs as resources, for coding agents. The SDK's low-level `Server`, so
+ * that each tool's input schema is the one derived from the control spec
+ * and each refusal is the control plane's own Error body, not the SDK's.
+ *
+ * The admin token is sent to the sandbox and nowhere else: every result
+ * and error is scrubbed of it before it leaves, whatever the sandbox says.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ControlError, createControlClient, type ControlClient } from '../control/client.js';
+import { ApiError } from '../http/errors.js';
+import type { Spec } from '../openapi/spec.js';
+import { ArgumentError, createTools, toRequest, type Tool } from './tools.js';
+
+export interface McpServerOptions {
+  /** The sandbox's origin (and any prefix before `/__sandbox`), as `--url` gives it. */
+  origin: string;
+  adminToken: string;
+  /** The workspace a tool acts on when its call names none (`--key`); default the sandbox's first key. */
+  key?: string;
+  version: string;
+  /** The control plane's spec and the interface's (which it refers to): the tools' schemas come from them. */
+  control: Spec;
+  api: Spec;
+}
+
+/** The specs as the sandbox serves them (no credential needed), each a resource at its own URL. */
+const RESOURCES = [
+  { path: '/docs/openapi.json', name: 'pet-store-interface', title: 'Pet Store interface (OpenAPI)', description: 'The /v1 interface the sandbox serves.' },
+  {
+    path: '/docs/sandbox-control.json',
+    name: 'sandbox-control-plane',
+    title: 'Sandbox control plane (OpenAPI)',
+    description: 'The /__sandbox control plane the tools call.',
+  },
+] as const;
+
+/** `ControlClient.text` for an operation chosen at run time. */
+type TextAny = (operationId: string, input: unknown, options: { key?: string }) => Promise<string>;
+
+/** `value` with every occurrence of `secret` replaced, through its JSON text. */
+function scrub<T>(value: T, secret: string): T {
+  if (secret === '') return value;
+  const text = JSON.stringify(value);
+  return text.includes(secret) ? (JSON.parse(text.split(secret).join('[admin token]')) as T) : value;
+}
+
+const errorResult = (body: { code: string; message: string; status: number }): CallToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text: JSON.stringify(body) }],
+  structuredContent: body,
+});
+
+/** A JSON object's copy for `structuredContent`; none for other answers (a coverage report in Markdown or JUnit XML is text). */
+function structured(text: string): { structuredContent?: Record<string, unknown> } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? { structuredContent: value as Record<string, unknown> } : {};
+}
+
+/** One tool call: the control plane's answer, its Error body, or why none came. */
+async function callTool(client: ControlClient, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
+  let request;
+  try {
+    request = toRequest(tool, args);
+  } catch (error) {
+    if (error instanceof ArgumentError) return errorResult(ApiError.of('invalid_request', error.message).toBody());
+    throw error;
+  }
+  const input = { path: request.path, query: request.query, ...(request.body ? { body: request.body } : {}) };
+  try {
+    // The text as sent: an int64 keeps its digits; the structured copy is for clients that read it.
+    const text = await (client.text as TextAny)(tool.operationId, input, request.key === undefined ? {} : { key: request.key });
+    return { content: [{ type: 'text', text }], ...structured(text) };
+  } catch (error) {
+    if (!(error instanceof ControlError)) throw error;
+    if (error.body && error.status !== undefined) return errorResult({ code: error.body.code, message: error.body.message, status: error.status });
+    return { isError: true, content: [{ type: 'text', text: error.message }] };
+  }
+}
+
+/** Reads a spec from the sandbox. */
+async function readResource(uri: string, origin: string): Promise<{ contents: { uri: string; mimeType: string; text: string }[] }> {
+  if (!RESOURCES.some((r) => `${origin}${r.path}` === uri)) throw new McpError(ErrorCode.InvalidParams, `No resource ${uri}.`);
+  let res: Response;
+  try {
+    res = await fetch(uri);
+  } catch (error) {
+    throw new McpError(ErrorCode.InternalError, `Cannot reach the sandbox at ${origin}: ${String((error as Error).cause ?? (error as Error).message)}`);
+  }
+  const text = await res.text();
+  if (!res.ok) throw new McpError(ErrorCode.InternalError, `The sandbox answered ${res.status} for ${uri}: ${text.slice(0, 300)}`);
+  return { contents: [{ uri, mimeType: 'application/json', text }] };
+}
+
+/** Runs a handler, its result and any error it throws scrubbed of the admin token. */
+function guarded<A extends unknown[], R>(token: string, handler: (...args: A) => Promise<R> | R): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return scrub(await handler(...args), token);
+    } catch (error) {
+      const message = (error as Error).message.split(token).join('[admin token]');
+      throw error instanceof McpError ? new McpError(error.code, message.replace(/^MCP error -?\d+: /, '')) : new McpError(ErrorCode.InternalError, message);
+    }
+  };
+}
+
+/** Creates the MCP server of the sandbox at `options.origin`; connect it to a transport to serve. */
+export function createMcpServer(options: McpServerOptions): Server {
+  const origin = options.origin.replace(/\/+$/, '');
+  const client = createControlClient({ origin, adminToken: options.adminToken, ...(options.key === undefined ? {} : { key: options.key }) });
+  const tools = new Map(createTools(options.control, options.api).map((tool) => [tool.name, tool]));
+  const server = new Server(
+    { name: 'petstore-sandbox', version: options.version },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions: `Drives the Pet Store sandbox at ${origin}: its data, faults, journal, checkpoints and mode. Tools that act on a workspace take its API key as \`key\`.`,
+    },
+  );
+  const token = options.adminToken;
+  server.setRequestHandler(
+    ListToolsRequestSchema,
+    guarded(token, () => ({ tools: [...tools.values()].map(({ name, description, schema }) => ({ name, description, inputSchema: schema })) })),
+  );
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    guarded(token, ({ params }) => {
+      const tool = tools.get(params.name);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool named '${params.name}'.`);
+      return callTool(client, tool, params.arguments ?? {});
+    }),
+  );
+  server.setRequestHandler(
+    ListResourcesRequestSchema,
+    guarded(token, () => ({ resources: RESOURCES.map(({ path, ...r }) => ({ uri: `${origin}${path}`, mimeType: 'application/json', ...r })) })),
+  );
+  server.setRequestHandler(
+    ReadResourceRequestSchema,
+    guarded(token, ({ params }) => readResource(params.uri, origin)),
+  );
+  return server;
+}
