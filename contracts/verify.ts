@@ -10,7 +10,10 @@
  */
 import { parseArgs } from 'node:util';
 import { ControlError, createControlClient, type ControlClient } from '../src/control/client.js';
-import { listPactFiles, PACTS_DIR } from './pact-files.js';
+import { listInteractions, listPactFiles, PACTS_DIR } from './pact-files.js';
+import type { ReportCase } from './report-case.js';
+import { dreddCases, outcomeCases, pactCases } from './report-cases.js';
+import { parseReportTargets, writeReports, type ReportTarget } from './report-files.js';
 import { printDredd, printSummary, type Outcome } from './verify-report.js';
 import { plainOutput } from './plain-output.js';
 import { restoreWorkspace, saveWorkspace } from './verify-workspace.js';
@@ -29,6 +32,8 @@ Options:
   --admin-url <origin>   where /__sandbox is served (default: the target without /v1, if it answers there)
   --admin-token <token>  the control plane's admin token (default: $PETSTORE_ADMIN_TOKEN or sandbox-admin)
   --pacts <dir>          folder of pact files (default: contracts/pacts)
+  --report <fmt>=<file>  also write a report for CI: junit=<file> (JUnit XML) or ctrf=<file> (CTRF JSON);
+                         repeat it for several files. One test case per Dredd transaction and Pact interaction
   --verbose              also print Dredd's own report
   -h, --help             this text
 
@@ -70,7 +75,14 @@ function readArgs(argv: string[]) {
   if (!/^https?:$/.test(url.protocol) || !/\/v1\/?$/.test(url.pathname))
     throw new UsageError(`--target must be an http(s) URL ending in /v1, got '${values.target}'`);
   const target = values.target.replace(/\/+$/, '');
+  let reports: ReportTarget[];
+  try {
+    reports = parseReportTargets(values.report);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   return {
+    reports,
     target,
     key: values.key,
     adminUrl: values['admin-url']?.replace(/\/+$/, ''),
@@ -96,6 +108,8 @@ async function main(argv: string[]): Promise<number> {
   // Loaded only now: Dredd and Pact take seconds to import, a usage error should not wait for them.
   const { CONTROL_TIMEOUT_MS, providerBaseUrl } = await import('./provider/verify-pacts.js');
   const outcomes: Outcome[] = [];
+  const cases: ReportCase[] = [];
+  const start = Date.now();
   console.log(`Verifying ${args.target}\n`);
 
   // The control plane: asked for explicitly, or looked for next to the API.
@@ -120,33 +134,49 @@ async function main(argv: string[]): Promise<number> {
 
   const guard = controlPlane ? await saveWorkspace(control, args.key, controlPlane) : undefined;
   if (guard === null) {
-    printSummary([...outcomes, { tool: 'Workspace', ok: false, line: 'could not be saved, so nothing was run' }]);
+    outcomes.push({ tool: 'Workspace', ok: false, line: 'could not be saved, so nothing was run' });
+    report(args, outcomes, cases, start);
+    printSummary(outcomes);
     return 1;
   }
   if (!controlPlane) console.log(`Changes: Dredd creates pets with the key ${args.key} (one for createPet's 201, one more if the list is empty); they stay.\n`);
   const stopWatching = guard ? restoreOnSignal(guard.restore, (problem) => console.error(`verify: could not restore the workspace: ${problem}`)) : undefined;
   try {
-    await runChecks(args, controlPlane, outcomes);
+    await runChecks(args, controlPlane, outcomes, cases);
   } finally {
     // Restored before the handlers go: a signal meanwhile waits for the same restore.
     if (guard) outcomes.push(await restoreWorkspace(guard));
     stopWatching?.();
   }
+  report(args, outcomes, cases, start);
   return printSummary(outcomes) ? 0 : 1;
+}
+
+/** Writes the `--report` files, if any; a file that cannot be written fails the run. */
+function report(args: Args, outcomes: Outcome[], cases: ReportCase[], start: number): void {
+  if (args.reports.length === 0) return;
+  const run = { name: 'petstore-sandbox verify', target: args.target, start, stop: Date.now() };
+  const { written, problems } = writeReports(args.reports, [...outcomeCases(outcomes), ...cases], run);
+  console.log(`\nReports: ${written.length ? written.join(', ') : 'none written'}`);
+  for (const problem of problems) outcomes.push({ tool: 'Report', ok: false, line: `could not write ${problem}` });
 }
 
 type Args = NonNullable<ReturnType<typeof readArgs>>;
 
 /** Dredd, then Pact where provider states can be set; each adds its outcome. */
-async function runChecks(args: Args, controlPlane: string | undefined, outcomes: Outcome[]): Promise<void> {
-  const [{ runDredd }, { verifyPacts }] = await Promise.all([import('./dredd/run-dredd.js'), import('./provider/verify-pacts.js')]);
+async function runChecks(args: Args, controlPlane: string | undefined, outcomes: Outcome[], cases: ReportCase[]): Promise<void> {
+  const [{ runDredd }, { PactFailure, verifyPacts }] = await Promise.all([import('./dredd/run-dredd.js'), import('./provider/verify-pacts.js')]);
   const dredd = await runDredd({ endpoint: args.target, key: args.key, adminUrl: controlPlane, adminToken: args.adminToken, print: args.verbose });
   outcomes.push(printDredd(dredd));
+  cases.push(...dreddCases(dredd, 'spec/openapi.yaml', args.target));
 
   const files = listPactFiles(args.pactsDir);
+  // Read only for a report: verify without --report reads the pact files exactly as before.
+  const interactions = () => (args.reports.length ? listInteractions(files) : []);
   if (!controlPlane) {
     console.log('\nPact: SKIPPED: provider states can only be set through a /__sandbox control plane, and the target has none (or it refused the token).');
     outcomes.push({ tool: 'Pact', ok: true, skipped: true, line: 'skipped (no control plane to set provider states)' });
+    cases.push(...pactCases(interactions(), [], { status: 'skipped', message: 'no /__sandbox control plane to set provider states' }));
   } else if (files.length === 0) {
     outcomes.push({ tool: 'Pact', ok: true, skipped: true, line: `skipped (no pact files in ${args.pactsDir})` });
   } else {
@@ -160,9 +190,13 @@ async function runChecks(args: Args, controlPlane: string | undefined, outcomes:
         logLevel: args.verbose ? 'info' : 'error',
       });
       outcomes.push({ tool: 'Pact', ok: true, line: `${summary.interactions} interaction(s) of ${summary.consumers.join(', ')} verified` });
+      cases.push(...pactCases(interactions(), summary.results, { status: 'error', message: 'the verifier reported no result for it' }));
     } catch (error) {
-      console.log(`\n${(error as Error).message}`);
-      outcomes.push({ tool: 'Pact', ok: false, line: (error as Error).message.split('\n').slice(1).join('; ') || 'verification failed' });
+      const message = (error as Error).message;
+      console.log(`\n${message}`);
+      outcomes.push({ tool: 'Pact', ok: false, line: message.split('\n').slice(1).join('; ') || 'verification failed' });
+      const results = error instanceof PactFailure ? error.results : [];
+      cases.push(...pactCases(interactions(), results, { status: 'error', message: message.split('\n').slice(1).join('; ') || message }));
     }
   }
 }
