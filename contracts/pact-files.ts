@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../src/config/paths.js';
 
 /** Where every consumer's pact file with this service lives; all of them are verified. */
-export const PACTS_DIR = fileURLToPath(new URL('./pacts/', import.meta.url));
+export const PACTS_DIR = `${join(PACKAGE_ROOT, 'contracts', 'pacts')}/`;
 
 /** The provider name pact files must use to be verified against this service. */
 export const PROVIDER = 'pet-store-api';

@@ -1,11 +1,12 @@
 import Dredd, { type DreddStats } from 'dredd';
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { SPEC_FILE } from '../../src/config/paths.js';
 import { bundleHooks } from './bundle-hooks.js';
 import { SETTINGS_ENV } from './settings.js';
 
-export const SPEC_FILE = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+// The package's spec, found from wherever this code runs: contracts/ in a checkout, dist/verify/ in the package.
+export { SPEC_FILE };
 
 // Dredd's reporter writes pass/fail lines through its own logger, which `loglevel` does not silence.
 // Required, not imported: how an ESM default import sees this CommonJS module differs between loaders.
