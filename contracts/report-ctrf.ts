@@ -67,7 +67,8 @@ export function toCtrf(cases: ReportCase[], run: ReportRun): Record<string, unkn
         duration: run.stop - run.start,
       },
       tests: cases.map(test),
-      environment: { reportName: `${run.name} ${run.target}`, testEnvironment: run.target },
+      environment: { reportName: `${run.name} ${run.target}` },
+      extra: { target: run.target },
     },
   };
 }

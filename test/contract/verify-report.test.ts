@@ -32,7 +32,7 @@ interface JUnitCase {
   '@_name': string;
   '@_classname': string;
   failure?: { '@_message': string; '#text': string };
-  error?: { '@_message': string; '#text': string };
+  error?: { '@_message': string; '@_type'?: string; '#text': string };
   skipped?: { '@_message': string };
   'system-out'?: string;
 }
@@ -123,6 +123,22 @@ describe('verify --report', () => {
     expect(ctrfList?.extra?.response).toMatchObject({ status: 200, body: expect.stringContaining('"id":"1"') });
     expect(ctrfList?.trace).toContain('Response: 200');
   }, 120_000);
+
+  it('a run that could not start (the workspace could not be saved): the report says why, as an error case', async () => {
+    const { code, out, xml, cases, ctrf } = await verifyWithReports('unsaved', '--target', `${origin()}/v1`, '--key', 'no-such-key', '--admin-url', origin());
+    expect(code, out).toBe(1);
+    expect(junitErrors(xml)).toEqual([]);
+    expect(ctrfErrors(ctrf)).toEqual([]);
+    expect(cases).toEqual([
+      {
+        '@_name': 'Workspace',
+        '@_classname': 'verify.verify',
+        '@_time': '0.000',
+        error: { '@_message': 'could not be saved, so nothing was run', '@_type': 'verifyFailure', '#text': 'could not be saved, so nothing was run' },
+      },
+    ]);
+    expect(ctrf.results.summary).toMatchObject({ tests: 1, failed: 1 });
+  }, 60_000);
 
   it('each check fails on a planted defect', async () => {
     const { xml, ctrf } = await verifyWithReports('plant', '--target', broken.baseUrl, '--key', KEY);
