@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../src/config/paths.js';
 
 /** Where every consumer's pact file with this service lives; all of them are verified. */
-export const PACTS_DIR = fileURLToPath(new URL('./pacts/', import.meta.url));
+export const PACTS_DIR = `${join(PACKAGE_ROOT, 'contracts', 'pacts')}/`;
 
 /** The provider name pact files must use to be verified against this service. */
 export const PROVIDER = 'pet-store-api';
@@ -16,10 +16,64 @@ export function listPactFiles(dir = PACTS_DIR): string[] {
     .map((name) => join(dir, name));
 }
 
+interface PactRequest {
+  method?: string;
+  path?: string;
+  /** V3/V4: values as arrays; V2: a query string. */
+  query?: string | Record<string, string | string[]>;
+  headers?: Record<string, string | string[]>;
+  /** V4: `{content}`; V2/V3: the body itself. */
+  body?: unknown;
+}
+
 interface PactFile {
   consumer?: { name?: string };
   provider?: { name?: string };
-  interactions?: { description?: string; providerStates?: { name?: string }[]; providerState?: string }[];
+  interactions?: { description?: string; providerStates?: { name?: string }[]; providerState?: string; request?: PactRequest }[];
+}
+
+/** An interaction of a pact file, as a report shows it. */
+export interface PactInteraction {
+  consumer: string;
+  description: string;
+  providerStates: string[];
+  request: { method: string; url: string; headers?: Record<string, string | string[]>; body?: string };
+}
+
+function queryString(query: PactRequest['query']): string {
+  if (!query) return '';
+  if (typeof query === 'string') return query ? `?${query}` : '';
+  const params = new URLSearchParams();
+  for (const [name, values] of Object.entries(query)) for (const value of [values].flat()) params.append(name, value);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+function bodyText(body: unknown): string | undefined {
+  const content = body && typeof body === 'object' && 'content' in body ? (body as { content: unknown }).content : body;
+  if (content === undefined) return undefined;
+  return typeof content === 'string' ? content : JSON.stringify(content);
+}
+
+/** Every interaction of the pact files, in file order, with the request each one sends. */
+export function listInteractions(files: readonly string[]): PactInteraction[] {
+  return files.flatMap((file) => {
+    const pact = JSON.parse(readFileSync(file, 'utf8')) as PactFile;
+    return (pact.interactions ?? []).map((interaction) => ({
+      consumer: pact.consumer?.name ?? '?',
+      description: interaction.description ?? '?',
+      providerStates: [
+        ...(interaction.providerStates ?? []).map((state) => state.name ?? ''),
+        ...(interaction.providerState ? [interaction.providerState] : []),
+      ],
+      request: {
+        method: interaction.request?.method ?? 'GET',
+        url: `${interaction.request?.path ?? '/'}${queryString(interaction.request?.query)}`,
+        headers: interaction.request?.headers,
+        body: bodyText(interaction.request?.body),
+      },
+    }));
+  });
 }
 
 /** What the pact files hold: consumers, interactions and the provider states they need. */

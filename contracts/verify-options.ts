@@ -5,6 +5,7 @@ export const VERIFY_OPTIONS = {
   'admin-url': { type: 'string' },
   'admin-token': { type: 'string' },
   pacts: { type: 'string' },
+  report: { type: 'string', multiple: true },
   verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

@@ -10,12 +10,12 @@ import { guardWorkspace, type WorkspaceGuard } from './workspace-guard.js';
  * Saves the key's workspace before provider states replace its data;
  * null when it cannot be saved (then nothing runs).
  */
-export async function saveWorkspace(control: ControlClient, key: string, adminUrl: string): Promise<WorkspaceGuard | null> {
+export async function saveWorkspace(control: ControlClient, key: string, adminUrl: string, cli: string): Promise<WorkspaceGuard | null> {
   try {
     const guard = await guardWorkspace(control);
     const where = guard.checkpoint ? `checkpoint '${guard.checkpoint}'` : 'memory (the sandbox keeps no checkpoint for it)';
     console.log(`Workspace of key ${key}: saved in ${where}; restored when verify ends.`);
-    if (guard.checkpoint) console.log(`  If verify is killed: npm run cli -- checkpoint restore ${guard.checkpoint} --url ${adminUrl} --key ${key}`);
+    if (guard.checkpoint) console.log(`  If verify is killed: ${cli} checkpoint restore ${guard.checkpoint} --url ${adminUrl} --key ${key}`);
     console.log('');
     return guard;
   } catch (error) {

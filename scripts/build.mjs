@@ -23,6 +23,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { dirname, join, relative } from 'node:path';
 import { packageBundleOptions } from './server-bundle.mjs';
 import { browserBundleOptions } from './browser-bundle.mjs';
+import { verifyBundleOptions, verifyHooksBundleOptions } from './verify-bundle.mjs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,6 +37,11 @@ const PARTS = {
     inputs: ['src', 'spec', 'fixtures', 'package.json', 'tsconfig.json', 'scripts/server-bundle.mjs', 'scripts/browser-bundle.mjs', ...COMMON],
     output: 'dist/src/bin.js',
     build: buildServer,
+  },
+  verify: {
+    inputs: ['contracts', 'src', 'spec', 'package.json', 'scripts/verify-bundle.mjs', ...COMMON],
+    output: 'dist/verify/command.js',
+    build: buildVerify,
   },
   ui: {
     inputs: ['web', ...COMMON],
@@ -68,6 +74,13 @@ async function buildServer() {
   await build(packageBundleOptions(ROOT, join(ROOT, 'dist')));
   // The browser's build of petstore-sandbox/msw: a bundle of its own, with its own chunks (no Node code to share).
   await build(browserBundleOptions(ROOT, join(ROOT, 'dist', 'browser')));
+}
+
+/** `petstore-sandbox verify`: the checks and their Dredd hooks, in dist/verify/ (the old chunks go first). */
+async function buildVerify() {
+  rmSync(join(ROOT, 'dist', 'verify'), { recursive: true, force: true });
+  await build(verifyBundleOptions(ROOT, join(ROOT, 'dist', 'verify')));
+  await build(verifyHooksBundleOptions(ROOT, join(ROOT, 'dist', 'verify', 'dredd-hooks')));
 }
 
 /** The pages, by web/build.ts (TypeScript, so through tsx: only paid when the pages changed). */

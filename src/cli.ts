@@ -12,6 +12,7 @@ import { PACKAGE_VERSION as version } from './config/paths.js';
 import { npmSwallowed } from './cli/npm-args.js';
 import { cliWording } from './cli/wording.js';
 import { mcpUsageProblem } from './cli/mcp-usage.js';
+import { runVerify } from './cli/verify.js';
 
 const usage = `Usage: petstore-sandbox [options]             serve the Pet Store interface under /v1
        petstore-sandbox <command> [options]   QA commands on a sandbox or its data
@@ -38,6 +39,10 @@ pact work directly on the data file when no sandbox runs):
                             drive the sandbox at --url through its control plane
                             (data, faults, journal, coverage, checkpoints, mode)
                             (docs/mcp.md)
+  verify --target <url ending in /v1> --key <API key> [--report junit=<file>]
+                            check any deployment against the interface's contracts
+                            (Dredd and Pact; verify --help for its options; needs
+                            dredd and @pact-foundation/pact installed beside the package)
 Command options: --url <origin> (e.g. http://127.0.0.1:4010), --key <API key> (workspace; default the first key)
 
 Options (each also from an environment variable):
@@ -94,6 +99,8 @@ async function mcp(operands: string[], config: Config, extra: Record<string, str
  * a failure it cannot explain. Serving lasts until SIGINT or SIGTERM.
  */
 export async function runCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
+  // verify has options of its own (those of `npm run verify`), none of the sandbox's.
+  if (argv[0] === 'verify') return runVerify(argv.slice(1));
   let loaded;
   try {
     loaded = loadConfig(argv, env, COMMAND_OPTIONS);

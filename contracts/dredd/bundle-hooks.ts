@@ -1,4 +1,4 @@
-import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,12 +28,33 @@ export interface HookBundle {
 }
 
 /**
+ * The hooks as the package's build bundles them (scripts/verify-bundle.mjs),
+ * with every library they use inside: the installed package has no esbuild
+ * and no devDependencies. Absent in a checkout run by tsx, whose sources
+ * are bundled afresh instead.
+ */
+const PREBUILT = {
+  conditions: join(PACKAGE_ROOT, 'dist', 'verify', 'dredd-hooks', 'hooks.cjs'),
+  validation: join(PACKAGE_ROOT, 'dist', 'verify', 'dredd-hooks', 'validate-hooks.cjs'),
+};
+
+/** Whether this code runs from the package's bundle (dist/verify/), not from contracts/ sources. */
+const fromBundle = () => !import.meta.url.endsWith('.ts');
+
+/**
  * The hooks as CommonJS files, which is what Dredd loads (through
- * proxyquire, which hands them its `hooks` object). Each run gets a folder
- * of its own, so runs in parallel processes never read each other's
+ * proxyquire, which hands them its `hooks` object): the package's
+ * prebuilt ones, or, from the sources, a fresh bundle in a folder of its
+ * own per run, so runs in parallel processes never read each other's
  * half-written files.
  */
 export async function bundleHooks(): Promise<HookBundle> {
+  if (fromBundle()) {
+    if (!existsSync(PREBUILT.conditions)) throw new Error(`The package's Dredd hooks are missing: ${PREBUILT.conditions}`);
+    return { ...PREBUILT, remove: async () => undefined };
+  }
+  // esbuild is a devDependency: imported only here, where the sources are.
+  const { build } = await import('esbuild');
   await mkdir(BUNDLES_DIR, { recursive: true });
   const dir = await mkdtemp(join(BUNDLES_DIR, 'dredd-hooks-'));
   const remove = () => rm(dir, { recursive: true, force: true });

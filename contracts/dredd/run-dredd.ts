@@ -1,11 +1,12 @@
 import Dredd, { type DreddStats } from 'dredd';
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { SPEC_FILE } from '../../src/config/paths.js';
 import { bundleHooks } from './bundle-hooks.js';
 import { SETTINGS_ENV } from './settings.js';
 
-export const SPEC_FILE = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+// The package's spec, found from wherever this code runs: contracts/ in a checkout, dist/verify/ in the package.
+export { SPEC_FILE };
 
 // Dredd's reporter writes pass/fail lines through its own logger, which `loglevel` does not silence.
 // Required, not imported: how an ESM default import sees this CommonJS module differs between loaders.
@@ -33,6 +34,21 @@ export interface DreddResult {
   status: 'pass' | 'fail' | 'skip' | 'error';
   /** Why it failed (Dredd's validation messages and the spec check's problems). */
   message: string;
+  /** From the request's start to Dredd's verdict. */
+  durationMs: number;
+  /** The request as sent (`uri` is the path and query), once the hooks had set it up. */
+  request?: DreddExchange['request'];
+  /** The answer, when there was one. */
+  response?: DreddExchange['real'];
+  /** The status the spec documents for this transaction. */
+  expectedStatus?: string;
+}
+
+/** The request, the expected and the real response, as Dredd reports them with a test. */
+export interface DreddExchange {
+  request?: { method: string; uri: string; headers: Record<string, string>; body: string };
+  expected?: { statusCode?: string | number };
+  real?: { statusCode: number | string; headers: Record<string, string>; body: string };
 }
 
 export interface DreddReport {
@@ -45,7 +61,19 @@ interface DreddTest {
   title?: string;
   message?: string;
   origin?: { resourceName?: string; actionName?: string; exampleName?: string };
+  startedAt?: number;
+  request?: DreddExchange['request'];
+  expected?: DreddExchange['expected'];
+  actual?: DreddExchange['real'];
 }
+
+/** What a report needs of a test besides its verdict. */
+const exchangeOf = (test: DreddTest) => ({
+  durationMs: test.startedAt ? Math.max(0, Date.now() - test.startedAt) : 0,
+  request: test.request,
+  response: test.actual,
+  expectedStatus: test.expected?.statusCode === undefined ? undefined : String(test.expected.statusCode),
+});
 
 const nameOf = (test: DreddTest) =>
   test.origin ? [test.origin.resourceName, test.origin.actionName, test.origin.exampleName].join(' > ') : (test.title ?? '?');
@@ -93,11 +121,13 @@ function runDreddWith(options: DreddOptions, hookfiles: string[]): Promise<Dredd
   const results: DreddResult[] = [];
   const emitter = new EventEmitter();
   const record = (status: DreddResult['status']) => (test: DreddTest) =>
-    results.push({ name: nameOf(test), status, message: status === 'pass' ? '' : (test.message ?? '') });
+    results.push({ name: nameOf(test), status, message: status === 'pass' ? '' : (test.message ?? ''), ...exchangeOf(test) });
   emitter.on('test pass', record('pass'));
   emitter.on('test fail', record('fail'));
   emitter.on('test skip', record('skip'));
-  emitter.on('test error', (error: Error, test: DreddTest) => results.push({ name: nameOf(test), status: 'error', message: error.message }));
+  emitter.on('test error', (error: Error, test: DreddTest) =>
+    results.push({ name: nameOf(test), status: 'error', message: error.message, ...exchangeOf(test) }),
+  );
 
   const dredd = new Dredd({
     endpoint: options.endpoint,

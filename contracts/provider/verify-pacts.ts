@@ -21,6 +21,50 @@ export interface PactSummary {
   files: string[];
   consumers: string[];
   interactions: number;
+  /** The verifier's result for each interaction. */
+  results: VerifierInteraction[];
+}
+
+/** One interaction's result in the verifier's JSON (pact_ffi's `pactffi_verifier_json`). */
+export interface VerifierInteraction {
+  consumer: string;
+  description: string;
+  /** e.g. `97ms`, `1s 20ms`. */
+  duration?: string;
+  providerStates?: string[];
+  /** `OK`, or `Error` with a mismatch. */
+  result: string;
+  mismatch?: {
+    type: string;
+    message?: string;
+    mismatches?: { type: string; mismatch: string; path?: string; key?: string; expected?: unknown; actual?: unknown }[];
+  };
+}
+
+interface VerifierJson {
+  interactionResults?: VerifierInteraction[];
+  errors?: { interaction: string; mismatch?: { mismatches?: { mismatch: string; path?: string }[] } }[];
+}
+
+/** A failed verification, with each interaction's result when the verifier got as far as running them. */
+export class PactFailure extends Error {
+  constructor(
+    message: string,
+    readonly results: VerifierInteraction[],
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** The verifier's JSON result, which it gives as the resolved value or as a failure's message; undefined when the text holds none. */
+function parseVerifierJson(text: string | undefined): VerifierJson | undefined {
+  if (!text || !text.includes('{')) return undefined;
+  try {
+    return JSON.parse(text.slice(text.indexOf('{'))) as VerifierJson;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -38,22 +82,14 @@ export function providerBaseUrl(target: string): string {
  * The verifier reports a failure as its whole JSON result; name the failed
  * interactions and their first mismatch instead.
  */
-function describeFailure(failure: unknown): string {
-  const message = (failure as Error | undefined)?.message ?? String(failure);
-  try {
-    const result = JSON.parse(message.slice(message.indexOf('{'))) as {
-      interactionResults?: { description: string; result: string }[];
-      errors?: { interaction: string; mismatch?: { mismatches?: { mismatch: string; path?: string }[] } }[];
-    };
-    const all = result.interactionResults ?? [];
-    const failed = (result.errors ?? []).map((e) => {
-      const first = e.mismatch?.mismatches?.[0];
-      return `${e.interaction.replace(/^Verifying a pact between .+? Given /, 'given ')}${first ? ` (${first.path ? `${first.path}: ` : ''}${first.mismatch})` : ''}`;
-    });
-    return `${failed.length} of ${all.length} interaction(s) failed: ${failed.join('; ')}`;
-  } catch {
-    return message;
-  }
+function describeFailure(message: string, result: VerifierJson | undefined): string {
+  if (!result) return message;
+  const all = result.interactionResults ?? [];
+  const failed = (result.errors ?? []).map((e) => {
+    const first = e.mismatch?.mismatches?.[0];
+    return `${e.interaction.replace(/^Verifying a pact between .+? Given /, 'given ')}${first ? ` (${first.path ? `${first.path}: ` : ''}${first.mismatch})` : ''}`;
+  });
+  return `${failed.length} of ${all.length} interaction(s) failed: ${failed.join('; ')}`;
 }
 
 /**
@@ -72,9 +108,10 @@ export async function verifyPacts(options: VerifyPactsOptions): Promise<PactSumm
   const pacts = describePacts(files);
   if (pacts.wrongProvider.length > 0) throw new Error(`Pact files for another provider: ${pacts.wrongProvider.join(', ')}.`);
   const unknown = unknownStates(pacts.states).map((name) => `unknown provider state '${name}' (known: ${KNOWN_STATES.map((s) => `'${s}'`).join(', ')})`);
-  if (unknown.length > 0) throw new Error(`Pact verification failed:\n- ${unknown.join('\n- ')}`);
+  if (unknown.length > 0) throw new PactFailure(`Pact verification failed:\n- ${unknown.join('\n- ')}`, []);
+  let output: string;
   try {
-    await new Verifier({
+    output = await new Verifier({
       provider: PROVIDER,
       providerBaseUrl: providerBaseUrl(options.target),
       pactUrls: files,
@@ -83,7 +120,12 @@ export async function verifyPacts(options: VerifyPactsOptions): Promise<PactSumm
       logLevel: options.logLevel ?? 'warn',
     }).verifyProvider();
   } catch (failure) {
-    throw new Error(`Pact verification failed:\n- verification failed: ${describeFailure(failure)}`, { cause: failure });
+    const message = (failure as Error | undefined)?.message ?? String(failure);
+    const result = parseVerifierJson(message);
+    throw new PactFailure(`Pact verification failed:\n- verification failed: ${describeFailure(message, result)}`, result?.interactionResults ?? [], {
+      cause: failure,
+    });
   }
-  return { files, consumers: pacts.consumers, interactions: pacts.interactions };
+  const results = parseVerifierJson(output)?.interactionResults ?? [];
+  return { files, consumers: pacts.consumers, interactions: pacts.interactions, results };
 }

@@ -12,24 +12,8 @@ import { createControlClient } from '../../src/control/client.js';
 import { KEY, tempDir } from '../support/harness.js';
 import { killSandbox, ROOT, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
 import { startBrokenServer, type BrokenServer } from '../support/broken-server.js';
+import { run, verify, VERIFY_ENV as env } from '../support/verify-run.js';
 
-// Neither NO_COLOR nor FORCE_COLOR: the output goes to a pipe, and that alone must keep it plain.
-const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...inherited } = process.env;
-const env = { ...inherited, PACT_DO_NOT_TRACK: 'true' };
-
-/** Runs a command to its end; resolves with its exit code and output. */
-function run(command: string, args: string[], extra: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...env, ...extra } });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, out }));
-  });
-}
-
-const verify = (...args: string[]) => run('npm', ['run', '--silent', 'verify', '--', ...args]);
 const ESC = '\u001b';
 
 /** The default workspace as the control plane answers it, as text: its export, checkpoints and faults. */

@@ -11,7 +11,7 @@
  * a generous timeout.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -22,10 +22,23 @@ import { tempDir } from '../support/harness.js';
 import { jsonLines } from '../support/log-lines.js';
 import { npm, packTarball, rootDevDependencies } from '../support/npm-package.js';
 import { awaitStartLine, collectOutput, ROOT } from '../support/spawn.js';
+import { ctrfErrors, junitErrors } from '../support/report-schemas.js';
 import { TSCONFIGS, writeScratchProject } from './scratch-project.js';
 
 let app: string;
 let tarball: string;
+
+/** `npx --no-install <args>` in the user's project, to its end: exit code and output (stdout, then stderr). */
+function npxIn(cwd: string, args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['--no-install', ...args], { cwd, env: { ...process.env, PACT_DO_NOT_TRACK: 'true' } });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, out }));
+  });
+}
 beforeAll(() => {
   tarball = packTarball();
   app = tempDir('petstore-install-');
@@ -67,6 +80,13 @@ describe('the npm package', { timeout: 180_000 }, () => {
         ...readdirSync(join(ROOT, 'fixtures'))
           .filter((f) => f.endsWith('.json'))
           .map((f) => `package/fixtures/${f}`),
+        // petstore-sandbox verify: its bundle, its Dredd hooks, and the pacts it verifies by default.
+        ...readdirSync(join(ROOT, 'dist', 'verify'), { recursive: true, withFileTypes: true })
+          .filter((entry) => entry.isFile())
+          .map((entry) => `package/${relative(ROOT, join(entry.parentPath, entry.name))}`),
+        ...readdirSync(join(ROOT, 'contracts', 'pacts'))
+          .filter((f) => f.endsWith('.json'))
+          .map((f) => `package/contracts/pacts/${f}`),
         'package/package.json',
         'package/spec/openapi.yaml',
         'package/spec/sandbox-control.yaml',
@@ -74,6 +94,9 @@ describe('the npm package', { timeout: 180_000 }, () => {
     );
     expect(existsSync(join(app, 'node_modules', 'vitest'))).toBe(false);
     expect(existsSync(join(app, 'node_modules', 'esbuild'))).toBe(false);
+    // verify's tools are optional peers: never installed with the package.
+    expect(existsSync(join(app, 'node_modules', 'dredd'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules', '@pact-foundation'))).toBe(false);
   });
 
   it('npx petstore-sandbox --version answers from the installed package', () => {
@@ -132,6 +155,30 @@ describe('the npm package', { timeout: 180_000 }, () => {
         expect(faults.structuredContent).toMatchObject({ faults: [] });
       } finally {
         await client.close();
+      }
+    });
+
+    it('verify: names the peers to install while they are missing; with them, checks the sandbox and writes valid reports', async () => {
+      const args = ['--target', `${origin}/v1`, '--key', 'sandbox-key', '--admin-token', 'sandbox-admin'];
+      const missing = await npxIn(app, ['petstore-sandbox', 'verify', ...args]);
+      expect(missing.out).toContain('petstore-sandbox verify: needs dredd and @pact-foundation/pact');
+      expect(missing.out).toContain('Install: npm install --save-dev dredd@^14.1.0 @pact-foundation/pact@^17.1.4');
+      expect(missing.code).toBe(2);
+      // The user installs them beside the package: this repository's copies, linked in.
+      const peers = ['dredd', '@pact-foundation/pact'].map((name) => join(app, 'node_modules', name));
+      mkdirSync(join(app, 'node_modules', '@pact-foundation'), { recursive: true });
+      for (const peer of peers) symlinkSync(join(ROOT, 'node_modules', relative(join(app, 'node_modules'), peer)), peer, 'dir');
+      try {
+        const reports = ['--report', 'junit=contracts.xml', '--report', 'ctrf=contracts.json'];
+        const { code, out } = await npxIn(app, ['petstore-sandbox', 'verify', ...args, ...reports]);
+        expect(out).toContain('PASS  Dredd: 9 of 9 transactions passed');
+        expect(out).toMatch(/PASS {2}Pact: \d+ interaction\(s\) of pet-store-web verified/);
+        expect(out).toContain('If verify is killed: npx petstore-sandbox checkpoint restore');
+        expect(code, out).toBe(0);
+        expect(junitErrors(readFileSync(join(app, 'contracts.xml'), 'utf8'))).toEqual([]);
+        expect(ctrfErrors(JSON.parse(readFileSync(join(app, 'contracts.json'), 'utf8')))).toEqual([]);
+      } finally {
+        for (const peer of peers) rmSync(peer, { force: true });
       }
     });
 

@@ -44,9 +44,11 @@ export interface CallResult {
 const madeHere = new Set<string>();
 // Registered when a test file imports this module, so before that file's own hooks; after-hooks
 // run in reverse order, so this runs last, once the file's sandboxes are stopped.
+// A package test's folder holds a whole npm install (over 12,000 files): on a busy 2-core machine its
+// removal can outlast the default 10 s hook timeout.
 afterAll(() => {
   for (const dir of madeHere) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-});
+}, 120_000);
 
 /** A temporary data folder, removed after the test file that made it (or earlier by the test itself). */
 export function tempDir(prefix = 'petstore-'): string {

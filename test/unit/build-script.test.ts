@@ -2,7 +2,8 @@
  * scripts/build.mjs, the build before `npm start` and `npm run cli`, on a
  * copy of the sources (with this checkout's node_modules): a fresh copy is
  * built whole, a second build with nothing changed writes nothing, and a
- * changed source rebuilds its part alone.
+ * changed source rebuilds its part alone (verify's bundle also on a change
+ * in src/, whose typed client it holds).
  */
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
 import { ROOT } from '../support/spawn.js';
 
-const INPUTS = ['src', 'web', 'spec', 'fixtures', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const INPUTS = ['src', 'contracts', 'web', 'spec', 'fixtures', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
 /** A copy of what the build reads, as a fresh clone after `npm install` has it: no dist/ yet. */
 function freshCopy(): string {
@@ -53,17 +54,18 @@ describe('scripts/build.mjs', { timeout: 240_000 }, () => {
   it('builds a fresh copy whole, then nothing while nothing changed, then only the part whose sources changed', () => {
     const dir = freshCopy();
     try {
-      expect(build(dir)).toBe('build: server (not built yet)\nbuild: ui (not built yet)\n');
+      expect(build(dir)).toBe('build: server (not built yet)\nbuild: verify (not built yet)\nbuild: ui (not built yet)\n');
       const first = distFiles(dir);
-      const entries = ['cli.js', 'index.js', 'middleware.js', 'src/bin.js', 'browser/msw.js'];
+      const entries = ['cli.js', 'index.js', 'middleware.js', 'src/bin.js', 'browser/msw.js', 'verify/command.js', 'verify/dredd-hooks/hooks.cjs'];
       expect([...first.keys()]).toEqual(expect.arrayContaining([...entries, 'ui/console/console.js', 'ui/docs/index.html', '.build-stamp.json']));
 
       expect(build(dir)).toBe('');
       expect(rewritten(first, distFiles(dir))).toEqual([]);
 
       // A change of code, not a comment alone, so that the bundle's bytes change too (a chunk gets a new name).
+      // verify's bundle holds the sandbox's typed client, so a change in src/ rebuilds it too.
       appendFileSync(join(dir, 'src', 'config', 'paths.ts'), "\nprocess.env.PETSTORE_BUILD_PROBE ??= 'changed';\n");
-      expect(build(dir)).toBe('build: server (sources changed)\n');
+      expect(build(dir)).toBe('build: server (sources changed)\nbuild: verify (sources changed)\n');
       const second = distFiles(dir);
       // The entries import the shared chunks by their content's hash: the changed chunk is a new file, and the old one is gone.
       const changed = rewritten(first, second);
@@ -80,6 +82,9 @@ describe('scripts/build.mjs', { timeout: 240_000 }, () => {
 
       rmSync(join(dir, 'dist', 'src', 'bin.js'));
       expect(build(dir)).toBe('build: server (not built yet)\n');
+
+      appendFileSync(join(dir, 'contracts', 'verify-main.ts'), "\nprocess.env.PETSTORE_BUILD_PROBE ??= 'changed';\n");
+      expect(build(dir)).toBe('build: verify (sources changed)\n');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

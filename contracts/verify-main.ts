@@ -1,0 +1,212 @@
+/**
+ * `verify --target <base URL ending in /v1> --key <key>
+ *  [--admin-url <origin> --admin-token <token>] [--report FORMAT=PATH]`,
+ * as `npm run verify` (verify.ts) and the package's `petstore-sandbox
+ * verify` (verify-command.ts) run it.
+ *
+ * Checks any deployment of the Pet Store interface against its contracts:
+ * Dredd over every documented response of spec/openapi.yaml, then every
+ * pact file in contracts/pacts where provider states can be set (the target
+ * has a /__sandbox control plane). Exit 0 = all passed, 1 = a contract is
+ * broken or a check could not run, 2 = bad usage.
+ */
+import { parseArgs } from 'node:util';
+import { ControlError, createControlClient, type ControlClient } from '../src/control/client.js';
+import { listInteractions, listPactFiles, PACTS_DIR } from './pact-files.js';
+import type { ReportCase } from './report-case.js';
+import { dreddCases, outcomeCases, pactCases } from './report-cases.js';
+import { parseReportTargets, writeReports, type ReportTarget } from './report-files.js';
+import { printDredd, printSummary, type Outcome } from './verify-report.js';
+import { restoreWorkspace, saveWorkspace } from './verify-workspace.js';
+import { restoreOnSignal } from './workspace-guard.js';
+import { VERIFY_OPTIONS } from './verify-options.js';
+
+/** How the user ran verify, for the usage text and the hints it prints: `npm run verify --` or `petstore-sandbox verify`. */
+export interface VerifyProgram {
+  /** The command line up to verify's own options. */
+  name: string;
+  /** How the user runs the sandbox's QA commands, e.g. `npm run cli --`. */
+  cli: string;
+}
+
+const usage = (program: VerifyProgram) => `Usage: ${program.name} --target <base URL ending in /v1> --key <API key> [options]
+
+Checks a deployment of the Pet Store interface against its contracts:
+  Dredd  every documented response of spec/openapi.yaml, bodies checked against the spec
+  Pact   every pact file in contracts/pacts (needs the /__sandbox control plane to set provider states)
+
+Options:
+  --target <url>         the deployment's base address, ending in /v1 (required)
+  --key <key>            an API key the deployment accepts (required)
+  --admin-url <origin>   where /__sandbox is served (default: the target without /v1, if it answers there)
+  --admin-token <token>  the control plane's admin token (default: $PETSTORE_ADMIN_TOKEN or sandbox-admin)
+  --pacts <dir>          folder of pact files (default: contracts/pacts)
+  --report <fmt>=<file>  also write a report for CI: junit=<file> (JUnit XML) or ctrf=<file> (CTRF JSON);
+                         repeat it for several files. One test case per Dredd transaction and Pact interaction
+  --verbose              also print Dredd's own report
+  -h, --help             this text
+
+Exit status: 0 all contracts hold, 1 a contract is broken or could not be checked, 2 bad usage.
+On a sandbox, the key's workspace is saved as a checkpoint first and restored afterwards (also on Ctrl-C).
+Elsewhere, Dredd creates pets with the key, and they stay.`;
+
+class UsageError extends Error {}
+
+/** Whether the address serves a control plane: `/__sandbox/health` answers `{status: "ok"}` (it needs no token). */
+async function hasControlPlane(control: ControlClient): Promise<boolean> {
+  try {
+    return (await control.call('getHealth')).status === 'ok';
+  } catch (error) {
+    if (error instanceof ControlError) return false;
+    throw error;
+  }
+}
+
+function readArgs(argv: string[]) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: VERIFY_OPTIONS,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return undefined;
+  if (!values.target) throw new UsageError('--target is required');
+  if (!values.key) throw new UsageError('--key is required');
+  let url: URL;
+  try {
+    url = new URL(values.target);
+  } catch {
+    throw new UsageError(`--target is not a URL: '${values.target}'`);
+  }
+  if (!/^https?:$/.test(url.protocol) || !/\/v1\/?$/.test(url.pathname))
+    throw new UsageError(`--target must be an http(s) URL ending in /v1, got '${values.target}'`);
+  const target = values.target.replace(/\/+$/, '');
+  let reports: ReportTarget[];
+  try {
+    reports = parseReportTargets(values.report);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return {
+    reports,
+    target,
+    key: values.key,
+    adminUrl: values['admin-url']?.replace(/\/+$/, ''),
+    adminToken: values['admin-token'] ?? process.env.PETSTORE_ADMIN_TOKEN ?? 'sandbox-admin',
+    pactsDir: values.pacts ?? PACTS_DIR,
+    verbose: values.verbose === true,
+  };
+}
+
+/** Runs verify on its own options (`argv`, without the program's name); resolves with the exit code. */
+export async function verifyMain(argv: string[], program: VerifyProgram): Promise<number> {
+  let args;
+  try {
+    args = readArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`verify: ${error.message}\n\n${usage(program)}`);
+    return 2;
+  }
+  if (!args) {
+    console.log(usage(program));
+    return 0;
+  }
+  // Loaded only now: Dredd and Pact take seconds to import, a usage error should not wait for them.
+  const { CONTROL_TIMEOUT_MS, providerBaseUrl } = await import('./provider/verify-pacts.js');
+  const outcomes: Outcome[] = [];
+  const cases: ReportCase[] = [];
+  const start = Date.now();
+  console.log(`Verifying ${args.target}\n`);
+
+  // The control plane: asked for explicitly, or looked for next to the API.
+  const adminUrl = args.adminUrl ?? providerBaseUrl(args.target);
+  const control = createControlClient({ origin: adminUrl, adminToken: args.adminToken, key: args.key, timeoutMs: CONTROL_TIMEOUT_MS });
+  let controlPlane: string | undefined;
+  if (await hasControlPlane(control)) {
+    try {
+      const { mode } = await control.call('getMode');
+      controlPlane = adminUrl;
+      console.log(`Control plane: ${adminUrl}/__sandbox (${mode} mode)\n`);
+    } catch (error) {
+      console.log(`Control plane: ${adminUrl}/__sandbox refused the admin token: ${(error as Error).message}\n`);
+      outcomes.push({ tool: 'Control plane', ok: false, line: 'admin token refused (pass --admin-token)' });
+    }
+  } else if (args.adminUrl) {
+    console.log(`Control plane: none at ${adminUrl}/__sandbox/health\n`);
+    outcomes.push({ tool: 'Control plane', ok: false, line: `--admin-url ${adminUrl} has no /__sandbox control plane` });
+  } else {
+    console.log(`Control plane: none at ${adminUrl}/__sandbox (Dredd finds an existing pet through the API instead)\n`);
+  }
+
+  const guard = controlPlane ? await saveWorkspace(control, args.key, controlPlane, program.cli) : undefined;
+  if (guard === null) {
+    outcomes.push({ tool: 'Workspace', ok: false, line: 'could not be saved, so nothing was run' });
+    report(args, outcomes, cases, start);
+    printSummary(outcomes);
+    return 1;
+  }
+  if (!controlPlane) console.log(`Changes: Dredd creates pets with the key ${args.key} (one for createPet's 201, one more if the list is empty); they stay.\n`);
+  const stopWatching = guard ? restoreOnSignal(guard.restore, (problem) => console.error(`verify: could not restore the workspace: ${problem}`)) : undefined;
+  try {
+    await runChecks(args, controlPlane, outcomes, cases);
+  } finally {
+    // Restored before the handlers go: a signal meanwhile waits for the same restore.
+    if (guard) outcomes.push(await restoreWorkspace(guard));
+    stopWatching?.();
+  }
+  report(args, outcomes, cases, start);
+  return printSummary(outcomes) ? 0 : 1;
+}
+
+/** Writes the `--report` files, if any; a file that cannot be written fails the run. */
+function report(args: Args, outcomes: Outcome[], cases: ReportCase[], start: number): void {
+  if (args.reports.length === 0) return;
+  const run = { name: 'petstore-sandbox verify', target: args.target, start, stop: Date.now() };
+  const { written, problems } = writeReports(args.reports, [...outcomeCases(outcomes), ...cases], run);
+  console.log(`\nReports: ${written.length ? written.join(', ') : 'none written'}`);
+  for (const problem of problems) outcomes.push({ tool: 'Report', ok: false, line: `could not write ${problem}` });
+}
+
+type Args = NonNullable<ReturnType<typeof readArgs>>;
+
+/** Dredd, then Pact where provider states can be set; each adds its outcome. */
+async function runChecks(args: Args, controlPlane: string | undefined, outcomes: Outcome[], cases: ReportCase[]): Promise<void> {
+  const [{ runDredd }, { PactFailure, verifyPacts }] = await Promise.all([import('./dredd/run-dredd.js'), import('./provider/verify-pacts.js')]);
+  const dredd = await runDredd({ endpoint: args.target, key: args.key, adminUrl: controlPlane, adminToken: args.adminToken, print: args.verbose });
+  outcomes.push(printDredd(dredd));
+  cases.push(...dreddCases(dredd, 'spec/openapi.yaml', args.target));
+
+  const files = listPactFiles(args.pactsDir);
+  // Read only for a report: verify without --report reads the pact files exactly as before.
+  const interactions = () => (args.reports.length ? listInteractions(files) : []);
+  if (!controlPlane) {
+    console.log('\nPact: SKIPPED: provider states can only be set through a /__sandbox control plane, and the target has none (or it refused the token).');
+    outcomes.push({ tool: 'Pact', ok: true, skipped: true, line: 'skipped (no control plane to set provider states)' });
+    cases.push(...pactCases(interactions(), [], { status: 'skipped', message: 'no /__sandbox control plane to set provider states' }));
+  } else if (files.length === 0) {
+    outcomes.push({ tool: 'Pact', ok: true, skipped: true, line: `skipped (no pact files in ${args.pactsDir})` });
+  } else {
+    console.log(`\nPact: verifying ${files.length} pact file(s) from ${args.pactsDir}\n`);
+    try {
+      const summary = await verifyPacts({
+        target: args.target,
+        key: args.key,
+        adminUrl: controlPlane,
+        pactFiles: files,
+        logLevel: args.verbose ? 'info' : 'error',
+      });
+      outcomes.push({ tool: 'Pact', ok: true, line: `${summary.interactions} interaction(s) of ${summary.consumers.join(', ')} verified` });
+      cases.push(...pactCases(interactions(), summary.results, { status: 'error', message: 'the verifier reported no result for it' }));
+    } catch (error) {
+      const message = (error as Error).message;
+      console.log(`\n${message}`);
+      outcomes.push({ tool: 'Pact', ok: false, line: message.split('\n').slice(1).join('; ') || 'verification failed' });
+      const results = error instanceof PactFailure ? error.results : [];
+      cases.push(...pactCases(interactions(), results, { status: 'error', message: message.split('\n').slice(1).join('; ') || message }));
+    }
+  }
+}
