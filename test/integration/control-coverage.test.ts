@@ -228,6 +228,14 @@ describe('API coverage of a scripted consumer run', () => {
     expect((await ctl('GET', '/coverage', { token: null })).status).toBe(401);
   });
 
+  it('counts requests answered together (on PostgreSQL, written in one batch) one by one', async () => {
+    const consumer = createPetStoreClient({ baseUrl: `${sb.origin}/v1`, apiKey: 'key-b' });
+    await Promise.all(Array.from({ length: 30 }, () => consumer.listPets({ limit: 1 })));
+    const b = (await ctl('GET', '/coverage', { key: 'key-b' })).body as Coverage;
+    expect(b.requests).toBe(31);
+    expect(b.operations[0]?.statuses[0]).toEqual({ status: 200, count: 31 });
+  });
+
   it('keeps its counts through a reset, as the journal; clears them with the journal, of that workspace only', async () => {
     expect((await ctl('POST', '/reset', { key: 'key-a' })).status).toBe(200);
     expect((await ctl('GET', '/coverage', { key: 'key-a' })).body.requests).toBe(9);
@@ -236,9 +244,9 @@ describe('API coverage of a scripted consumer run', () => {
     expect(cleared.requests).toBe(0);
     expect(cleared.documented).toEqual({ answers: 9, exercised: 0, percent: 0 });
     expect(cleared.operations.flatMap((op) => op.statuses.map((s) => s.count))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
-    expect((await ctl('GET', '/coverage', { key: 'key-b' })).body.requests).toBe(1);
+    expect((await ctl('GET', '/coverage', { key: 'key-b' })).body.requests).toBe(31);
     expect((await ctl('DELETE', '/journal/unauthenticated')).status).toBe(200);
-    expect((await ctl('GET', '/coverage?all=true')).body.requests).toBe(1);
+    expect((await ctl('GET', '/coverage?all=true')).body.requests).toBe(31);
     // Counting starts again from the clear.
     await createPetStoreClient({ baseUrl: `${sb.origin}/v1`, apiKey: 'key-a' }).listPets();
     expect((await ctl('GET', '/coverage', { key: 'key-a' })).body.operations[0].statuses[0]).toEqual({ status: 200, count: 1 });
