@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPetStoreClient, PetStoreError, type PetStoreClient } from '../../contracts/consumer/pet-store-client.js';
 import type { ControlResult } from '../../src/control/routes.js';
 import { startControlSandbox, type Control } from '../support/control-client.js';
-import type { TestSandbox } from '../support/harness.js';
+import { runCli } from '../support/spawn.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, type TestSandbox } from '../support/harness.js';
 
 type Coverage = ControlResult<'readCoverage'>;
 
@@ -226,6 +229,25 @@ describe('API coverage of a scripted consumer run', () => {
     expect((await ctl('GET', '/coverage?format=yaml', { key: 'key-a' })).status).toBe(400);
     expect((await ctl('GET', '/coverage?fail-under=101', { key: 'key-a' })).status).toBe(400);
     expect((await ctl('GET', '/coverage', { token: null })).status).toBe(401);
+  });
+
+  it('is the QA command coverage: the same report, a file, and exit 1 under --fail-under', { timeout: 60_000 }, async () => {
+    const env = { PETSTORE_ADMIN_TOKEN: sb.config.adminToken };
+    const cli = (...args: string[]) => runCli(['coverage', '--url', sb.origin, '--key', 'key-a', ...args], env);
+    const xmlFile = join(tempDir('petstore-coverage-'), 'coverage.xml');
+    const [markdown, under, json, usage] = await Promise.all([
+      cli('--format', 'markdown', '--fail-under', '66'),
+      cli('--format', 'junit', '--fail-under', '70', xmlFile),
+      cli(),
+      cli('--format', 'html'),
+    ]);
+    expect([markdown.code, markdown.stderr, markdown.stdout]).toEqual([0, '', A_MARKDOWN(workspaceA, 'Threshold: at least 66%: **met**.\n\n')]);
+    expect(under.code).toBe(1);
+    expect(under.stderr).toBe('petstore-sandbox coverage: 6 of 9 documented answers exercised (66.6%), under --fail-under 70%.\n');
+    expect(under.stdout).toBe('');
+    expect(readFileSync(xmlFile, 'utf8')).toBe((await ctl('GET', '/coverage?format=junit&fail-under=70', { key: 'key-a' })).text);
+    expect(JSON.parse(json.stdout)).toEqual((await ctl('GET', '/coverage', { key: 'key-a' })).body);
+    expect([usage.code, usage.stderr]).toEqual([2, expect.stringContaining("--format must be one of json, markdown, junit, got 'html'.")]);
   });
 
   it('counts requests answered together (on PostgreSQL, written in one batch) one by one', async () => {
