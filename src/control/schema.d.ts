@@ -981,10 +981,10 @@ export interface components {
             /** @description Oldest first. */
             entries: components["schemas"]["JournalEntry"][];
         };
-        /** @description What all journals (every workspace's and the unauthenticated one) hold together, counted as the process's heap holds them: an entry's request target and kept bodies as their text is stored (1 byte per character when all are Latin-1, else 2, plus 16) and 384 bytes, a journal 256 bytes: measured, at least the heap they keep and at most a quarter more. */
+        /** @description What all journals (every workspace's and the unauthenticated one) hold together, counted as the process's heap holds them: an entry's request target and kept bodies as their text is stored (1 byte per character when all are Latin-1, else 2, plus 16) and 384 bytes, a journal 256 bytes: measured, at least the heap they keep and at most a quarter more. The coverage counts kept beside them (`GET /coverage`) count too: 256 bytes a journal and 96 a count, until the journal is cleared. On PostgreSQL, the rows' bytes. */
         JournalMemory: {
             /**
-             * @description Bytes held now; never more than `budget`.
+             * @description Bytes held now; never more than `budget`, unless the coverage counts alone (never evicted, only cleared) pass it.
              * @example 1432
              */
             bytes: number;
