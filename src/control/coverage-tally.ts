@@ -14,8 +14,9 @@ export const COUNT_BYTES = 96;
  * journal's entries rather than derived from them: the journal keeps only
  * its newest entries (`--journal-size`, `--journal-memory`), the counts
  * every request since the journal was last cleared. Their memory is
- * counted in the journals' budget: a few hundred bytes a journal, never
- * evicted, only cleared.
+ * counted in the journals' budget, a few hundred bytes a journal, and they
+ * go when their journal goes: cleared, or all its entries evicted for the
+ * budget (never for `--journal-size`, which keeps the newest entries).
  */
 export class CoverageTally {
   /** Per journal: counts by `${status} ${operationId}` (an empty id for a request no operation matched). */

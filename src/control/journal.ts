@@ -87,7 +87,7 @@ export class Journal {
     // One size check when no stream is open; an entry is shown (and checked against the spec) only for a follower.
     if (!this.followers.idle) this.followers.tell(journal, () => this.show(record));
     if (this.size === 0) return;
-    // Counted in the budget: past it, entries make room for the counts, which are never evicted.
+    // Counted in the budget with the journal they belong to, and released with it (below, in dropOldest).
     this.bytes += this.tally.count(journal, record.operationId, record.status);
     let ring = this.rings.get(journal);
     if (!ring) {
@@ -159,7 +159,8 @@ export class Journal {
     if (ring.oldest) return;
     ring.newest = undefined;
     this.rings.delete(ring.id);
-    this.bytes -= JOURNAL_BYTES;
+    // A journal whose last entry the budget evicted goes whole, its counts too: what ever-new keys (--open-keys) hold stays bounded.
+    this.bytes -= JOURNAL_BYTES + this.tally.clear(ring.id);
   }
 
   private show(r: JournalRecord): JournalEntry {

@@ -274,3 +274,25 @@ describe('API coverage of a scripted consumer run', () => {
     expect((await ctl('GET', '/coverage', { key: 'key-a' })).body.operations[0].statuses[0]).toEqual({ status: 200, count: 1 });
   });
 });
+
+describe('API coverage within --journal-memory', () => {
+  it('counts every request of a journal still holding an entry; a journal the budget empties goes with its counts', async () => {
+    const small = await startControlSandbox(['--api-keys', 'key-a,key-b', '--journal-memory', '8192']);
+    try {
+      const baseUrl = `${small.sb.origin}/v1`;
+      await createPetStoreClient({ baseUrl, apiKey: 'key-a' }).listPets({ limit: 1 });
+      // Each of b's creates is journaled with its body: a few of them fill the budget, and a's only entry goes first.
+      const b = createPetStoreClient({ baseUrl, apiKey: 'key-b' });
+      for (let i = 0; i < 40; i++) await b.createPet({ name: `Pet ${'x'.repeat(200)} ${i}`, categoryId: 1 });
+      const journal = (await small.ctl('GET', '/journal', { key: 'key-b' })).body as { entries: unknown[]; memory: { evicted: number } };
+      expect(journal.entries.length).toBeLessThan(40);
+      expect(journal.memory.evicted).toBeGreaterThan(0);
+      const countsB = (await small.ctl('GET', '/coverage', { key: 'key-b' })).body as Coverage;
+      expect([countsB.requests, countsB.operations[1]?.statuses[0]]).toEqual([40, { status: 201, count: 40 }]);
+      expect((await small.ctl('GET', '/journal', { key: 'key-a' })).body.entries).toEqual([]);
+      expect((await small.ctl('GET', '/coverage', { key: 'key-a' })).body.requests).toBe(0);
+    } finally {
+      await small.sb.stop();
+    }
+  });
+});

@@ -31,8 +31,8 @@ const E = ENTRY_BYTES + textBytes(record('a1').url) + textBytes('{"name":"Rex"}'
 const R = JOURNAL_BYTES;
 /** Bytes a journal's coverage counts hold: every `record` is one operation and status, so one count. Kept until the journal is cleared. */
 const T = COUNTS_BYTES + COUNT_BYTES;
-/** The budget tests' budget: three entries in two journals, and the counts of three journals (which stay when a journal's entries are evicted). */
-const B = 2 * R + 3 * T + 3 * E;
+/** The budget tests' budget: three entries in two journals, with their counts. */
+const B = 2 * (R + T) + 3 * E;
 const names = (journal: Journal, id: string) => journal.read(id).map((e) => e.query.n);
 
 describe('journal accounting', () => {
@@ -52,14 +52,14 @@ describe('journal accounting', () => {
     expect(journal.memory()).toMatchObject({ bytes: 0, kept: 0 });
   });
 
-  it('keeps nothing with a size of 0, and with a budget of 0 drops each entry at once (its count stays, past the budget)', () => {
+  it('keeps nothing with a size of 0, and with a budget of 0 drops each entry at once, its journal and counts with it', () => {
     const none = new Journal(0, 1e9);
     none.add('a', record('a1'));
     expect(none.memory()).toMatchObject({ bytes: 0, kept: 0 });
     const broke = new Journal(200, 0);
     broke.add('a', record('a1'));
     expect(broke.read('a')).toEqual([]);
-    expect(broke.memory()).toMatchObject({ bytes: T, kept: 0, evicted: 1 });
+    expect(broke.memory()).toMatchObject({ bytes: 0, kept: 0, evicted: 1 });
   });
 });
 
@@ -89,11 +89,14 @@ describe('journal budget', () => {
       ['c', 'c1'],
     ] as const)
       journal.add(id, record(name));
-    // c1 needs a third journal: a1, then b1 go, and with b1 the whole of journal b (its counts stay).
+    // c1 needs a third journal: a1, then b1 go, and with b1 the whole of journal b, its counts too.
     expect(names(journal, 'a')).toEqual(['a2']);
     expect(names(journal, 'b')).toEqual([]);
     expect(names(journal, 'c')).toEqual(['c1']);
-    expect(journal.memory()).toMatchObject({ bytes: 2 * R + 3 * T + 2 * E, kept: 2, evicted: 2 });
+    // a keeps counting what it evicted; b's counts went with it.
+    expect(journal.counts('a')).toEqual([{ operationId: 'createPet', status: 400, count: 2 }]);
+    expect(journal.counts('b')).toEqual([]);
+    expect(journal.memory()).toMatchObject({ bytes: 2 * (R + T) + 2 * E, kept: 2, evicted: 2 });
   });
 
   it('keeps the order of all journals when one drops entries past its own size', () => {
@@ -114,7 +117,10 @@ describe('journal budget', () => {
     journal.add('c', record('c2'));
     expect(names(journal, 'a')).toEqual(['a3']);
     expect(names(journal, 'c')).toEqual(['c1', 'c2']);
-    expect(journal.memory()).toMatchObject({ bytes: 2 * R + 3 * T + 3 * E, kept: 3, evicted: 2 });
+    // Entries past the journal's size or the budget are still counted while the journal lives.
+    expect(journal.counts('a')).toEqual([{ operationId: 'createPet', status: 400, count: 3 }]);
+    expect(journal.counts(undefined)).toEqual([{ operationId: 'createPet', status: 400, count: 5 }]);
+    expect(journal.memory()).toMatchObject({ bytes: 2 * (R + T) + 3 * E, kept: 3, evicted: 2 });
   });
 
   it('after a journal is cleared, the next oldest of the others goes first', () => {
