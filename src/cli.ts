@@ -17,8 +17,8 @@ import { runVerify } from './cli/verify.js';
 const usage = `Usage: petstore-sandbox [options]             serve the Pet Store interface under /v1
        petstore-sandbox <command> [options]   QA commands on a sandbox or its data
 
-Commands (against the sandbox serving --data, or --url; all but journal and
-pact work directly on the data file when no sandbox runs):
+Commands (against the sandbox serving --data, or --url; all but journal,
+pact and coverage work directly on the data file when no sandbox runs):
   seed                      fill the workspace with --count pets from --seed
   reset [--empty]           back to a fresh sandbox's data, or empty
   load <name|file.json>     load a fixture set from fixtures/ or a file [--append]
@@ -28,6 +28,10 @@ pact work directly on the data file when no sandbox runs):
   pact --consumer <name> [file]
                             the consumer's pact (Pact V4) recorded from the journal
                             (--unauthenticated: with the 401s of requests without a key)
+  coverage [file] [--format json|markdown|junit] [--fail-under N] [--all]
+                            which operations and documented statuses the requests
+                            exercised (exit 1 under --fail-under percent; --all:
+                            every workspace)
   checkpoint list | save <name> [--overwrite] | restore <name> | delete <name>
                             named checkpoints of the workspace; restore gives back
                             exactly what was saved

@@ -6,6 +6,7 @@ import { readFixture } from '../control/fixture-files.js';
 import { checkResetOptions, loadWorkspace, resetWorkspace } from '../control/operations.js';
 import { ControlError, createControlClient, type ControlClient } from '../control/client.js';
 import { checkpointsOnFiles, checkpointUsageProblem, runCheckpointCommand } from './checkpoint-commands.js';
+import { coverageReport, coverageUsageProblem } from './coverage-command.js';
 import type { ControlBody } from '../control/routes.js';
 import { ApiError } from '../http/errors.js';
 import { acquireLock, LockError, LockedError, runningServer } from '../store/file/lock.js';
@@ -20,7 +21,7 @@ import { checkpointsOnDatabase, onDatabase, type WorkspaceCommandContext } from 
 import { describeDatabase } from '../store/postgres/pool.js';
 
 /** The QA sub-commands and their own options. */
-export const COMMANDS = ['seed', 'reset', 'load', 'export', 'journal', 'pact', 'checkpoint', 'copy'] as const;
+export const COMMANDS = ['seed', 'reset', 'load', 'export', 'journal', 'pact', 'coverage', 'checkpoint', 'copy'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export const COMMAND_OPTIONS = {
@@ -34,6 +35,9 @@ export const COMMAND_OPTIONS = {
   overwrite: { type: 'boolean' },
   to: { type: 'string' },
   checkpoint: { type: 'string' },
+  format: { type: 'string' },
+  'fail-under': { type: 'string' },
+  all: { type: 'boolean' },
 } as const;
 
 /** A failure to report: the message is printed, the exit code is 1 (2 for usage). */
@@ -96,6 +100,11 @@ async function runRemote({ command, operands, config, extra, io }: Invocation, c
     const text = await at(() => client.text('exportPact', { query }));
     if (operands[0]) await writeFile(operands[0], text);
     else io.out(text);
+  } else if (command === 'coverage') {
+    const { text, missed } = await at(() => coverageReport(client, extra));
+    if (operands[0]) await writeFile(operands[0], text);
+    else io.out(text.replace(/\n$/, ''));
+    if (missed) throw new CommandError(missed);
   } else if (command === 'journal') {
     const query = { limit: limitOption(extra.limit) };
     const journal =
@@ -128,9 +137,8 @@ async function fixtureArgument(arg: string): Promise<FixtureSet | { fixture: str
 }
 
 /**
- * Runs a QA sub-command against the sandbox that serves the data file (found
- * through its lock file, or `--url`), or, for all but journal and pact
- * when none runs, directly on the data directory.
+ * Runs a QA sub-command against the sandbox that serves the data file (found through its lock file, or `--url`),
+ * or, for all but journal, pact and coverage when none runs, directly on the data directory.
  */
 export async function runCommand(
   command: Command,
@@ -146,8 +154,8 @@ export async function runCommand(
     : config.postgresUrl === undefined && !config.memory ? runningServer(config.dataFile)?.origin
     : undefined;
   const maxOperands = command === 'load' || command === 'export' || command === 'pact' ? 1 : 0;
-  if (command === 'checkpoint' || command === 'copy') {
-    const problem = checkpointUsageProblem(command, operands, extra);
+  if (command === 'checkpoint' || command === 'copy' || command === 'coverage') {
+    const problem = command === 'coverage' ? coverageUsageProblem(operands, extra) : checkpointUsageProblem(command, operands, extra);
     if (problem) throw new CommandError(problem, 2);
   } else if (operands.length > maxOperands || (command === 'load' && operands.length === 0)) {
     throw new CommandError(
@@ -160,7 +168,7 @@ export async function runCommand(
   if (url) return runRemote(run, createControlClient({ origin: url, adminToken: config.adminToken, ...(run.key ? { key: run.key } : {}) }));
   if (config.memory)
     throw new CommandError(`--store memory keeps nothing outside a running sandbox, so '${command}' has nothing to work on: pass --url of one.`);
-  if (command === 'journal' || command === 'pact') throw new CommandError(noJournal(config));
+  if (command === 'journal' || command === 'pact' || command === 'coverage') throw new CommandError(noJournal(config));
   // A database needs no lock: the command works through the same transactions a sandbox uses.
   if (config.postgresUrl !== undefined) {
     const work =
@@ -190,7 +198,7 @@ export async function runCommand(
   }
 }
 
-/** Why `journal` and `pact` cannot run: no sandbox to ask, on the data file or the database (named without its password). */
+/** Why `journal`, `pact` and `coverage` cannot run: no sandbox to ask, on the data file or the database (named without its password). */
 function noJournal(config: Config): string {
   if (config.postgresUrl === undefined) return `The journal lives in a running sandbox; none serves ${config.dataFile}. Start one or pass --url.`;
   const { database, user } = describeDatabase(config.postgresUrl);

@@ -57,7 +57,7 @@ export interface JournalEntry {
 
 /** What all journals hold together, against their budget. */
 export interface JournalMemory {
-  /** Bytes accounted to all journals' entries (see ENTRY_BYTES). */
+  /** Bytes accounted to all journals' entries (see ENTRY_BYTES) and their coverage counts (COUNTS_BYTES, COUNT_BYTES), released with their journal. */
   bytes: number;
   budget: number;
   /** Entries in all journals. */

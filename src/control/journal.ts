@@ -87,7 +87,8 @@ export class Journal {
     // One size check when no stream is open; an entry is shown (and checked against the spec) only for a follower.
     if (!this.followers.idle) this.followers.tell(journal, () => this.show(record));
     if (this.size === 0) return;
-    this.tally.count(journal, record.operationId, record.status);
+    // Counted in the budget with the journal they belong to, and released with it (below, in dropOldest).
+    this.bytes += this.tally.count(journal, record.operationId, record.status);
     let ring = this.rings.get(journal);
     if (!ring) {
       this.rings.set(journal, (ring = { id: journal, oldest: undefined, newest: undefined, count: 0 }));
@@ -123,7 +124,7 @@ export class Journal {
 
   /** Forgets a journal's entries and its counts; returns how many entries there were. */
   clear(journal: string): number {
-    this.tally.clear(journal);
+    this.bytes -= this.tally.clear(journal);
     const ring = this.rings.get(journal);
     if (!ring) return 0;
     const n = ring.count;
@@ -158,7 +159,8 @@ export class Journal {
     if (ring.oldest) return;
     ring.newest = undefined;
     this.rings.delete(ring.id);
-    this.bytes -= JOURNAL_BYTES;
+    // A journal whose last entry the budget evicted goes whole, its counts too: what ever-new keys (--open-keys) hold stays bounded.
+    this.bytes -= JOURNAL_BYTES + this.tally.clear(ring.id);
   }
 
   private show(r: JournalRecord): JournalEntry {

@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPetStoreClient, PetStoreError, type PetStoreClient } from '../../contracts/consumer/pet-store-client.js';
 import type { ControlResult } from '../../src/control/routes.js';
 import { startControlSandbox, type Control } from '../support/control-client.js';
-import type { TestSandbox } from '../support/harness.js';
+import { runCli } from '../support/spawn.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, type TestSandbox } from '../support/harness.js';
 
 type Coverage = ControlResult<'readCoverage'>;
 
@@ -228,6 +231,33 @@ describe('API coverage of a scripted consumer run', () => {
     expect((await ctl('GET', '/coverage', { token: null })).status).toBe(401);
   });
 
+  it('is the QA command coverage: the same report, a file, and exit 1 under --fail-under', { timeout: 60_000 }, async () => {
+    const env = { PETSTORE_ADMIN_TOKEN: sb.config.adminToken };
+    const cli = (...args: string[]) => runCli(['coverage', '--url', sb.origin, '--key', 'key-a', ...args], env);
+    const xmlFile = join(tempDir('petstore-coverage-'), 'coverage.xml');
+    const [markdown, under, json, usage] = await Promise.all([
+      cli('--format', 'markdown', '--fail-under', '66'),
+      cli('--format', 'junit', '--fail-under', '70', xmlFile),
+      cli(),
+      cli('--format', 'html'),
+    ]);
+    expect([markdown.code, markdown.stderr, markdown.stdout]).toEqual([0, '', A_MARKDOWN(workspaceA, 'Threshold: at least 66%: **met**.\n\n')]);
+    expect(under.code).toBe(1);
+    expect(under.stderr).toBe('petstore-sandbox coverage: 6 of 9 documented answers exercised (66.6%), under --fail-under 70%.\n');
+    expect(under.stdout).toBe('');
+    expect(readFileSync(xmlFile, 'utf8')).toBe((await ctl('GET', '/coverage?format=junit&fail-under=70', { key: 'key-a' })).text);
+    expect(JSON.parse(json.stdout)).toEqual((await ctl('GET', '/coverage', { key: 'key-a' })).body);
+    expect([usage.code, usage.stderr]).toEqual([2, expect.stringContaining("--format must be one of json, markdown, junit, got 'html'.")]);
+  });
+
+  it('counts requests answered together (on PostgreSQL, written in one batch) one by one', async () => {
+    const consumer = createPetStoreClient({ baseUrl: `${sb.origin}/v1`, apiKey: 'key-b' });
+    await Promise.all(Array.from({ length: 30 }, () => consumer.listPets({ limit: 1 })));
+    const b = (await ctl('GET', '/coverage', { key: 'key-b' })).body as Coverage;
+    expect(b.requests).toBe(31);
+    expect(b.operations[0]?.statuses[0]).toEqual({ status: 200, count: 31 });
+  });
+
   it('keeps its counts through a reset, as the journal; clears them with the journal, of that workspace only', async () => {
     expect((await ctl('POST', '/reset', { key: 'key-a' })).status).toBe(200);
     expect((await ctl('GET', '/coverage', { key: 'key-a' })).body.requests).toBe(9);
@@ -236,11 +266,33 @@ describe('API coverage of a scripted consumer run', () => {
     expect(cleared.requests).toBe(0);
     expect(cleared.documented).toEqual({ answers: 9, exercised: 0, percent: 0 });
     expect(cleared.operations.flatMap((op) => op.statuses.map((s) => s.count))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
-    expect((await ctl('GET', '/coverage', { key: 'key-b' })).body.requests).toBe(1);
+    expect((await ctl('GET', '/coverage', { key: 'key-b' })).body.requests).toBe(31);
     expect((await ctl('DELETE', '/journal/unauthenticated')).status).toBe(200);
-    expect((await ctl('GET', '/coverage?all=true')).body.requests).toBe(1);
+    expect((await ctl('GET', '/coverage?all=true')).body.requests).toBe(31);
     // Counting starts again from the clear.
     await createPetStoreClient({ baseUrl: `${sb.origin}/v1`, apiKey: 'key-a' }).listPets();
     expect((await ctl('GET', '/coverage', { key: 'key-a' })).body.operations[0].statuses[0]).toEqual({ status: 200, count: 1 });
+  });
+});
+
+describe('API coverage within --journal-memory', () => {
+  it('counts every request of a journal still holding an entry; a journal the budget empties goes with its counts', async () => {
+    const small = await startControlSandbox(['--api-keys', 'key-a,key-b', '--journal-memory', '8192']);
+    try {
+      const baseUrl = `${small.sb.origin}/v1`;
+      await createPetStoreClient({ baseUrl, apiKey: 'key-a' }).listPets({ limit: 1 });
+      // Each of b's creates is journaled with its body: a few of them fill the budget, and a's only entry goes first.
+      const b = createPetStoreClient({ baseUrl, apiKey: 'key-b' });
+      for (let i = 0; i < 40; i++) await b.createPet({ name: `Pet ${'x'.repeat(200)} ${i}`, categoryId: 1 });
+      const journal = (await small.ctl('GET', '/journal', { key: 'key-b' })).body as { entries: unknown[]; memory: { evicted: number } };
+      expect(journal.entries.length).toBeLessThan(40);
+      expect(journal.memory.evicted).toBeGreaterThan(0);
+      const countsB = (await small.ctl('GET', '/coverage', { key: 'key-b' })).body as Coverage;
+      expect([countsB.requests, countsB.operations[1]?.statuses[0]]).toEqual([40, { status: 201, count: 40 }]);
+      expect((await small.ctl('GET', '/journal', { key: 'key-a' })).body.entries).toEqual([]);
+      expect((await small.ctl('GET', '/coverage', { key: 'key-a' })).body.requests).toBe(0);
+    } finally {
+      await small.sb.stop();
+    }
   });
 });

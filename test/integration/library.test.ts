@@ -63,7 +63,7 @@ describe('createSandbox', () => {
     expect(await sandbox.handle({ method: 'GET', url: '/elsewhere', headers: {} })).toBeUndefined();
   });
 
-  it('controls a workspace in code: reset, load, export, faults, journal, checkpoints, copy, pact', async () => {
+  it('controls a workspace in code: reset, load, export, faults, journal, checkpoints, copy, pact, coverage', async () => {
     const ws = sandbox.workspace();
     expect(ws.key).toBe(KEY);
     await ws.load({ pets: [{ id: 1, name: 'Only', categoryId: 1, status: 'available' }] });
@@ -87,6 +87,9 @@ describe('createSandbox', () => {
     expect(entries.map((e) => [e.method, e.path, e.status])).toEqual([['GET', '/v1/pets/1', 200]]);
     const pact = await ws.pact({ consumer: 'web' });
     expect(pact.interactions.length).toBeGreaterThan(0);
+    const coverage = await ws.coverage({ 'fail-under': 50 });
+    expect([coverage.requests, coverage.operations.find((o) => o.operationId === 'getPet')?.statuses[0]]).toEqual([1, { status: 200, count: 1 }]);
+    expect(coverage.threshold).toEqual({ failUnder: 50, met: false });
 
     const other = sandbox.workspace('other-key');
     await expect(other.export()).rejects.toBeInstanceOf(ControlError);

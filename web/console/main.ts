@@ -3,6 +3,7 @@
  * watch and steer the chosen workspace through the documented control
  * plane only, with the same typed client the QA commands use.
  */
+import { createCoverageView } from './coverage.js';
 import { createDataView } from './data.js';
 import { byId, say } from './dom.js';
 import { createFaultsView } from './faults.js';
@@ -36,6 +37,7 @@ const faults = createFaultsView(app);
 const live = createLiveRefresh([pets, faults]);
 const journal = createJournalView(app, (entry) => live.saw(entry));
 const unauthenticated = createUnauthenticatedView(app);
+const coverage = createCoverageView(app);
 
 function showApp(on: boolean): void {
   byId('login').hidden = on;
@@ -47,7 +49,7 @@ async function enter(): Promise<void> {
   showApp(true);
   journal.start();
   unauthenticated.start();
-  await Promise.all([pets.load(), data.load(), mode.load(), faults.load(), faults.loadChoices()]);
+  await Promise.all([pets.load(), data.load(), mode.load(), faults.load(), faults.loadChoices(), coverage.load()]);
 }
 
 function logout(message = ''): void {
@@ -82,7 +84,7 @@ byId<HTMLFormElement>('workspace-form').addEventListener('submit', (event) => {
   key = byId<HTMLInputElement>('api-key').value.trim() || undefined;
   live.cancel();
   journal.start();
-  void Promise.all([pets.load(), faults.load()]);
+  void Promise.all([pets.load(), faults.load(), coverage.load()]);
 });
 
 byId('logout').addEventListener('click', () => logout());

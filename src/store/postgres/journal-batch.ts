@@ -61,6 +61,21 @@ export async function readCounts(pool: pg.Pool, workspace: string | undefined): 
   return rows.map((r) => ({ operationId: r.operation === '' ? null : r.operation, status: r.status, count: Number(r.requests) }));
 }
 
+/**
+ * The counts of the workspaces among `workspaces` whose journal the budget
+ * emptied: they go with it, as on the other stores, so that ever-new keys
+ * (--open-keys) leave no rows behind. A journal still holding an entry
+ * keeps its counts.
+ */
+export async function dropCounts(pool: pg.Pool, workspaces: string[]): Promise<void> {
+  if (workspaces.length === 0) return;
+  await pool.query(
+    `DELETE FROM petstore_coverage c WHERE c.workspace = ANY($1::text[])
+       AND NOT EXISTS (SELECT 1 FROM petstore_journal j WHERE j.workspace = c.workspace)`,
+    [workspaces],
+  );
+}
+
 /** The newest `size` entries of each workspace in `batch`, in order: older ones would be cut at once. */
 export function newestPerWorkspace<T extends { workspace: string }>(batch: T[], size: number): T[] {
   const seen = new Map<string, number>();

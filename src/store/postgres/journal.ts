@@ -6,7 +6,7 @@ import { JournalFollowers } from '../../control/journal-followers.js';
 import { entryBytes, showRecord } from '../../control/journal.js';
 import type { JournalEntry, JournalMemory, JournalRecord, ResponseCheck } from '../../control/journal-types.js';
 import type { CoverageCount } from '../../control/coverage-types.js';
-import { ADD_COUNTS, countsOf, newestPerWorkspace, readCounts } from './journal-batch.js';
+import { ADD_COUNTS, countsOf, dropCounts, newestPerWorkspace, readCounts } from './journal-batch.js';
 import { JOURNAL_CHANNEL, JournalTail, noticeOf } from './journal-tail.js';
 import { BatchQueue } from './batch-queue.js';
 import { failed } from './pool.js';
@@ -209,16 +209,18 @@ export class PgJournal implements JournalStore {
 
   /** Drops the oldest entries of all journals, a page at a time, until they fit the budget. */
   private async evict(): Promise<void> {
+    const emptied = new Set<string>();
     for (;;) {
-      const { rows } = await this.pool.query<{ seq: string; bytes: number; total: string }>(
-        'SELECT seq, bytes, (SELECT bytes FROM petstore_journal_total) AS total FROM petstore_journal ORDER BY seq LIMIT 256',
+      const { rows } = await this.pool.query<{ seq: string; bytes: number; total: string; workspace: string }>(
+        'SELECT seq, bytes, workspace, (SELECT bytes FROM petstore_journal_total) AS total FROM petstore_journal ORDER BY seq LIMIT 256',
       );
       let excess = Number(rows[0]?.total ?? 0) - this.budget;
-      if (excess <= 0 || rows.length === 0) return;
+      if (excess <= 0 || rows.length === 0) return dropCounts(this.pool, [...emptied]);
       const seqs: string[] = [];
       for (const row of rows) {
         if (excess <= 0) break;
         seqs.push(row.seq);
+        emptied.add(row.workspace);
         excess -= row.bytes;
       }
       await this.pool.query(

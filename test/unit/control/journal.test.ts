@@ -7,6 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { captureBytes, captureText, JOURNAL_BODY_LIMIT, showBody, textBytes } from '../../../src/control/journal-body.js';
+import { COUNT_BYTES, COUNTS_BYTES } from '../../../src/control/coverage-tally.js';
 import { ENTRY_BYTES, Journal, JOURNAL_BYTES } from '../../../src/control/journal.js';
 import type { JournalRecord } from '../../../src/control/journal-types.js';
 
@@ -28,23 +29,30 @@ function record(name: string, over: Partial<JournalRecord> = {}): JournalRecord 
 /** Bytes one `record(name)` is accounted, names of equal length. */
 const E = ENTRY_BYTES + textBytes(record('a1').url) + textBytes('{"name":"Rex"}') + textBytes('{"code":"invalid_request","message":"x","status":400}');
 const R = JOURNAL_BYTES;
+/** Bytes a journal's coverage counts hold: every `record` is one operation and status, so one count. Kept until the journal is cleared. */
+const T = COUNTS_BYTES + COUNT_BYTES;
+/** The budget tests' budget: three entries in two journals, with their counts. */
+const B = 2 * (R + T) + 3 * E;
 const names = (journal: Journal, id: string) => journal.read(id).map((e) => e.query.n);
 
 describe('journal accounting', () => {
   it('counts each entry as its strings as V8 stores them plus a fixed overhead, and each journal once', () => {
     const journal = new Journal(200, 1e9);
     journal.add('a', record('a1'));
-    expect(journal.memory()).toEqual({ bytes: R + E, budget: 1e9, kept: 1, evicted: 0 });
+    expect(journal.memory()).toEqual({ bytes: R + T + E, budget: 1e9, kept: 1, evicted: 0 });
     journal.add('a', record('a2'));
     journal.add('b', record('b1'));
-    expect(journal.memory()).toEqual({ bytes: 2 * R + 3 * E, budget: 1e9, kept: 3, evicted: 0 });
+    expect(journal.memory()).toEqual({ bytes: 2 * (R + T) + 3 * E, budget: 1e9, kept: 3, evicted: 0 });
+    // Another status is one more count.
+    journal.add('b', record('b2', { status: 201 }));
+    expect(journal.memory()).toEqual({ bytes: 2 * (R + T) + COUNT_BYTES + 4 * E, budget: 1e9, kept: 4, evicted: 0 });
     expect(journal.clear('a')).toBe(2);
-    expect(journal.memory()).toMatchObject({ bytes: R + E, kept: 1 });
-    expect(journal.clear('b')).toBe(1);
+    expect(journal.memory()).toMatchObject({ bytes: R + T + COUNT_BYTES + 2 * E, kept: 2 });
+    expect(journal.clear('b')).toBe(2);
     expect(journal.memory()).toMatchObject({ bytes: 0, kept: 0 });
   });
 
-  it('keeps nothing with a size of 0, and with a budget of 0 drops each entry at once', () => {
+  it('keeps nothing with a size of 0, and with a budget of 0 drops each entry at once, its journal and counts with it', () => {
     const none = new Journal(0, 1e9);
     none.add('a', record('a1'));
     expect(none.memory()).toMatchObject({ bytes: 0, kept: 0 });
@@ -57,7 +65,7 @@ describe('journal accounting', () => {
 
 describe('journal budget', () => {
   it('drops the oldest entries of all journals first, whichever journal holds them', () => {
-    const journal = new Journal(200, 2 * R + 3 * E);
+    const journal = new Journal(200, B);
     for (const [id, name] of [
       ['a', 'a1'],
       ['a', 'a2'],
@@ -69,11 +77,11 @@ describe('journal budget', () => {
     // b2 pushed out a1, a3 pushed out a2: never the newer entries of the journal that grew.
     expect(names(journal, 'a')).toEqual(['a3']);
     expect(names(journal, 'b')).toEqual(['b1', 'b2']);
-    expect(journal.memory()).toEqual({ bytes: 2 * R + 3 * E, budget: 2 * R + 3 * E, kept: 3, evicted: 2 });
+    expect(journal.memory()).toEqual({ bytes: 2 * (R + T) + 3 * E, budget: B, kept: 3, evicted: 2 });
   });
 
   it('releases a journal whose entries are all gone, and its bytes with it', () => {
-    const journal = new Journal(200, 2 * R + 3 * E);
+    const journal = new Journal(200, B);
     for (const [id, name] of [
       ['a', 'a1'],
       ['b', 'b1'],
@@ -81,15 +89,18 @@ describe('journal budget', () => {
       ['c', 'c1'],
     ] as const)
       journal.add(id, record(name));
-    // c1 needs a third journal: a1, then b1 go, and with b1 the whole of journal b.
+    // c1 needs a third journal: a1, then b1 go, and with b1 the whole of journal b, its counts too.
     expect(names(journal, 'a')).toEqual(['a2']);
     expect(names(journal, 'b')).toEqual([]);
     expect(names(journal, 'c')).toEqual(['c1']);
-    expect(journal.memory()).toMatchObject({ bytes: 2 * R + 2 * E, kept: 2, evicted: 2 });
+    // a keeps counting what it evicted; b's counts went with it.
+    expect(journal.counts('a')).toEqual([{ operationId: 'createPet', status: 400, count: 2 }]);
+    expect(journal.counts('b')).toEqual([]);
+    expect(journal.memory()).toMatchObject({ bytes: 2 * (R + T) + 2 * E, kept: 2, evicted: 2 });
   });
 
   it('keeps the order of all journals when one drops entries past its own size', () => {
-    const journal = new Journal(2, 2 * R + 3 * E);
+    const journal = new Journal(2, B);
     for (const [id, name] of [
       ['a', 'a1'],
       ['b', 'b1'],
@@ -106,11 +117,14 @@ describe('journal budget', () => {
     journal.add('c', record('c2'));
     expect(names(journal, 'a')).toEqual(['a3']);
     expect(names(journal, 'c')).toEqual(['c1', 'c2']);
-    expect(journal.memory()).toMatchObject({ bytes: 2 * R + 3 * E, kept: 3, evicted: 2 });
+    // Entries past the journal's size or the budget are still counted while the journal lives.
+    expect(journal.counts('a')).toEqual([{ operationId: 'createPet', status: 400, count: 3 }]);
+    expect(journal.counts(undefined)).toEqual([{ operationId: 'createPet', status: 400, count: 5 }]);
+    expect(journal.memory()).toMatchObject({ bytes: 2 * (R + T) + 3 * E, kept: 3, evicted: 2 });
   });
 
   it('after a journal is cleared, the next oldest of the others goes first', () => {
-    const journal = new Journal(200, 2 * R + 3 * E);
+    const journal = new Journal(200, B);
     for (const [id, name] of [
       ['a', 'a1'],
       ['b', 'b1'],
