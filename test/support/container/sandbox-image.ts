@@ -24,14 +24,15 @@ function caMounts(dir: string): string[] {
 
 /**
  * Builds the image from ROOT's Dockerfile under `tag` (in Docker's format, which keeps the
- * HEALTHCHECK) and returns the build's time in milliseconds. The build stage's image is not kept.
+ * HEALTHCHECK) and returns the build's time in milliseconds. Neither the build stage's image nor,
+ * should the build fail, its containers are kept.
  */
 export function buildSandboxImage(tag: string, timeoutMs = 1_200_000): number {
   ensureBaseImage();
   const dir = mkdtempSync(join(tmpdir(), 'petstore-build-'));
   const start = Date.now();
   try {
-    const options = ['--format', 'docker', '--pull=never', '--network', 'host', '--layers=false', '--runtime', RUNTIME, ...caMounts(dir)];
+    const options = ['--format', 'docker', '--pull=never', '--force-rm', '--network', 'host', '--layers=false', '--runtime', RUNTIME, ...caMounts(dir)];
     podman(['build', ...options, '--tag', tag, '--file', join(ROOT, 'Dockerfile'), ROOT], { timeoutMs });
     return Date.now() - start;
   } finally {
