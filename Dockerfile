@@ -1,6 +1,7 @@
 # The Pet Store sandbox as a container image, built from the same npm scripts
 # as the package test (test/package): `npm ci`, then `npm pack` (whose prepack
 # builds the bundle), then the tarball installed with `npm install --omit=dev`.
+# npm pack writes only into a folder that exists: /tmp.
 
 # Build stage: dev dependencies, the build, the tarball.
 FROM node:24-bookworm-slim AS build
@@ -8,7 +9,7 @@ WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm pack --pack-destination /tmp/pack && mv /tmp/pack/petstore-sandbox-*.tgz /tmp/petstore-sandbox.tgz
+RUN npm pack --pack-destination /tmp && mv /tmp/petstore-sandbox-*.tgz /tmp/petstore-sandbox.tgz
 
 # Run stage: the package as a user installs it, nothing else.
 FROM node:24-bookworm-slim

@@ -1,13 +1,12 @@
 /**
- * The container recipe, as far as this machine can check it: no Docker
- * daemon runs here, so no image is built or started. What is checked:
- * the Dockerfile passes dockerfilelint and has the promised shape (multi-stage,
- * the package test's npm scripts, a non-root user, a data volume, a
- * HEALTHCHECK on /readyz whose command is run for real against a sandbox);
- * compose.yaml is valid against the Compose specification's JSON schema
- * (vendored: compose-spec.json from github.com/compose-spec/compose-spec,
- * schema/compose-spec.json at commit 170098ba07d9f53c383a41bfd4c5166b0a4529a6,
- * Apache-2.0) and wires PostgreSQL, two replicas and nginx together.
+ * The container recipe, read: the Dockerfile passes dockerfilelint and has
+ * the promised shape (multi-stage, the package test's npm scripts, a non-root
+ * user, a data volume, a HEALTHCHECK on /readyz whose command is run for real
+ * against a sandbox); compose.yaml is valid against the Compose
+ * specification's JSON schema (vendored: compose-spec.json from
+ * github.com/compose-spec/compose-spec, schema/compose-spec.json at commit
+ * 170098ba07d9f53c383a41bfd4c5166b0a4529a6, Apache-2.0) and wires PostgreSQL,
+ * two replicas and nginx together. image.test.ts builds the image and runs it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
