@@ -7,21 +7,14 @@
  */
 import { browserConfigOf } from './library/browser-options.js';
 import { createBrowserSandbox } from './library/browser-sandbox.js';
-import { mswSandbox, type MswSandbox } from './library/msw-sandbox.js';
-import type { CreateSandboxOptions } from './library/options.js';
+import { sandboxHandlersOf, type MswSandbox, type MswSandboxOptions } from './library/msw-sandbox.js';
 
 export { createBrowserSandbox, type BrowserSandbox } from './library/browser-sandbox.js';
 export type { CreateSandboxOptions } from './library/options.js';
-export type { MswSandbox } from './library/msw-sandbox.js';
+export type { MswSandbox, MswSandboxOptions } from './library/msw-sandbox.js';
 export type { Workspace } from './library/workspace.js';
 export { ControlError } from './control/client.js';
 export { ConfigError } from './config/error.js';
-
-/** A sandbox's options, and where its handlers answer. */
-export interface MswSandboxOptions extends CreateSandboxOptions {
-  /** Only requests to this origin (e.g. `https://api.example.test`) are answered; default every origin. */
-  origin?: string;
-}
 
 /**
  * MSW handlers over a sandbox in the page (or its service worker):
@@ -31,7 +24,5 @@ export interface MswSandboxOptions extends CreateSandboxOptions {
  * ConfigError here, saying why.
  */
 export function sandboxHandlers(options: MswSandboxOptions = {}): MswSandbox {
-  const { origin, ...sandboxOptions } = options;
-  const config = browserConfigOf(sandboxOptions);
-  return mswSandbox({ sandbox: createBrowserSandbox(sandboxOptions), apiKeys: config.apiKeys, adminToken: config.adminToken, origin });
+  return sandboxHandlersOf(options, { check: browserConfigOf, make: createBrowserSandbox });
 }

@@ -1,23 +1,17 @@
 /**
  * `import { sandboxHandlers } from 'petstore-sandbox/msw'`: the sandbox as
- * MSW request handlers, for `setupServer` in Node (docs/testing.md). The
+ * MSW request handlers, for `setupServer` in Node (docs/test-runners.md). The
  * browser's build of this entry is `msw-browser.ts`. Importing it starts nothing.
  */
 import { createSandbox } from './library/create-sandbox.js';
-import { configOf, type CreateSandboxOptions } from './library/options.js';
-import { mswSandbox, type MswSandbox } from './library/msw-sandbox.js';
+import { configOf } from './library/options.js';
+import { sandboxHandlersOf, type MswSandbox, type MswSandboxOptions } from './library/msw-sandbox.js';
 
 export type { CreateSandboxOptions } from './library/options.js';
-export type { MswSandbox } from './library/msw-sandbox.js';
+export type { MswSandbox, MswSandboxOptions } from './library/msw-sandbox.js';
 export type { Workspace } from './library/workspace.js';
 export { ControlError } from './control/client.js';
 export { ConfigError } from './config/error.js';
-
-/** A sandbox's options, and where its handlers answer. */
-export interface MswSandboxOptions extends CreateSandboxOptions {
-  /** Only requests to this origin (e.g. `https://api.example.test`) are answered; default every origin. */
-  origin?: string;
-}
 
 /**
  * MSW handlers over a sandbox in this process (the memory store by
@@ -27,7 +21,5 @@ export interface MswSandboxOptions extends CreateSandboxOptions {
  * as the command line would refuse it. Every mode works (Prism's too).
  */
 export function sandboxHandlers(options: MswSandboxOptions = {}): MswSandbox {
-  const { origin, ...sandboxOptions } = options;
-  const config = configOf(sandboxOptions);
-  return mswSandbox({ sandbox: createSandbox(sandboxOptions), apiKeys: config.apiKeys, adminToken: config.adminToken, origin });
+  return sandboxHandlersOf(options, { check: configOf, make: createSandbox });
 }

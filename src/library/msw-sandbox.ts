@@ -1,6 +1,7 @@
 import type { HttpHandler } from 'msw';
 import { mswHandlers } from '../adapters/msw.js';
 import { createControlClient } from '../control/client.js';
+import type { CreateSandboxOptions } from './options.js';
 import { workspaceOf, type Workspace } from './workspace.js';
 
 /** What the MSW handlers need of a sandbox in process: the Node one (`createSandbox`) and the browser's both have it. */
@@ -55,4 +56,23 @@ export function mswSandbox(parts: MswSandboxParts): MswSandbox {
     fetch: fetchIn,
     close: async () => (await sandbox.catch(() => undefined))?.close(),
   };
+}
+
+/** A sandbox's options, and where its handlers answer. */
+export interface MswSandboxOptions extends CreateSandboxOptions {
+  /** Only requests to this origin (e.g. `https://api.example.test`) are answered; default every origin. */
+  origin?: string;
+}
+
+/** How a platform makes its sandbox: the options checked at once (a ConfigError thrown), and the sandbox itself. */
+export interface SandboxMaker {
+  check(options: CreateSandboxOptions): { apiKeys: readonly string[]; adminToken: string };
+  make(options: CreateSandboxOptions): Promise<InProcessSandbox>;
+}
+
+/** `sandboxHandlers(options)` of an entry (Node's or the browser's), over that platform's sandbox. */
+export function sandboxHandlersOf(options: MswSandboxOptions, maker: SandboxMaker): MswSandbox {
+  const { origin, ...sandboxOptions } = options;
+  const { apiKeys, adminToken } = maker.check(sandboxOptions);
+  return mswSandbox({ sandbox: maker.make(sandboxOptions), apiKeys, adminToken, origin });
 }

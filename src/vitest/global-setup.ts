@@ -3,7 +3,7 @@
  * one sandbox for the run (a real listener at 127.0.0.1 on a free port,
  * the memory store by default) with open keys, so that each worker's own
  * key gets a workspace of its own, and provides its URL and admin token to
- * the workers (docs/testing.md). Its default export starts one with the
+ * the workers (docs/test-runners.md). Its default export starts one with the
  * defaults; `defineSandboxSetup(options)` makes one with options.
  */
 import { randomBytes } from 'node:crypto';

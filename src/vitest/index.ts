@@ -1,7 +1,7 @@
 /**
  * `import { sandboxContext, sandboxWorkspace } from 'petstore-sandbox/vitest'`:
  * Vitest with one sandbox for the run and a workspace per worker
- * (docs/testing.md). The global setup is `petstore-sandbox/vitest/global-setup`,
+ * (docs/test-runners.md). The global setup is `petstore-sandbox/vitest/global-setup`,
  * the setup file that resets a worker's workspace before each test file
  * `petstore-sandbox/vitest/setup`. Importing it starts nothing.
  */

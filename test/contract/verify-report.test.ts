@@ -6,16 +6,14 @@
  * defect; without --report the output is what it always was; a bad
  * --report is a usage error before anything runs.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listInteractions, listPactFiles } from '../../contracts/pact-files.js';
-import { startBrokenServer, type BrokenServer } from '../support/broken-server.js';
-import { KEY, tempDir } from '../support/harness.js';
+import { KEY } from '../support/harness.js';
 import { ctrfErrors, junitErrors } from '../support/report-schemas.js';
-import { killSandbox, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
-import { verify } from '../support/verify-run.js';
+import { verify, verifyTargets } from '../support/verify-run.js';
 
 interface CtrfTest {
   name: string;
@@ -40,27 +38,13 @@ interface JUnitCase {
 const PACT_INTERACTIONS = listInteractions(listPactFiles());
 const ADMIN = ['--admin-token', 'sandbox-admin'];
 
-let dir: string;
-let sandbox: ChildSandbox | undefined;
-let broken: BrokenServer;
-const origin = () => (sandbox as ChildSandbox).origin;
-
-beforeAll(async () => {
-  dir = tempDir();
-  sandbox = await spawnSandbox(join(dir, 'db.json'));
-  broken = await startBrokenServer();
-}, 60_000);
-
-afterAll(async () => {
-  await broken?.close();
-  if (sandbox) await stopSandbox(sandbox).finally(() => killSandbox(sandbox));
-  rmSync(dir, { recursive: true, force: true });
-});
+const targets = verifyTargets();
+const origin = () => targets.origin;
 
 /** Runs verify with both reports; returns its result and the two files, parsed. */
 async function verifyWithReports(name: string, ...args: string[]) {
-  const junit = join(dir, `${name}.xml`);
-  const ctrf = join(dir, `${name}.json`);
+  const junit = join(targets.dir, `${name}.xml`);
+  const ctrf = join(targets.dir, `${name}.json`);
   const result = await verify(...args, '--report', `junit=${junit}`, '--report', `ctrf=${ctrf}`);
   const xml = readFileSync(junit, 'utf8');
   const parsed = new XMLParser({ ignoreAttributes: false, isArray: (tag) => tag === 'testcase' || tag === 'testsuite' }).parse(xml) as {
@@ -74,7 +58,7 @@ describe('verify --report', () => {
   it('a passing run: one passed case per Dredd transaction and Pact interaction, both files valid', async () => {
     const { code, out, xml, cases, ctrf } = await verifyWithReports('pass', '--target', `${origin()}/v1`, '--key', KEY, '--admin-url', origin(), ...ADMIN);
     expect(code, out).toBe(0);
-    expect(out).toContain(`Reports: junit ${dir}/pass.xml, ctrf ${dir}/pass.json`);
+    expect(out).toContain(`Reports: junit ${targets.dir}/pass.xml, ctrf ${targets.dir}/pass.json`);
     expect(junitErrors(xml)).toEqual([]);
     expect(ctrfErrors(ctrf)).toEqual([]);
 
@@ -91,14 +75,23 @@ describe('verify --report', () => {
 
   it('the broken Pet Store: the failing cases carry the failure, the request and the response, and both files stay valid', async () => {
     // The control plane of the sandbox sets Pact's provider states, the broken Pet Store answers: every layer can fail.
-    const { code, out, xml, cases, ctrf } = await verifyWithReports('broken', '--target', broken.baseUrl, '--key', KEY, '--admin-url', origin(), ...ADMIN);
+    const { code, out, xml, cases, ctrf } = await verifyWithReports(
+      'broken',
+      '--target',
+      targets.broken.baseUrl,
+      '--key',
+      KEY,
+      '--admin-url',
+      origin(),
+      ...ADMIN,
+    );
     expect(code, out).toBe(1);
     expect(junitErrors(xml)).toEqual([]);
     expect(ctrfErrors(ctrf)).toEqual([]);
 
     const listPets = cases.find((c) => c['@_name'] === '/pets > List animals > 200 > application/json');
     expect(listPets?.failure?.['@_message']).toContain('0/id must be integer');
-    expect(listPets?.failure?.['#text']).toContain(`GET ${broken.baseUrl}/pets?`);
+    expect(listPets?.failure?.['#text']).toContain(`GET ${targets.broken.baseUrl}/pets?`);
     expect(listPets?.failure?.['#text']).toContain('[{"id":"1","name":"Rex"');
     expect(listPets?.['system-out']).toMatch(/^Response: 200$/m);
     const getPet404 = cases.find((c) => c['@_name'] === '/pets/{petId} > Get an animal > 404 > application/json');
@@ -119,7 +112,7 @@ describe('verify --report', () => {
     expect(failed.length).toBe(cases.filter((c) => c.failure || c.error).length);
     const ctrfList = ctrf.results.tests.find((t) => t.name === '/pets > List animals > 200 > application/json');
     expect(ctrfList).toMatchObject({ suite: ['Dredd', 'spec/openapi.yaml'], message: expect.stringContaining('0/id must be integer') });
-    expect(ctrfList?.extra?.request?.url).toBe(`${broken.baseUrl}/pets?limit=20&status=available`);
+    expect(ctrfList?.extra?.request?.url).toBe(`${targets.broken.baseUrl}/pets?limit=20&status=available`);
     expect(ctrfList?.extra?.response).toMatchObject({ status: 200, body: expect.stringContaining('"id":"1"') });
     expect(ctrfList?.trace).toContain('Response: 200');
   }, 120_000);
@@ -141,7 +134,7 @@ describe('verify --report', () => {
   }, 60_000);
 
   it('each check fails on a planted defect', async () => {
-    const { xml, ctrf } = await verifyWithReports('plant', '--target', broken.baseUrl, '--key', KEY);
+    const { xml, ctrf } = await verifyWithReports('plant', '--target', targets.broken.baseUrl, '--key', KEY);
     expect(junitErrors(xml)).toEqual([]);
     expect(ctrfErrors(ctrf)).toEqual([]);
     // A testcase without its required name; a testsuite without its failure count; a time that is not a number.
@@ -167,16 +160,16 @@ describe('verify --report', () => {
   it('without --report the output is byte for byte what it was before reports existed; with it, only the Reports line is added', async () => {
     const normalise = (out: string) =>
       out
-        .replaceAll(broken.baseUrl.replace(/\/v1$/, ''), '<origin>')
+        .replaceAll(targets.broken.baseUrl.replace(/\/v1$/, ''), '<origin>')
         .replace(/\(node:\d+\)/g, '(node:<pid>)')
         // Node's own deprecation warnings about dependencies differ between Node versions, not between runs.
         .replace(/^\(node:<pid>\) \w*Warning: .*\n/gm, '');
     const expected = normalise(readFileSync(new URL('./fixtures/verify-broken-output.txt', import.meta.url), 'utf8'));
-    const plain = await verify('--target', broken.baseUrl, '--key', KEY);
+    const plain = await verify('--target', targets.broken.baseUrl, '--key', KEY);
     expect(plain.code).toBe(1);
     expect(normalise(plain.out)).toBe(expected);
-    const reported = await verify('--target', broken.baseUrl, '--key', KEY, '--report', `junit=${join(dir, 'same.xml')}`);
-    const withoutReportLine = reported.out.replace(`\nReports: junit ${dir}/same.xml\n`, '');
+    const reported = await verify('--target', targets.broken.baseUrl, '--key', KEY, '--report', `junit=${join(targets.dir, 'same.xml')}`);
+    const withoutReportLine = reported.out.replace(`\nReports: junit ${targets.dir}/same.xml\n`, '');
     expect(reported.out).not.toBe(withoutReportLine);
     expect(normalise(withoutReportLine)).toBe(expected);
   }, 120_000);
@@ -191,7 +184,7 @@ describe('verify --report', () => {
   ])(
     'refuses %j before anything runs: exit 2',
     async (args, message) => {
-      const { code, out } = await verify('--target', broken.baseUrl, '--key', KEY, ...args);
+      const { code, out } = await verify('--target', targets.broken.baseUrl, '--key', KEY, ...args);
       expect(out).toContain(`verify: ${message}`);
       expect(out).toContain('Usage: npm run verify');
       expect(out).not.toContain('Verifying');

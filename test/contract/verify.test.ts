@@ -5,14 +5,11 @@
  * (exit 1), and with bad arguments (exit 2).
  */
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createControlClient } from '../../src/control/client.js';
-import { KEY, tempDir } from '../support/harness.js';
-import { killSandbox, ROOT, spawnSandbox, stopSandbox, type ChildSandbox } from '../support/spawn.js';
-import { startBrokenServer, type BrokenServer } from '../support/broken-server.js';
-import { run, verify, VERIFY_ENV as env } from '../support/verify-run.js';
+import { KEY } from '../support/harness.js';
+import { ROOT } from '../support/spawn.js';
+import { run, verify, verifyTargets, VERIFY_ENV as env } from '../support/verify-run.js';
 
 const ESC = '\u001b';
 
@@ -26,22 +23,8 @@ async function workspaceState(): Promise<{ export: string; checkpoints: string; 
   };
 }
 
-let dir: string;
-let sandbox: ChildSandbox | undefined;
-let broken: BrokenServer;
-const origin = () => (sandbox as ChildSandbox).origin;
-
-beforeAll(async () => {
-  dir = tempDir();
-  sandbox = await spawnSandbox(join(dir, 'db.json'));
-  broken = await startBrokenServer();
-}, 60_000);
-
-afterAll(async () => {
-  await broken?.close();
-  if (sandbox) await stopSandbox(sandbox).finally(() => killSandbox(sandbox));
-  rmSync(dir, { recursive: true, force: true });
-});
+const targets = verifyTargets();
+const origin = () => targets.origin;
 
 describe('npm run verify', () => {
   it('passes a separately started sandbox: Dredd and Pact, exit 0, and leaves its default workspace byte for byte', async () => {
@@ -118,7 +101,7 @@ describe('npm run verify', () => {
   }, 60_000);
 
   it('fails the broken Pet Store, names what broke, skips Pact with a notice: exit 1', async () => {
-    const { code, out } = await verify('--target', broken.baseUrl, '--key', KEY);
+    const { code, out } = await verify('--target', targets.broken.baseUrl, '--key', KEY);
     const notice = out.indexOf(`Changes: Dredd creates pets with the key ${KEY}`);
     expect(notice, out).toBeGreaterThan(-1);
     expect(notice, 'said before Dredd runs').toBeLessThan(out.indexOf('Dredd: spec/openapi.yaml'));
