@@ -5,21 +5,22 @@
  * its image comes from a registry this machine cannot reach; each test
  * removes its own containers instead. Ports are published on 127.0.0.1
  * (podman's bridge, netavark with iptables); host networking is run too.
- * The image is a stand-in built from the packed package (see
- * test/support/podman/standin-image.ts). With CI set, a missing podman fails
- * rather than skips.
+ * The image is the Dockerfile's run stage on the stand-in base image
+ * (test/support/podman/sandbox-image.ts). With CI set, missing container
+ * tools fail the test rather than skip it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PetStoreSandboxContainer, type StartedPetStoreSandboxContainer } from '../../src/testcontainers/index.js';
-import { podman, podmanMissing, startPodmanService, type PodmanService } from '../support/podman/service.js';
-import { ensureStandinImage } from '../support/podman/standin-image.js';
+import { containerToolsMissing, podman } from '../support/container/podman.js';
+import { ensureTestcontainersImage } from '../support/podman/sandbox-image.js';
+import { startPodmanService, type PodmanService } from '../support/podman/service.js';
 
-const missing = podmanMissing();
-const skip = missing !== undefined && !process.env.CI;
-if (skip) console.warn(`The Testcontainers module's test is skipped: ${missing}`);
+const missing = containerToolsMissing();
+const skip = missing.length > 0 && !process.env.CI;
+if (skip) console.warn(`The Testcontainers module's test is skipped: not installed: ${missing.join(', ')}`);
 
 /** The containers podman holds that were made from `image` (any state). */
-const containersOf = (image: string) => podman(['ps', '-a', '--filter', `ancestor=${image}`, '--format', '{{.ID}}']).stdout.trim();
+const containersOf = (image: string) => podman(['ps', '-a', '--filter', `ancestor=${image}`, '--format', '{{.ID}}']).trim();
 
 /** Runs `use` on a started sandbox container and stops (and so removes) it whatever happens. */
 async function withStarted(container: PetStoreSandboxContainer, use: (started: StartedPetStoreSandboxContainer) => Promise<void>) {
@@ -36,8 +37,8 @@ describe.skipIf(skip)('petstore-sandbox/testcontainers through podman system ser
   let image: string;
   const saved = { ...process.env };
   beforeAll(async () => {
-    if (missing) throw new Error(`CI is set and podman cannot run: ${missing}`);
-    image = ensureStandinImage();
+    if (missing.length > 0) throw new Error(`CI is set and the container tools are missing: ${missing.join(', ')}`);
+    image = ensureTestcontainersImage();
     service = await startPodmanService();
     process.env.DOCKER_HOST = service.dockerHost;
     process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
@@ -55,7 +56,7 @@ describe.skipIf(skip)('petstore-sandbox/testcontainers through podman system ser
     const container = new PetStoreSandboxContainer(image, { count: 3, seed: 7 }).withFlags('--journal-size', '2');
     await withStarted(container, async (sandbox) => {
       expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(podman(['port', sandbox.getId()]).stdout).toMatch(/^4010\/tcp -> 127\.0\.0\.1:\d+$/m);
+      expect(podman(['port', sandbox.getId()])).toMatch(/^4010\/tcp -> 127\.0\.0\.1:\d+$/m);
       const auth = { authorization: `Bearer ${sandbox.apiKeys[0]}`, 'content-type': 'application/json' };
       const created = await fetch(`${sandbox.baseUrl}/pets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Rex', categoryId: 1 }) });
       expect(created.status).toBe(201);

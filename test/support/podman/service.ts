@@ -1,35 +1,18 @@
 /**
  * Podman's Docker-compatible API (`podman system service`) on a socket of
- * its own, for testcontainers-node: rootful, `vfs` storage and `cgroupfs`
- * (what this VM allows), containers run through runtime-wrapper.sh. The
- * service runs until `stop()`, which ends it by its pid.
+ * its own, for testcontainers-node, with the container tests' global options
+ * (test/support/container/podman.ts: their storage root, so the API sees
+ * their images; VFS, cgroupfs, the runtime wrapper that drops
+ * `process.rlimits`). The service runs until `stop()`, which ends it by its
+ * pid.
  */
-import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PODMAN_GLOBAL_ARGS } from '../container/podman.js';
 import { tempDir } from '../harness.js';
 import { collectOutput } from '../spawn.js';
-
-export const RUNTIME_WRAPPER = fileURLToPath(new URL('./runtime-wrapper.sh', import.meta.url));
-/** podman's global options on this machine, for the service and the CLI alike (so both see the same images). */
-export const PODMAN_OPTIONS = ['--storage-driver', 'vfs', '--cgroup-manager', 'cgroupfs', '--runtime', RUNTIME_WRAPPER];
-
-/** Why podman cannot run here (not installed, or too old to serve the API), or undefined when it can. */
-export function podmanMissing(): string | undefined {
-  const version = spawnSync('podman', ['--version'], { encoding: 'utf8' });
-  if (version.error) return `podman is not installed (${version.error.message})`;
-  if (spawnSync('jq', ['--version']).error) return 'jq (which the runtime wrapper uses) is not installed';
-  return undefined;
-}
-
-/** Runs the podman CLI with the machine's options; throws with its output when it fails. */
-export function podman(args: string[], timeoutMs = 120_000): SpawnSyncReturns<string> {
-  const run = spawnSync('podman', [...PODMAN_OPTIONS, ...args], { encoding: 'utf8', timeout: timeoutMs });
-  if (run.status !== 0) throw new Error(`podman ${args.join(' ')} failed (${run.status ?? run.signal}): ${run.stderr || run.error?.message}`);
-  return run;
-}
 
 export interface PodmanService {
   /** `unix:///…/podman.sock`: the value for `DOCKER_HOST`. */
@@ -40,7 +23,7 @@ export interface PodmanService {
 /** Starts the API service on a new socket and resolves once it answers `/_ping`. */
 export async function startPodmanService(timeoutMs = 30_000): Promise<PodmanService> {
   const socket = join(tempDir('petstore-podman-'), 'podman.sock');
-  const child = spawn('podman', [...PODMAN_OPTIONS, 'system', 'service', '--time=0', `unix://${socket}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('podman', [...PODMAN_GLOBAL_ARGS, 'system', 'service', '--time=0', `unix://${socket}`], { stdio: ['ignore', 'pipe', 'pipe'] });
   const output = collectOutput(child);
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
