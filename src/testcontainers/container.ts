@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { GenericContainer, getContainerRuntimeClient } from 'testcontainers';
 import type { Mode } from '../config/modes.js';
+import { freePort, LOOPBACK } from './host-port.js';
 import { ReadyzWaitStrategy } from './ready-wait.js';
 import { StartedPetStoreSandboxContainer } from './started.js';
 
@@ -93,7 +93,7 @@ export class PetStoreSandboxContainer extends GenericContainer {
     return super.withNetworkMode(networkMode);
   }
 
-  /** The container a failed start leaves behind, removed: testcontainers leaves it. */
+  /** A container made but refused by the runtime, removed: testcontainers removes only one that failed its wait. */
   private createdId: string | undefined;
 
   protected override async containerCreated(containerId: string): Promise<void> {
@@ -136,22 +136,7 @@ export class PetStoreSandboxContainer extends GenericContainer {
   }
 }
 
-/** Names of this machine's loopback, as testcontainers reports Docker's host. */
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
-
 /** A random secret: long enough that no guess reaches the control plane of a container a test left running. */
 function randomSecret(prefix: string): string {
   return `${prefix}-${randomBytes(16).toString('hex')}`;
-}
-
-/** A port free on the host's loopback now (host networking: the sandbox takes it a moment later). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

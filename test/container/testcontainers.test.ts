@@ -91,4 +91,10 @@ describe.skipIf(skip)('petstore-sandbox/testcontainers through podman system ser
     await expect(container.start()).rejects.toThrow(/exited \(code 2\)[\s\S]*admin/);
     expect(containersOf(image)).toBe('');
   });
+
+  it('removes a container the runtime could not start (testcontainers removes only one that failed its wait)', async () => {
+    const container = new PetStoreSandboxContainer(image).withEntrypoint(['/no/such/program']);
+    await expect(container.start()).rejects.toThrow(/no\/such\/program/);
+    expect(containersOf(image)).toBe('');
+  });
 });
