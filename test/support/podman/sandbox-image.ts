@@ -13,7 +13,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBaseImage } from '../container/base-image.js';
-import { imageLabel, podman, RUNTIME } from '../container/podman.js';
+import { imageLabel, podman, podmanResult, RUNTIME } from '../container/podman.js';
 import { tempDir } from '../harness.js';
 import { packTarball } from '../npm-package.js';
 import { ROOT } from '../spawn.js';
@@ -57,5 +57,11 @@ export function ensureTestcontainersImage(): string {
   podman(['build', ...options, '--label', `${LABEL}=${hash}`, '--tag', TESTCONTAINERS_IMAGE, '--file', join(context, 'Containerfile'), context], {
     timeoutMs: 900_000,
   });
+  // The image this one replaces lost its tag: removed, or each change of the package would leave one more behind.
+  const superseded = podman(['images', '--quiet', '--filter', 'dangling=true', '--filter', `label=${LABEL}`])
+    .trim()
+    .split('\n')
+    .filter(Boolean);
+  if (superseded.length > 0) podmanResult(['rmi', ...superseded]);
   return TESTCONTAINERS_IMAGE;
 }
