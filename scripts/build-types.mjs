@@ -25,6 +25,7 @@ const ENTRIES = [
   { source: 'src/msw.ts', out: 'dist/msw.d.ts' },
   { source: 'src/vitest/index.ts', out: 'dist/vitest.d.ts' },
   { source: 'src/vitest/global-setup.ts', out: 'dist/vitest-global-setup.d.ts' },
+  { source: 'src/testcontainers/index.ts', out: 'dist/testcontainers.d.ts' },
   { source: 'src/msw-browser.ts', out: 'dist/browser/msw.d.ts' },
 ];
 

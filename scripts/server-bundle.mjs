@@ -17,6 +17,7 @@ const ENTRIES = [
   { in: 'src/vitest/index.ts', out: 'vitest' },
   { in: 'src/vitest/global-setup.ts', out: 'vitest-global-setup' },
   { in: 'src/vitest/setup.ts', out: 'vitest-setup' },
+  { in: 'src/testcontainers/index.ts', out: 'testcontainers' },
 ];
 
 /**
@@ -28,7 +29,7 @@ const COMMON = {
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  external: ['@stoplight/*', '@faker-js/faker', 'yaml', '@playwright/test', 'msw', 'msw/*', 'vitest', 'vitest/*'],
+  external: ['@stoplight/*', '@faker-js/faker', 'yaml', '@playwright/test', 'msw', 'msw/*', 'vitest', 'vitest/*', 'testcontainers'],
   banner: { js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);" },
   logLevel: 'warning',
 };

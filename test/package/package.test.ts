@@ -60,10 +60,9 @@ describe('the npm package', { timeout: 180_000 }, () => {
           .map((path) => `package/docs/${path}`),
         'package/dist/src/bin.js',
         // The package's entries, each with its declarations, and the code they share.
-        ...['index', 'middleware', 'cli', 'msw', 'playwright', 'playwright-global-setup', 'vitest', 'vitest-global-setup'].flatMap((entry) => [
-          `package/dist/${entry}.js`,
-          `package/dist/${entry}.d.ts`,
-        ]),
+        ...['index', 'middleware', 'cli', 'msw', 'playwright', 'playwright-global-setup', 'vitest', 'vitest-global-setup', 'testcontainers'].flatMap(
+          (entry) => [`package/dist/${entry}.js`, `package/dist/${entry}.d.ts`],
+        ),
         // Vitest's setup file: a module run for its effect, with nothing to declare.
         'package/dist/vitest-setup.js',
         ...readdirSync(join(ROOT, 'dist', 'chunks')).map((chunk) => `package/dist/chunks/${chunk}`),
@@ -201,12 +200,14 @@ describe('the package as a library, in a TypeScript project', { timeout: 180_000
   /** The entries Vitest loads: the global setup runs the engine; the worker's side and its setup file only talk to it over HTTP. */
   const VITEST_ENGINE = ['vitest-global-setup'];
   const VITEST_LIGHT = ['vitest', 'vitest-setup'];
+  /** The Testcontainers entry runs the sandbox in a container: it loads the control plane's client, never the engine. */
+  const CONTAINER_LIGHT = ['testcontainers'];
 
   it('ships one declaration file per entry that imports nothing of the sources, only Node, the dependencies and the optional peers', () => {
     const installed = join(app, 'node_modules', 'petstore-sandbox');
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<'dependencies' | 'peerDependencies', Record<string, string>>;
     const dependencies = { ...manifest.dependencies, ...manifest.peerDependencies };
-    for (const entry of [...ENTRIES, 'playwright', 'playwright-global-setup', 'vitest', 'vitest-global-setup']) {
+    for (const entry of [...ENTRIES, 'playwright', 'playwright-global-setup', 'vitest', 'vitest-global-setup', 'testcontainers']) {
       const text = readFileSync(join(installed, 'dist', `${entry}.d.ts`), 'utf8');
       const specifiers = [...text.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
       const foreign = specifiers.filter((s) => !s.startsWith('node:') && !Object.hasOwn(dependencies, s.replace(/^((?:@[^/]+\/)?[^/]+).*$/, '$1')));
@@ -225,7 +226,8 @@ describe('the package as a library, in a TypeScript project', { timeout: 180_000
       expect(statSync(join(dist, entry)).size, entry).toBeLessThan(10_000);
     }
     // Vitest loads these again for each test file: the control plane's client, never the engine.
-    for (const entry of VITEST_LIGHT.map((e) => `${e}.js`)) expect(readFileSync(join(dist, entry), 'utf8'), entry).not.toContain(`chunks/${engine}`);
+    for (const entry of [...VITEST_LIGHT, ...CONTAINER_LIGHT].map((e) => `${e}.js`))
+      expect(readFileSync(join(dist, entry), 'utf8'), entry).not.toContain(`chunks/${engine}`);
   });
 
   it.each(Object.keys(TSCONFIGS))('type-checks the example against the shipped declarations (%s, strict)', (tsconfig) => {
