@@ -6,6 +6,8 @@ import type { BenchOptions } from './scenarios.js';
 export const smoke = process.argv.includes('--smoke');
 /** `--soak`: the soak run (soak-run.ts) instead of the comparisons. */
 export const soak = process.argv.includes('--soak');
+/** `--profile`: CPU profiles of the sandbox under load (profile-run.ts, `npm run profile`) instead of the comparisons. */
+export const profile = process.argv.includes('--profile');
 /** A BENCH_* number when it is one above zero, else `fallback`. */
 export const positive = (raw: string | undefined, fallback: number) => (raw && Number(raw) > 0 ? Number(raw) : fallback);
 export const opts: BenchOptions = {

@@ -12,7 +12,7 @@ import { PACKAGE_ROOT } from '../../src/config/paths.js';
 import { awaitStartLine, collectOutput, type Output } from '../support/spawn.js';
 
 export const AUTH = 'Bearer sandbox-key';
-const SANDBOX_BIN = join(PACKAGE_ROOT, 'dist', 'src', 'bin.js');
+export const SANDBOX_BIN = join(PACKAGE_ROOT, 'dist', 'src', 'bin.js');
 const PRISM_BIN = join(PACKAGE_ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
 const BASELINE = join(PACKAGE_ROOT, 'test', 'bench', 'baseline-server.ts');
 const BARE = join(PACKAGE_ROOT, 'test', 'bench', 'bare-server.ts');
@@ -99,7 +99,7 @@ export async function firstOk(url: string, deadline: number, child: ChildProcess
   }
 }
 
-interface SpawnSpec {
+export interface SpawnSpec {
   name: string;
   args: string[];
   /** Known origin; without it, the origin of the start-up line it prints (`listening on <origin>/v1`). */
@@ -109,6 +109,8 @@ interface SpawnSpec {
   timeoutMs: number;
   /** Extra environment variables. */
   env?: Record<string, string>;
+  /** An open file descriptor to write its stdout to, instead of a pipe that is drained. */
+  stdout?: number;
 }
 
 /** Stdout read and dropped, stderr kept. */
@@ -119,9 +121,11 @@ function drainOutput(child: ChildProcess): Output {
   return { all: () => errors, stdout: () => '', stderr: () => errors };
 }
 
-async function start(spec: SpawnSpec): Promise<ServerProcess> {
+/** Spawns `node` with `spec.args` and waits for its first 200 on GET <base>/pets (exported for the profiling run, profile-run.ts). */
+export async function start(spec: SpawnSpec): Promise<ServerProcess> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, spec.args, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...spec.env } });
+  const stdio = ['ignore', spec.stdout ?? 'pipe', 'pipe'] as const;
+  const child = spawn(process.execPath, spec.args, { cwd: PACKAGE_ROOT, stdio: [...stdio], env: { ...process.env, ...spec.env } });
   running.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   void exited.then(() => running.delete(child));
