@@ -6,20 +6,11 @@
  * image the file made away, whatever failed.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { freePort } from '../../../src/testcontainers/host-port.js';
 import { podman, podmanResult } from './podman.js';
 
-/** A port of 127.0.0.1 that was free a moment ago (a container's sandbox listens on it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A port of 127.0.0.1 that was free a moment ago (a container's sandbox listens on it): the module's own rule. */
+export { freePort };
 
 /** What a test file made: removed by `removeAll`. */
 export interface Made {
