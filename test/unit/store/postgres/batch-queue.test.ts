@@ -26,14 +26,18 @@ describe('BatchQueue', () => {
 
   it('runs the first item in the next turn and the items that arrive meanwhile together, in order', async () => {
     const batches: number[][] = [];
+    let running!: () => void;
+    const firstRuns = new Promise<void>((resolve) => (running = resolve));
     const add = queueOf(async (batch) => {
       batches.push(batch.map((i) => i.n));
+      running();
       await new Promise((resolve) => setTimeout(resolve, 5));
       for (const item of batch) item.resolve(item.n * 10);
     });
     const first = add(1);
-    // Once the first batch runs, what arrives waits for the next one.
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    // Once the first batch runs, what arrives waits for the next one. (Waited for as such: a timer of 1 ms could fire
+    // before the queue's own next turn on a loaded machine, and the items then joined the first batch.)
+    await firstRuns;
     const answers = await Promise.all([first, ...[2, 3, 4].map(add)]);
     expect(answers).toEqual([10, 20, 30, 40]);
     expect(batches).toEqual([[1], [2, 3, 4]]);
