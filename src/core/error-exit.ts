@@ -2,6 +2,7 @@ import { stringifyJson } from './exact-json.js';
 import { ApiError, codeForStatus, type ErrorBody } from '../http/errors.js';
 import { StoreFailure } from '../store/errors.js';
 import type { OutHeaders } from './cors.js';
+import { utf8Length } from './utf8-length.js';
 
 /** Turns anything thrown into a known ApiError; unknown failures become a bare 500. */
 export function toApiError(error: unknown): ApiError {
@@ -12,22 +13,6 @@ export function toApiError(error: unknown): ApiError {
   if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500)
     return new ApiError(codeForStatus(status), status, `Malformed request: ${(error as Error).message}.`);
   return ApiError.of('internal', 'Internal error. The sandbox logged the details.');
-}
-
-/** The UTF-8 length of a text, without a Node `Buffer` (the engine runs where there is none). */
-export function utf8Length(text: string): number {
-  let length = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) length += 1;
-    // A surrogate pair is 2 code units and 4 bytes; a lone surrogate is written as U+FFFD, 3 bytes.
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      length += 2;
-      i++;
-    } else length += 2;
-  }
-  return length;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { stringifyJson } from '../exact-json.js';
-import { toApiError, utf8Length } from '../error-exit.js';
+import { toApiError } from '../error-exit.js';
+import { utf8Length } from '../utf8-length.js';
 import { ApiError } from '../../http/errors.js';
 import { JsonPieces, TextAnswer } from '../../control/handler-types.js';
 import type { EngineResponse, EngineStream } from '../types.js';
