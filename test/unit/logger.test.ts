@@ -1,35 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { bufferedDestination, createLogger } from '../../src/ops/logger.js';
+import { createLogger } from '../../src/ops/logger.js';
 
-/** A stream that keeps what it is given, and says it holds `pending` characters unwritten. */
-function sink(pending = 0) {
+/** A stream that keeps what it is given. */
+function sink() {
   const chunks: string[] = [];
-  return { chunks, stream: { write: (chunk: string) => chunks.push(chunk) > 0, writableLength: pending } as unknown as NodeJS.WritableStream };
+  return { chunks, stream: { write: (chunk: string) => chunks.push(chunk) > 0 } as unknown as NodeJS.WritableStream };
 }
-
-describe('the buffered stdout destination', () => {
-  it('gathers lines until 16 KiB or a flush, then writes them as one chunk', () => {
-    const { chunks, stream } = sink();
-    const out = bufferedDestination(stream);
-    out.write('one\n');
-    out.write('two\n');
-    expect(chunks).toEqual([]);
-    out.flush();
-    expect(chunks).toEqual(['one\ntwo\n']);
-    out.write(`${'x'.repeat(16 * 1024)}\n`);
-    expect(chunks).toHaveLength(2);
-    out.flush();
-    expect(chunks).toHaveLength(2);
-  });
-
-  it('drops lines rather than pile them on a stream that is not read', () => {
-    const { chunks, stream } = sink(64 * 1024 * 1024);
-    const out = bufferedDestination(stream);
-    out.write('lost\n');
-    out.flush();
-    expect(chunks).toEqual([]);
-  });
-});
 
 describe('the logger', () => {
   it('writes info and request lines to out, warnings and errors to err, as JSON', () => {

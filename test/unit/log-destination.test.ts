@@ -1,0 +1,85 @@
+/**
+ * The request log's destination (pino's asynchronous one) on real files and
+ * a real process: lines wait in its buffer off the request's path, a full
+ * buffer drops and counts, and a flush or a crash writes what waits.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { asyncDestination as openDestination, DROP_NOTICE_EVERY_MS, type LogDestination, type LogDestinationOptions } from '../../src/ops/log-destination.js';
+
+const dirs: string[] = [];
+const destinations: LogDestination[] = [];
+afterEach(() => {
+  vi.useRealTimers();
+  for (const out of destinations.splice(0)) out.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new empty file, open for writing: its descriptor, and a reader of what it holds. */
+function logFile() {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-log-'));
+  dirs.push(dir);
+  const file = join(dir, 'log.jsonl');
+  const fd = openSync(file, 'w');
+  return { fd, lines: () => readFileSync(file, 'utf8').split('\n').filter(Boolean) };
+}
+
+/** A destination closed (with its file) after the test. */
+function asyncDestination(options: LogDestinationOptions): LogDestination {
+  const out = openDestination(options);
+  destinations.push(out);
+  return out;
+}
+
+/** A line of exactly 100 bytes with its newline. */
+const line = (n: number) => `${String(n).padStart(99, '0')}\n`;
+
+describe('the asynchronous log destination', () => {
+  it('keeps lines off the disk while they are few, and writes them all on flush', () => {
+    const log = logFile();
+    const out = asyncDestination({ fd: log.fd });
+    for (let n = 0; n < 3; n += 1) out.write(line(n));
+    // Written synchronously per line, they would be in the file already.
+    expect(log.lines()).toEqual([]);
+    out.flush();
+    expect(log.lines()).toEqual([0, 1, 2].map((n) => line(n).trim()));
+    expect(out.dropped()).toBe(0);
+  });
+
+  it('drops the lines past its bound, counts them, says so once, and keeps the rest in order', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const log = logFile();
+    const told: number[] = [];
+    const out = asyncDestination({ fd: log.fd, maxPending: 1000, onDropped: (lines) => told.push(lines) });
+    for (let n = 0; n < 100; n += 1) out.write(line(n));
+    // 10 lines of 100 bytes fill 1000 bytes; each later one would pass the bound.
+    expect(out.dropped()).toBe(90);
+    expect(told).toEqual([]);
+    vi.advanceTimersByTime(DROP_NOTICE_EVERY_MS);
+    expect(told).toEqual([90]);
+    out.flush();
+    expect(log.lines()).toEqual(Array.from({ length: 10 }, (_, n) => line(n).trim()));
+    // The flush made room: lines are kept again, and the next notice tells only the new drops.
+    for (let n = 0; n < 20; n += 1) out.write(line(200 + n));
+    expect(out.dropped()).toBe(100);
+    out.flush();
+    expect(told).toEqual([90, 10]);
+    expect(log.lines()).toHaveLength(20);
+  });
+
+  it('writes the lines buffered before a crash, and the crash still ends the process with its error', () => {
+    const script = [
+      "import { asyncDestination } from './src/ops/log-destination.ts';",
+      'const out = asyncDestination({ fd: 1 });',
+      "out.write('first\\n'); out.write('second\\n');",
+      "throw new Error('crash under test');",
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.status).toBe(1);
+    expect(child.stderr).toContain('crash under test');
+    expect(child.stdout).toBe('first\nsecond\n');
+  });
+});
