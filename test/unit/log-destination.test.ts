@@ -1,20 +1,20 @@
 /**
- * The request log's destination (pino's asynchronous one) on real files and
- * a real process: lines wait in its buffer off the request's path, a full
- * buffer drops and counts, and a flush or a crash writes what waits.
+ * The request log's destination on real files and a real process: lines
+ * wait in its buffer off the request's path, a full buffer drops and
+ * counts, and a flush or the process's end (a crash too) writes what waits.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { asyncDestination as openDestination, DROP_NOTICE_EVERY_MS, type LogDestination, type LogDestinationOptions } from '../../src/ops/log-destination.js';
+import { asyncDestination, DROP_NOTICE_EVERY_MS } from '../../src/ops/log-destination.js';
 
 const dirs: string[] = [];
-const destinations: LogDestination[] = [];
+const fds: number[] = [];
 afterEach(() => {
   vi.useRealTimers();
-  for (const out of destinations.splice(0)) out.close();
+  for (const fd of fds.splice(0)) closeSync(fd);
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -24,20 +24,14 @@ function logFile() {
   dirs.push(dir);
   const file = join(dir, 'log.jsonl');
   const fd = openSync(file, 'w');
+  fds.push(fd);
   return { fd, lines: () => readFileSync(file, 'utf8').split('\n').filter(Boolean) };
-}
-
-/** A destination closed (with its file) after the test. */
-function asyncDestination(options: LogDestinationOptions): LogDestination {
-  const out = openDestination(options);
-  destinations.push(out);
-  return out;
 }
 
 /** A line of exactly 100 bytes with its newline. */
 const line = (n: number) => `${String(n).padStart(99, '0')}\n`;
 
-describe('the asynchronous log destination', () => {
+describe('the log destination', () => {
   it('keeps lines off the disk while they are few, and writes them all on flush', () => {
     const log = logFile();
     const out = asyncDestination({ fd: log.fd });
