@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/ops/logger.js';
 
 /** A stream that keeps what it is given. */
@@ -42,5 +42,22 @@ describe('the logger', () => {
     expect((lines(err.chunks)[1]?.err as { message: string }).message).toBe('boom');
     expect(logger.logsRequests).toBe(true);
     expect(createLogger({ level: 'warn', out: out.stream, err: err.stream }).logsRequests).toBe(false);
+  });
+
+  it('stamps each line with the time it was written, in ISO 8601', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const out = sink();
+      const logger = createLogger({ level: 'info', out: out.stream, err: sink().stream });
+      const times = ['2026-11-26T05:00:00.000Z', '2026-11-26T05:00:00.000Z', '2026-11-26T05:00:00.001Z', '2026-11-26T06:30:15.250Z'];
+      for (const time of times) {
+        vi.setSystemTime(new Date(time));
+        logger.info('tick');
+      }
+      const lines = out.chunks.map((chunk) => JSON.parse(chunk) as { time: string });
+      expect(lines.map((line) => line.time)).toEqual(times);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
