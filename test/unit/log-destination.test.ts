@@ -3,7 +3,7 @@
  * wait in its buffer off the request's path, a full buffer drops and
  * counts, and a flush or the process's end (a crash too) writes what waits.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,4 +76,36 @@ describe('the log destination', () => {
     expect(child.stderr).toContain('crash under test');
     expect(child.stdout).toBe('first\nsecond\n');
   });
+
+  it('on a pipe nobody reads, drops and counts lines past its bound instead of holding the process, and cuts no line but the last one at exit', async () => {
+    const script = [
+      "import { asyncDestination } from './src/ops/log-destination.ts';",
+      'const out = asyncDestination({ fd: 1, maxPending: 1 << 20 });',
+      // 100,000 lines of 100 bytes (10 MB) in bursts of 1,000, as requests come: ten times the bound, far more than a pipe holds.
+      "const line = 'x'.repeat(99) + '\\n';",
+      'let bursts = 0;',
+      'const burst = () => { for (let k = 0; k < 1000; k++) out.write(line); if (++bursts < 100) setImmediate(burst); else { process.stderr.write(String(out.dropped())); process.exit(0); } };',
+      'burst();',
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    // Listened to from the start (no chunk missed), but paused: the stream takes one buffer's worth, then the pipe stays full.
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stdout.pause();
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // Read on once the writer is gone.
+    child.stdout.resume();
+    await new Promise((resolve) => child.stdout.once('close', resolve));
+    expect(code).toBe(0);
+    const dropped = Number(err);
+    expect(dropped).toBeGreaterThan(0);
+    const kept = out.split('\n');
+    // The exit writes what the full pipe takes and no more: only the very last line may be cut.
+    const last = kept.pop() as string;
+    expect(last.length < 99 && 'x'.repeat(99).startsWith(last), last).toBe(true);
+    expect(kept.filter((l) => l !== 'x'.repeat(99)).map((l) => l.length)).toEqual([]);
+    expect(kept.length + dropped).toBeLessThanOrEqual(100_000);
+  }, 60_000);
 });
