@@ -76,7 +76,8 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
   const { journal, faults, mode: runtime } = backend;
   const check = responseChecker(spec, validators);
   const capture = createJournalCapture(check);
-  const metrics = parts.createMetrics({ workspaces: backend.workspaces, journalMemory: () => journal.memory() });
+  const droppedLogLines = () => logger.droppedLines?.() ?? 0;
+  const metrics = parts.createMetrics({ workspaces: backend.workspaces, journalMemory: () => journal.memory(), droppedLogLines });
   const workspaces = instrumentWorkspaces(backend.workspaces, metrics);
   const reporting = createReporting({
     logger,
@@ -84,9 +85,9 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     runtime,
     workspaceOf: (key) => workspaces.idOf(key),
     check,
-    // A request without a valid key belongs to no journal of a workspace: it never displaces a workspace's entries.
+    // Nothing is copied for a journal that would not keep it; a request without a valid key never displaces a workspace's entries.
     also: (e) => {
-      if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
+      if (journal.size > 0 && journal.accepting?.() !== false) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
     },
   });
   const sync = backend.sync?.bind(backend);

@@ -7,7 +7,8 @@ import { isLoopbackHost } from '../config/exposure.js';
 import { LockError, LockedError } from '../store/file/lock.js';
 import { PACKAGE_VERSION as version } from '../config/paths.js';
 import { prettyDestination } from '../ops/log-pretty.js';
-import { bufferedDestination, createLogger, type Logger } from '../ops/logger.js';
+import { asyncDestination } from '../ops/log-destination.js';
+import { createLogger, type Logger } from '../ops/logger.js';
 import { SERVER_LIMITS } from '../http/server.js';
 import { startSandbox } from '../server/sandbox.js';
 import { readyInfo, removeReadyFile, startLine, writeReadyFile } from '../server/start-line.js';
@@ -17,8 +18,15 @@ import { describeTarget } from '../store/postgres/pool.js';
 /** The server's logger: JSON lines, or pretty ones for a person at a terminal (`--log-format auto`). */
 function createServerLogger(config: Config): Logger {
   const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY);
-  // Warnings and errors are rare and must not wait: written at once.
-  if (!pretty) return createLogger({ level: config.logLevel, out: bufferedDestination(process.stdout), err: process.stderr });
+  if (!pretty) {
+    const out = asyncDestination({
+      fd: process.stdout.fd,
+      onDropped: (lines) => logger.warn(`the log dropped ${lines} lines: stdout is not read as fast as it is written`, { dropped: lines }),
+    });
+    // Warnings and errors are rare and must not wait: written at once.
+    const logger = createLogger({ level: config.logLevel, out, err: process.stderr, dropped: out.dropped });
+    return logger;
+  }
   return createLogger({
     level: config.logLevel,
     out: prettyDestination((text) => process.stdout.write(text), process.stdout.isTTY),

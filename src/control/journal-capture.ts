@@ -57,7 +57,8 @@ export function createJournalCapture(check: ResponseCheck): (e: V1Exchange) => J
   return (e) => {
     const operationId = e.op?.operationId ?? null;
     const long = e.text !== undefined && e.text.length > JOURNAL_BODY_LIMIT ? longResponse(operationId, e.status, e.text, e.body) : undefined;
-    return {
+    // Built field by field: no object made only to be spread into this one, nothing held that the entry does not show.
+    const record: JournalRecord = {
       time: Date.now(),
       method: e.method,
       url: e.url,
@@ -66,12 +67,13 @@ export function createJournalCapture(check: ResponseCheck): (e: V1Exchange) => J
       durationMs: Math.round(e.durationMs * 100) / 100,
       request: e.requestBytes && captureBytes(e.requestBytes),
       response: long?.body ?? (e.text === undefined ? undefined : captureText(e.text)),
-      ...(long ? { specIssues: long.specIssues } : {}),
-      ...(e.violations ? { violations: e.violations } : {}),
-      // An upstream's answer was checked as it passed: that verdict is kept, whatever its body was (HTML, cut).
-      ...(e.passed ? { specIssues: passedIssues(e.violations) } : {}),
-      // Refused for its key: the admin sees what it presented, masked (the journal of unauthenticated requests).
-      ...(e.key === undefined ? { credential: maskedCredential(e.headers.authorization as string | undefined) } : {}),
     };
+    if (long) record.specIssues = long.specIssues;
+    if (e.violations) record.violations = e.violations;
+    // An upstream's answer was checked as it passed: that verdict is kept, whatever its body was (HTML, cut).
+    if (e.passed) record.specIssues = passedIssues(e.violations);
+    // Refused for its key: the admin sees what it presented, masked (the journal of unauthenticated requests).
+    if (e.key === undefined) record.credential = maskedCredential(e.headers.authorization as string | undefined);
+    return record;
   };
 }

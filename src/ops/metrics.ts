@@ -7,6 +7,8 @@ export interface MetricSources {
   /** Workspaces open (or in use) now, and those of open keys removed since start. */
   workspaces: Pick<WorkspaceStore, 'openCount' | 'removedCount'>;
   journalMemory(): MaybePromise<JournalMemory>;
+  /** Request log lines dropped since start because the log's destination did not keep up. */
+  droppedLogLines?: () => number;
 }
 
 /** Kinds of store writes: a create, a whole replacement (reset, fixture load), an append. */
@@ -49,6 +51,31 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
+/** A request series bound to its labels: its count and its latency. */
+interface Series {
+  count: { inc(): void };
+  time: { observe(seconds: number): void };
+}
+
+/**
+ * Counts a request in its series, each bound to its labels once
+ * (`labels(...)`) and found again by plain map lookups: no label object
+ * hashed, no key string built per request.
+ */
+function requestCounter(requests: Counter, latency: Histogram): Metrics['request'] {
+  const series = new Map<string, Map<string, Map<number, Series>>>();
+  return (operation, status, mode, seconds) => {
+    let byOperation = series.get(mode);
+    if (!byOperation) series.set(mode, (byOperation = new Map()));
+    let byStatus = byOperation.get(operation);
+    if (!byStatus) byOperation.set(operation, (byStatus = new Map()));
+    let s = byStatus.get(status);
+    if (!s) byStatus.set(status, (s = { count: requests.labels(operation, String(status), mode), time: latency.labels(operation) }));
+    s.count.inc();
+    if (seconds !== undefined) s.time.observe(seconds);
+  };
+}
+
 /** The gauges read at scrape time. */
 function registerGauges(registers: Registry[], sources: MetricSources): void {
   new Gauge({
@@ -68,6 +95,17 @@ function registerGauges(registers: Registry[], sources: MetricSources): void {
       const now = sources.workspaces.removedCount();
       if (now > removed) this.inc(now - removed);
       removed = now;
+    },
+  });
+  let dropped = 0;
+  new Counter({
+    name: 'petstore_log_lines_dropped_total',
+    help: 'Log lines dropped because stdout was not read as fast as the log wrote it (the sandbox also says so on stderr).',
+    registers,
+    collect() {
+      const now = sources.droppedLogLines?.() ?? 0;
+      if (now > dropped) this.inc(now - dropped);
+      dropped = now;
     },
   });
   const journal = (name: string, help: string, field: keyof JournalMemory) =>
@@ -125,17 +163,16 @@ export function createMetrics(sources: MetricSources): Metrics {
     registers,
   });
   registerGauges(registers, sources);
-  // The hot path looks its series up by one string instead of hashing a label object per request.
-  const series = new Map<string, { count: ReturnType<typeof requests.labels>; time: ReturnType<typeof latency.labels> }>();
+  const request = requestCounter(requests, latency);
+  const mismatchSeries = new Map<string, ReturnType<typeof mismatches.labels>>();
   return {
-    request(operation, status, mode, seconds) {
-      const key = `${operation} ${status} ${mode}`;
-      let s = series.get(key);
-      if (!s) series.set(key, (s = { count: requests.labels(operation, String(status), mode), time: latency.labels(operation) }));
-      s.count.inc();
-      if (seconds !== undefined) s.time.observe(seconds);
+    request,
+    mismatch(operation, reason) {
+      const key = `${operation} ${reason}`;
+      let s = mismatchSeries.get(key);
+      if (!s) mismatchSeries.set(key, (s = mismatches.labels(operation, reason)));
+      s.inc();
     },
-    mismatch: (operation, reason) => mismatches.inc({ operation, reason }),
     storeWrite(kind, seconds, failure) {
       writes.observe({ kind }, seconds);
       if (failure !== undefined) failures.inc({ kind, code: failure });

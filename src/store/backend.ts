@@ -71,6 +71,8 @@ export interface WorkspaceStore {
 export interface JournalStore {
   /** Entries kept per journal; 0 keeps none. */
   readonly size: number;
+  /** False while an entry would be dropped whatever it held (its writes are behind): the exchange is then not captured at all. */
+  accepting?(): boolean;
   add(workspace: string, record: JournalRecord): void;
   read(workspace: string, limit: number): MaybePromise<JournalEntry[]>;
   clear(workspace: string): MaybePromise<number>;

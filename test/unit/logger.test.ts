@@ -1,35 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { bufferedDestination, createLogger } from '../../src/ops/logger.js';
+import { describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../../src/ops/logger.js';
 
-/** A stream that keeps what it is given, and says it holds `pending` characters unwritten. */
-function sink(pending = 0) {
+/** A stream that keeps what it is given. */
+function sink() {
   const chunks: string[] = [];
-  return { chunks, stream: { write: (chunk: string) => chunks.push(chunk) > 0, writableLength: pending } as unknown as NodeJS.WritableStream };
+  return { chunks, stream: { write: (chunk: string) => chunks.push(chunk) > 0 } as unknown as NodeJS.WritableStream };
 }
-
-describe('the buffered stdout destination', () => {
-  it('gathers lines until 16 KiB or a flush, then writes them as one chunk', () => {
-    const { chunks, stream } = sink();
-    const out = bufferedDestination(stream);
-    out.write('one\n');
-    out.write('two\n');
-    expect(chunks).toEqual([]);
-    out.flush();
-    expect(chunks).toEqual(['one\ntwo\n']);
-    out.write(`${'x'.repeat(16 * 1024)}\n`);
-    expect(chunks).toHaveLength(2);
-    out.flush();
-    expect(chunks).toHaveLength(2);
-  });
-
-  it('drops lines rather than pile them on a stream that is not read', () => {
-    const { chunks, stream } = sink(64 * 1024 * 1024);
-    const out = bufferedDestination(stream);
-    out.write('lost\n');
-    out.flush();
-    expect(chunks).toEqual([]);
-  });
-});
 
 describe('the logger', () => {
   it('writes info and request lines to out, warnings and errors to err, as JSON', () => {
@@ -66,5 +42,22 @@ describe('the logger', () => {
     expect((lines(err.chunks)[1]?.err as { message: string }).message).toBe('boom');
     expect(logger.logsRequests).toBe(true);
     expect(createLogger({ level: 'warn', out: out.stream, err: err.stream }).logsRequests).toBe(false);
+  });
+
+  it('stamps each line with the time it was written, in ISO 8601', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const out = sink();
+      const logger = createLogger({ level: 'info', out: out.stream, err: sink().stream });
+      const times = ['2026-11-26T05:00:00.000Z', '2026-11-26T05:00:00.000Z', '2026-11-26T05:00:00.001Z', '2026-11-26T06:30:15.250Z'];
+      for (const time of times) {
+        vi.setSystemTime(new Date(time));
+        logger.info('tick');
+      }
+      const lines = out.chunks.map((chunk) => JSON.parse(chunk) as { time: string });
+      expect(lines.map((line) => line.time)).toEqual(times);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

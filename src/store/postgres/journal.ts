@@ -84,6 +84,10 @@ export class PgJournal implements JournalStore {
       );
   }
 
+  accepting(): boolean {
+    return this.size > 0 && this.pending.waiting < MAX_PENDING && this.pendingBytes < MAX_PENDING_BYTES;
+  }
+
   add(workspace: string, record: JournalRecord): void {
     const bytes = entryBytes(record);
     if (this.size === 0 || this.pending.waiting >= MAX_PENDING || this.pendingBytes + bytes > MAX_PENDING_BYTES) return;
