@@ -84,6 +84,7 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     runtime,
     workspaceOf: (key) => workspaces.idOf(key),
     check,
+    checks: config.checkAnswers,
     // A request without a valid key belongs to no journal of a workspace: it never displaces a workspace's entries.
     also: (e) => {
       if (journal.size > 0) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
