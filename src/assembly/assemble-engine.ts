@@ -85,6 +85,7 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     runtime,
     workspaceOf: (key) => workspaces.idOf(key),
     check,
+    checks: config.checkAnswers,
     // Nothing is copied for a journal that would not keep it; a request without a valid key never displaces a workspace's entries.
     also: (e) => {
       if (journal.size > 0 && journal.accepting?.() !== false) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));

@@ -7,6 +7,29 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
+/**
+ * Which /v1 answers' bodies the report checks against the spec on the
+ * request's path (`--check-answers`), for `petstore_spec_mismatches_total`;
+ * every status is checked whatever this says. `every`: one answer in that
+ * many (1: all, 0: none); `checked`: whether a body built from values
+ * already checked (the store's pets) is checked again.
+ */
+export interface AnswerChecks {
+  readonly every: number;
+  readonly checked: boolean;
+}
+
+/** `full`, `all`, `sample:N` or `off`, as an AnswerChecks. */
+function answerChecksOf(raw: string): AnswerChecks {
+  const text = raw.trim().toLowerCase();
+  if (text === 'full') return { every: 1, checked: true };
+  if (text === 'all') return { every: 1, checked: false };
+  if (text === 'off') return { every: 0, checked: false };
+  const sample = /^sample:([1-9][0-9]{0,5})$/.exec(text);
+  if (sample) return { every: Number(sample[1]), checked: false };
+  throw new ConfigError(`--check-answers must be full, all, sample:N (N from 1 to 999999) or off, got '${raw}'`);
+}
+
 /** What an operator running the sandbox as a service sets: logs, metrics, shutdown, fairness between clients. */
 export interface OpsConfig {
   /** Lowest level logged; `info` logs one line per request, `warn` none. Default info. */
@@ -21,6 +44,8 @@ export interface OpsConfig {
   readonly maxConnectionsPerClient: number;
   /** A file written (atomically, as JSON) with the address once the sandbox listens, and removed when it stops; for scripts. Default none. */
   readonly readyFile: string | undefined;
+  /** Which answers' bodies are checked against the spec as they are reported. Default all (`{ every: 1, checked: false }`). */
+  readonly checkAnswers: AnswerChecks;
 }
 
 /** The options of OpsConfig: flag, environment variable, default, help. */
@@ -32,6 +57,11 @@ export const OPS_OPTIONS = {
   'shutdown-delay': { env: 'PETSTORE_SHUTDOWN_DELAY', default: '0', help: 'seconds /readyz answers 503 after SIGTERM before the listener closes' },
   'max-connections-per-client': { env: 'PETSTORE_MAX_CONNECTIONS_PER_CLIENT', default: '256', help: 'open connections one client address may hold' },
   'ready-file': { env: 'PETSTORE_READY_FILE', default: '', help: 'file written with the address (JSON) once listening, removed on exit' },
+  'check-answers': {
+    env: 'PETSTORE_CHECK_ANSWERS',
+    default: 'all',
+    help: "all | sample:N | off | full: /v1 answer bodies checked against the spec for the mismatch metric (all: but those built from the store's pets)",
+  },
 } as const;
 
 function oneOf<T extends string>(name: string, raw: string, allowed: readonly T[]): T {
@@ -57,5 +87,6 @@ export function opsConfigOf(
     shutdownDelayMs: integer('shutdown-delay', get('shutdown-delay'), 0, 3600) * 1000,
     maxConnectionsPerClient: integer('max-connections-per-client', get('max-connections-per-client'), 1, 1_000_000),
     readyFile: get('ready-file').trim() === '' ? undefined : resolve(get('ready-file').trim()),
+    checkAnswers: answerChecksOf(get('check-answers')),
   };
 }

@@ -14,10 +14,10 @@ import type { JournalRecord, ResponseCheck } from './journal-types.js';
  */
 export function responseChecker(spec: Spec, validators: Validators): ResponseCheck {
   const issues = responseIssues(spec, validators);
-  return (operationId, status, body) =>
+  return (operationId, status, body, bodyChecked) =>
     operationId === null ?
       [{ in: 'operation', name: '', message: `no operation of the spec matches the request; its ${status} is the sandbox's own answer` }]
-    : issues(operationId, status, body);
+    : issues(operationId, status, body, bodyChecked);
 }
 
 /** Shared by every record that kept the spec, so that a valid proxied entry holds no array of its own. */

@@ -69,5 +69,10 @@ export interface JournalMemory {
 /** Called with each entry added to a journal it follows. */
 export type JournalListener = (entry: JournalEntry) => void;
 
-/** What an exchange broke of the spec, from its operation (null when none matched), its answer's status and body; empty when nothing. */
-export type ResponseCheck = (operationId: string | null, status: number, body: unknown) => Issue[];
+/**
+ * What an exchange broke of the spec, from its operation (null when none
+ * matched), its answer's status and body; empty when nothing. With
+ * `bodyChecked`, the body is taken as valid (built from values already
+ * checked) and only the status is judged.
+ */
+export type ResponseCheck = (operationId: string | null, status: number, body: unknown, bodyChecked?: boolean) => Issue[];

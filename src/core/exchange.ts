@@ -40,7 +40,7 @@ export class Exchange {
 }
 
 /** The plain value an exchange is reported as, once its answer is made. */
-export function exchangeValue(ex: Exchange, status: number, body: unknown, text: string | undefined, passed = false): V1Exchange {
+export function exchangeValue(ex: Exchange, status: number, body: unknown, text: string | undefined, passed = false, checked = false): V1Exchange {
   const { request } = ex;
   return {
     method: request.method,
@@ -56,5 +56,6 @@ export function exchangeValue(ex: Exchange, status: number, body: unknown, text:
     durationMs: performance.now() - ex.start,
     ...(ex.violations ? { violations: ex.violations } : {}),
     ...(passed ? { passed } : {}),
+    ...(checked ? { checked } : {}),
   };
 }

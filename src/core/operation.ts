@@ -34,6 +34,12 @@ export interface Reply {
   /** The byte length of `json`, when known. */
   byteLength?: number;
   headers?: Record<string, string>;
+  /**
+   * The body is built from values already checked against the spec (the
+   * store's pets, each checked as it entered the store): the report then
+   * checks its status, not its body again (`--check-answers`).
+   */
+  checked?: boolean;
 }
 
 /**
@@ -104,6 +110,8 @@ export interface V1Exchange {
   violations?: Violation[];
   /** Whether the answer is an upstream's, passed as it came (proxy mode): its violations then say whether it kept the spec. */
   passed?: boolean;
+  /** Whether the body was built from values already checked against the spec (`Reply.checked`). */
+  checked?: boolean;
 }
 
 /** State that can change while the sandbox runs. */

@@ -30,15 +30,15 @@ export interface ResponderDeps {
  */
 export function createResponder({ onUnexpected, onResponse }: ResponderDeps) {
   /** Reports an exchange once; a listener that throws is logged, never answered a second time. */
-  const report = (ex: Exchange, status: number, body: unknown, text: string | undefined, passed = false) => {
+  const report = (ex: Exchange, status: number, body: unknown, text: string | undefined, passed = false, checked = false) => {
     try {
-      onResponse?.(exchangeValue(ex, status, body, text, passed));
+      onResponse?.(exchangeValue(ex, status, body, text, passed, checked));
     } catch (error) {
       onUnexpected?.(error, ex.request);
     }
   };
-  const respond = (ex: Exchange, status: number, body: unknown, text: string): EngineResponse => {
-    report(ex, status, body, text);
+  const respond = (ex: Exchange, status: number, body: unknown, text: string, checked = false): EngineResponse => {
+    report(ex, status, body, text, false, checked);
     return { status, headers: ex.out, body: ex.head ? undefined : text };
   };
   const fail = (ex: Exchange, error: unknown): EngineResponse => {
@@ -50,7 +50,7 @@ export function createResponder({ onUnexpected, onResponse }: ResponderDeps) {
     const fixed = route.fixedByStatus.get(r.status);
     if (fixed) for (const [name, value] of fixed) out[name] = value;
     if (r.headers) for (const name in r.headers) out[name] = r.headers[name] as string;
-    return respond(ex, r.status, r.body, jsonInto(out, r.body, r.json, r.byteLength));
+    return respond(ex, r.status, r.body, jsonInto(out, r.body, r.json, r.byteLength), r.checked === true);
   };
   const answered = (ex: Exchange, target: Target, r: Reply | Promise<Reply>) =>
     isPromise(r) ? r.then((value) => reply(ex, target, value)).catch((error: unknown) => fail(ex, error)) : reply(ex, target, r);

@@ -1,3 +1,4 @@
+import type { AnswerChecks } from '../config/ops.js';
 import type { ResponseCheck } from '../control/journal-types.js';
 import type { Logger } from './logger.js';
 import type { AnsweredRequest, Runtime, V1Exchange } from '../core/operation.js';
@@ -18,14 +19,23 @@ function reasonOf(e: V1Exchange, issues: readonly Issue[]): MismatchReason | und
 }
 
 /**
- * Why a /v1 exchange broke the spec, if it did, checked for every answer.
- * The last answer of each operation and status is remembered: a page
- * served again is the same string, checked once.
+ * Why a /v1 exchange broke the spec, if it did. Every answer's status is
+ * checked; its body as `checks` says (`--check-answers`): not again when it
+ * was built from values already checked, unless `checks.checked`; one in
+ * `checks.every` (none when 0). The last answer of each operation and
+ * status is remembered: a page served again is the same string, checked once.
  */
-function createMatchCheck(check: ResponseCheck): (e: V1Exchange) => MismatchReason | undefined {
+function createMatchCheck(check: ResponseCheck, checks: AnswerChecks): (e: V1Exchange) => MismatchReason | undefined {
   const last = new Map<string, { text: string; reason: MismatchReason | undefined }>();
+  let count = 0;
+  /** Whether this answer's body goes unchecked: sampled out, or built from checked values. */
+  const skipBody = (e: V1Exchange): boolean => {
+    if (checks.every !== 1 && (checks.every === 0 || ++count % checks.every !== 0)) return true;
+    return e.checked === true && !checks.checked;
+  };
   return (e) => {
     const operationId = e.op?.operationId ?? null;
+    if (skipBody(e)) return reasonOf(e, check(operationId, e.status, e.body, true));
     if (e.text === undefined) return reasonOf(e, check(operationId, e.status, e.body));
     const key = `${operationId} ${e.status}`;
     const seen = last.get(key);
@@ -45,12 +55,16 @@ export interface ReportingDeps {
   check: ResponseCheck;
   /** Anything else a /v1 answer goes to (the journal). */
   also: (e: V1Exchange) => void;
+  /** Which answers' bodies are checked for the metrics (`--check-answers`); default: all but those built from checked values. */
+  checks?: AnswerChecks;
 }
 
+const ALL: AnswerChecks = { every: 1, checked: false };
+
 /** Where each answer is reported once sent: the journal, the request log, the metrics. */
-export function createReporting({ logger, metrics, runtime, workspaceOf, check, also }: ReportingDeps) {
+export function createReporting({ logger, metrics, runtime, workspaceOf, check, also, checks = ALL }: ReportingDeps) {
   const log = createRequestLog(logger, workspaceOf, runtime);
-  const matches = createMatchCheck(check);
+  const matches = createMatchCheck(check, checks);
   return {
     onResponse(e: V1Exchange): void {
       also(e);

@@ -87,10 +87,19 @@ const FROM_FLAG_OR_ENV: [string, string, string, Record<string, unknown>][] = [
   ['log-format', 'PETSTORE_LOG_FORMAT', 'json', { logFormat: 'json' }],
   ['metrics-token', 'PETSTORE_METRICS_TOKEN', 'scrape-me', { metricsToken: 'scrape-me' }],
   ['shutdown-delay', 'PETSTORE_SHUTDOWN_DELAY', '5', { shutdownDelayMs: 5000 }],
+  ['check-answers', 'PETSTORE_CHECK_ANSWERS', 'sample:10', { checkAnswers: { every: 10, checked: false } }],
   ['ready-file', 'PETSTORE_READY_FILE', 'run/ready.json', { readyFile: resolve('run/ready.json') }],
   ['store', 'PETSTORE_STORE', 'postgres://u:p@db.internal:5432/pets', { postgresUrl: 'postgres://u:p@db.internal:5432/pets' }],
   ['pg-pool-size', 'PETSTORE_PG_POOL_SIZE', '4', { pgPoolSize: 4 }],
 ];
+
+describe('--check-answers', () => {
+  it('checks every body but those built from checked values by default; full checks those too, off none', () => {
+    expect(load().config.checkAnswers).toEqual({ every: 1, checked: false });
+    expect(load(['--check-answers', ' FULL ']).config.checkAnswers).toEqual({ every: 1, checked: true });
+    expect(load(['--check-answers', 'off']).config.checkAnswers).toEqual({ every: 0, checked: false });
+  });
+});
 
 describe('--store', () => {
   it('takes a data file as --data does, and wins over it', () => {
@@ -167,6 +176,9 @@ describe('wrong values -> ConfigError naming the option', () => {
     [['--metrics-token', 'has space'], {}, '--metrics-token'],
     [['--log-level', 'loud'], {}, '--log-level'],
     [['--log-format', 'xml'], {}, '--log-format'],
+    [['--check-answers', 'some'], {}, '--check-answers'],
+    [['--check-answers', 'sample:0'], {}, '--check-answers'],
+    [['--check-answers', 'sample:1000000'], {}, '--check-answers'],
     [['--shutdown-delay', '-1'], {}, '--shutdown-delay'],
     [['--cors-origins', ' , '], {}, '--cors-origins'],
     [['--control-cors-origins', '*'], {}, '--control-cors-origins'],
