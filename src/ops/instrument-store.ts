@@ -35,6 +35,7 @@ export function instrumentWorkspaces(store: WorkspaceStore, metrics: Pick<Metric
         ...(checkpointInput ? { checkpointInput } : {}),
         page: (limit, status) => ws.page(limit, status),
         get: (id) => ws.get(id),
+        getText: (id) => ws.getText(id),
         summary: () => ws.summary(),
         exportPieces: () => ws.exportPieces(),
         create: (input) => timed('create', () => ws.create(input)),

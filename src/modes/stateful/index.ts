@@ -1,8 +1,8 @@
 import type { MaybePromise, Workspace, WorkspaceStore } from '../../store/backend.js';
 import { ApiError } from '../../http/errors.js';
 import type { ModeHandler, OperationRequest, Reply } from '../../core/operation.js';
-import type { Page } from '../../store/pet-index.js';
-import type { NewPet, Pet, PetStatus } from '../../store/types.js';
+import type { Page, PetText } from '../../store/pet-index.js';
+import type { NewPet, PetStatus } from '../../store/types.js';
 
 type Handler = (request: OperationRequest) => MaybePromise<Reply>;
 
@@ -10,9 +10,9 @@ const then = <T, R>(value: MaybePromise<T>, next: (value: T) => R): MaybePromise
 
 const pageReply = (page: Page): Reply => ({ status: 200, body: page.pets, json: page.json, byteLength: page.byteLength });
 
-function petReply(pet: Pet | undefined, id: unknown): Reply {
-  if (!pet) throw ApiError.of('not_found', `No pet with id ${String(id)}.`);
-  return { status: 200, body: pet };
+function petReply(text: PetText | undefined, id: unknown): Reply {
+  if (!text) throw ApiError.of('not_found', `No pet with id ${String(id)}.`);
+  return { status: 200, body: text.pet, json: text.json, byteLength: text.byteLength };
 }
 
 /** The stateful mode: answers from the caller's workspace, whatever backend keeps it. */
@@ -25,7 +25,7 @@ export function createStatefulMode(workspaces: WorkspaceStore): ModeHandler {
   const handlers: Record<string, Handler> = {
     listPets: ({ key, query }) => read(key, (ws) => then(ws.page(query.limit as number, query.status as PetStatus | undefined), pageReply)),
     createPet: ({ key, body }) => workspaces.use(key, async (ws) => ({ status: 201, body: await ws.create(body as NewPet) })),
-    getPet: ({ key, path }) => read(key, (ws) => then(ws.get(path.petId as number), (pet) => petReply(pet, path.petId))),
+    getPet: ({ key, path }) => read(key, (ws) => then(ws.getText(path.petId as number), (text) => petReply(text, path.petId))),
   };
   return {
     operations: new Set(Object.keys(handlers)),

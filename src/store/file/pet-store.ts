@@ -4,7 +4,7 @@ import { Compactor } from './compactor.js';
 import { RenamedNotDurable } from './durable-entries.js';
 import { encodeBatch, prepareCreate, type PendingCreate } from './create-batch.js';
 import { StoreError, StoreFailure, storageFailure } from '../errors.js';
-import { PetIndex, type Page, type Quota } from '../pet-index.js';
+import { PetIndex, type Page, type PetText, type Quota } from '../pet-index.js';
 import { appendClash, nextGeneration } from '../rules.js';
 import { recoverFiles, type RecoverOptions } from './recover.js';
 import type { NewPet, Pet, PetStatus, StoreData } from '../types.js';
@@ -108,6 +108,11 @@ export class PetStore implements Workspace {
 
   get(id: number): Pet | undefined {
     return this.index.get(id);
+  }
+
+  /** `get` with its JSON text, cached until the next reset or load. */
+  getText(id: number): PetText | undefined {
+    return this.index.text(id);
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Summary, Workspace } from '../backend.js';
 import { exportJson } from '../export-json.js';
-import { PetIndex, type Page, type Quota } from '../pet-index.js';
+import { PetIndex, type Page, type PetText, type Quota } from '../pet-index.js';
 import { appendClash, nextGeneration, prepareCreate, type Generation } from '../rules.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
 
@@ -27,6 +27,11 @@ export class MemoryWorkspace implements Workspace {
 
   get(id: number): Pet | undefined {
     return this.index.get(id);
+  }
+
+  /** `get` with its JSON text, cached until the next reset or load. */
+  getText(id: number): PetText | undefined {
+    return this.index.text(id);
   }
 
   /** Adds a pet with the next id; rejects with a StoreFailure when no id is left or the quota would be passed. */
