@@ -39,6 +39,7 @@ export function instrumentWorkspaces(store: WorkspaceStore, metrics: Pick<Metric
         summary: () => ws.summary(),
         exportPieces: () => ws.exportPieces(),
         create: (input) => timed('create', () => ws.create(input)),
+        createText: (input) => timed('create', () => ws.createText(input)),
         replace: (pets, nextId) => timed('replace', () => ws.replace(pets, nextId)),
         append: (pets, nextId) => timed('append', () => ws.append(pets, nextId)),
       };

@@ -36,6 +36,8 @@ export interface Workspace {
   getText(id: number): MaybePromise<PetText | undefined>;
   /** Adds a pet with the next id; rejects with a StoreFailure (quota, no ids left, storage). */
   create(input: NewPet): Promise<Pet>;
+  /** `create`, resolved with the stored pet's JSON text too, so that the 201 serializes nothing again. */
+  createText(input: NewPet): Promise<PetText>;
   /** Replaces every pet, as a new generation (reset, fixture load): all or nothing. */
   replace(pets: readonly Pet[], nextId?: number): Promise<void>;
   /** Adds pets to those stored; none may have an id already stored. All or nothing. */

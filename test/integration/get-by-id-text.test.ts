@@ -41,7 +41,7 @@ async function expectRead(key: string, id: number): Promise<string | undefined> 
 }
 
 describe('GET /v1/pets/{id} from a kept text', () => {
-  it('follows resets, loads (replace and append), creates, checkpoint restores and copies', async () => {
+  it('follows resets, loads (replace and append), creates (whose 201 is the same text), checkpoint restores and copies', async () => {
     await ctl('POST', '/reset', { key: 'key-a', json: { seed: 1, count: 5 } });
     const first = await expectRead('key-a', 3);
     await ctl('POST', '/reset', { key: 'key-a', json: { seed: 2, count: 5 } });
@@ -56,8 +56,10 @@ describe('GET /v1/pets/{id} from a kept text', () => {
     expect(await expectRead('key-a', 4)).toContain('Appended');
 
     await expectRead('key-a', 10);
-    const created = await sb.op('createPet', '/pets', { key: 'key-a', method: 'POST', json: { name: 'Created', categoryId: 2 } });
-    expect(created.body.id).toBe(10);
+    // The 201 is written from the text the store kept (issue 27, item 4): the same bytes a read gives, its length exact.
+    const created = await sb.op('createPet', '/pets', { key: 'key-a', method: 'POST', json: { name: 'Créé 🐈', categoryId: 2 } });
+    expect([created.status, created.body.id]).toEqual([201, 10]);
+    expect(created.headers.get('content-length')).toBe(String(Buffer.byteLength(created.text)));
     expect(await expectRead('key-a', 10)).toBe(created.text);
 
     expect((await ctl('POST', '/checkpoints', { key: 'key-a', json: { name: 'kept' } })).status).toBe(201);

@@ -10,9 +10,11 @@ const then = <T, R>(value: MaybePromise<T>, next: (value: T) => R): MaybePromise
 
 const pageReply = (page: Page): Reply => ({ status: 200, body: page.pets, json: page.json, byteLength: page.byteLength });
 
+const textReply = (status: number, text: PetText): Reply => ({ status, body: text.pet, json: text.json, byteLength: text.byteLength });
+
 function petReply(text: PetText | undefined, id: unknown): Reply {
   if (!text) throw ApiError.of('not_found', `No pet with id ${String(id)}.`);
-  return { status: 200, body: text.pet, json: text.json, byteLength: text.byteLength };
+  return textReply(200, text);
 }
 
 /** The stateful mode: answers from the caller's workspace, whatever backend keeps it. */
@@ -24,7 +26,7 @@ export function createStatefulMode(workspaces: WorkspaceStore): ModeHandler {
   };
   const handlers: Record<string, Handler> = {
     listPets: ({ key, query }) => read(key, (ws) => then(ws.page(query.limit as number, query.status as PetStatus | undefined), pageReply)),
-    createPet: ({ key, body }) => workspaces.use(key, async (ws) => ({ status: 201, body: await ws.create(body as NewPet) })),
+    createPet: ({ key, body }) => workspaces.use(key, async (ws) => textReply(201, await ws.createText(body as NewPet))),
     getPet: ({ key, path }) => read(key, (ws) => then(ws.getText(path.petId as number), (text) => petReply(text, path.petId))),
   };
   return {

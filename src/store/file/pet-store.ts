@@ -39,7 +39,7 @@ export { MAX_ID } from './create-batch.js';
 export class PetStore implements Workspace {
   readonly logFile: string;
   private readonly index: PetIndex;
-  private readonly queue: WriteQueue<PendingCreate, Pet>;
+  private readonly queue: WriteQueue<PendingCreate, PetText>;
   private readonly pending = { pets: 0, bytes: 0 };
   private readonly compactor: Compactor;
   private closed = false;
@@ -121,6 +121,11 @@ export class PetStore implements Workspace {
    * left, a quota would be exceeded, or storage fails.
    */
   create(input: NewPet): Promise<Pet> {
+    return this.createText(input).then((text) => text.pet);
+  }
+
+  /** `create` with the pet's JSON text: the one its log record holds. */
+  createText(input: NewPet): Promise<PetText> {
     this.assertOpen();
     const held = { pets: this.index.size + this.pending.pets, bytes: this.index.bytes + this.pending.bytes };
     let item: PendingCreate;
@@ -191,7 +196,7 @@ export class PetStore implements Workspace {
   }
 
   /** A batch of creates: ids assigned now, in order; one append; then visible. */
-  private async commitCreates(items: PendingCreate[]): Promise<Pet[]> {
+  private async commitCreates(items: PendingCreate[]): Promise<PetText[]> {
     this.compactor.lastWrite = Date.now();
     const { text, nextId: id } = encodeBatch(items, this.epoch, this.nextId);
     const failed = await this.log.append(text).then(
@@ -201,11 +206,12 @@ export class PetStore implements Workspace {
     // Out of `pending` and into the index in one step: a create checked in between counts each pet once.
     this.unpend(items);
     if (failed) throw storageFailure(failed.error, items.length === 1 ? 'Could not store the pet' : `Could not store ${items.length} pets`);
-    for (const item of items) this.index.add(item.pet, Buffer.byteLength(item.json));
+    const texts = items.map(({ pet, json }) => ({ pet, json, byteLength: Buffer.byteLength(json) }));
+    for (const text of texts) this.index.add(text.pet, text.byteLength);
     this.db.data.nextId = id;
     this.compactor.records += items.length;
     if (this.compactor.due()) void this.queue.exclusive(() => this.compactor.compact()).catch(() => undefined);
-    return items.map((item) => item.pet);
+    return texts;
   }
 
   private unpend(items: PendingCreate[]): void {
