@@ -35,9 +35,11 @@ export function instrumentWorkspaces(store: WorkspaceStore, metrics: Pick<Metric
         ...(checkpointInput ? { checkpointInput } : {}),
         page: (limit, status) => ws.page(limit, status),
         get: (id) => ws.get(id),
+        getText: (id) => ws.getText(id),
         summary: () => ws.summary(),
         exportPieces: () => ws.exportPieces(),
         create: (input) => timed('create', () => ws.create(input)),
+        createText: (input) => timed('create', () => ws.createText(input)),
         replace: (pets, nextId) => timed('replace', () => ws.replace(pets, nextId)),
         append: (pets, nextId) => timed('append', () => ws.append(pets, nextId)),
       };

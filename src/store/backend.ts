@@ -13,7 +13,7 @@ import type { JournalEntry, JournalListener, JournalMemory, JournalRecord } from
 import type { CoverageCount } from '../control/coverage-types.js';
 import type { Fault, FaultInput } from '../interceptors/faults.js';
 import type { Interceptor, Runtime } from '../core/operation.js';
-import type { Page } from './pet-index.js';
+import type { Page, PetText } from './pet-index.js';
 import type { NewPet, Pet, PetStatus } from './types.js';
 
 export type MaybePromise<T> = T | Promise<T>;
@@ -32,8 +32,12 @@ export interface Workspace {
   /** The first `limit` pets by id ascending, optionally only those with `status`, with their JSON text. */
   page(limit: number, status?: PetStatus): MaybePromise<Page>;
   get(id: number): MaybePromise<Pet | undefined>;
+  /** `get` with the pet's JSON text, as `page` gives a page's: what a read by id answers. */
+  getText(id: number): MaybePromise<PetText | undefined>;
   /** Adds a pet with the next id; rejects with a StoreFailure (quota, no ids left, storage). */
   create(input: NewPet): Promise<Pet>;
+  /** `create`, resolved with the stored pet's JSON text too, so that the 201 serializes nothing again. */
+  createText(input: NewPet): Promise<PetText>;
   /** Replaces every pet, as a new generation (reset, fixture load): all or nothing. */
   replace(pets: readonly Pet[], nextId?: number): Promise<void>;
   /** Adds pets to those stored; none may have an id already stored. All or nothing. */

@@ -9,8 +9,18 @@ export interface Page {
   byteLength: number;
 }
 
+/** A pet as `text` gives it, its JSON text and that text's length in bytes. None may be changed. */
+export interface PetText {
+  pet: Pet;
+  json: string;
+  byteLength: number;
+}
+
 /** Pages kept: every status and a few limits; a client walking all 100 limits only clears it. */
 const MAX_PAGES = 64;
+
+/** Pets' texts kept per workspace: the pets read often; a client walking every id only clears it. */
+const MAX_TEXTS = 4096;
 
 /** Bytes a pet takes in the store's accounting (quotas): its JSON text in UTF-8. */
 export const petBytes = (pet: Pet): number => utf8Length(stringifyJson(pet));
@@ -47,6 +57,8 @@ export class PetIndex {
   private byStatus = new Map<PetStatus, Pet[]>();
   /** Pages of `page` with their JSON text, by status and limit, until the next change. */
   private pages = new Map<string, Page>();
+  /** Pets' JSON texts by id, built on first read. A pet never changes once added, so only `reset` drops them. */
+  private texts = new Map<number, PetText>();
   /** Sum of `petBytes` over the pets. */
   bytes = 0;
 
@@ -92,6 +104,23 @@ export class PetIndex {
     return page;
   }
 
+  /**
+   * `get` with its JSON text, kept until the next reset, so repeated reads
+   * of the same pet (as of the same page) serialize nothing. A missing id is
+   * not kept: the next create may add it.
+   */
+  text(id: number): PetText | undefined {
+    let text = this.texts.get(id);
+    if (text) return text;
+    const pet = this.get(id);
+    if (!pet) return undefined;
+    const json = stringifyJson(pet);
+    text = { pet, json, byteLength: utf8Length(json) };
+    if (this.texts.size >= MAX_TEXTS) this.texts.clear();
+    this.texts.set(id, text);
+    return text;
+  }
+
   get(id: number): Pet | undefined {
     const pets = this.pets;
     let lo = 0;
@@ -121,6 +150,7 @@ export class PetIndex {
     this.byStatus = new Map();
     for (const pet of pets) this.indexStatus(pet);
     this.pages.clear();
+    this.texts.clear();
   }
 
   private indexStatus(pet: Pet): void {

@@ -1,8 +1,8 @@
 import type { MaybePromise, Workspace, WorkspaceStore } from '../../store/backend.js';
 import { ApiError } from '../../http/errors.js';
 import type { ModeHandler, OperationRequest, Reply } from '../../core/operation.js';
-import type { Page } from '../../store/pet-index.js';
-import type { NewPet, Pet, PetStatus } from '../../store/types.js';
+import type { Page, PetText } from '../../store/pet-index.js';
+import type { NewPet, PetStatus } from '../../store/types.js';
 
 type Handler = (request: OperationRequest) => MaybePromise<Reply>;
 
@@ -12,9 +12,11 @@ const then = <T, R>(value: MaybePromise<T>, next: (value: T) => R): MaybePromise
 // the data file at start): an answer made of them is `checked`, so the report need not check its body again.
 const pageReply = (page: Page): Reply => ({ status: 200, body: page.pets, json: page.json, byteLength: page.byteLength, checked: true });
 
-function petReply(pet: Pet | undefined, id: unknown): Reply {
-  if (!pet) throw ApiError.of('not_found', `No pet with id ${String(id)}.`);
-  return { status: 200, body: pet, checked: true };
+const textReply = (status: number, text: PetText): Reply => ({ status, body: text.pet, json: text.json, byteLength: text.byteLength, checked: true });
+
+function petReply(text: PetText | undefined, id: unknown): Reply {
+  if (!text) throw ApiError.of('not_found', `No pet with id ${String(id)}.`);
+  return textReply(200, text);
 }
 
 /** The stateful mode: answers from the caller's workspace, whatever backend keeps it. */
@@ -26,8 +28,8 @@ export function createStatefulMode(workspaces: WorkspaceStore): ModeHandler {
   };
   const handlers: Record<string, Handler> = {
     listPets: ({ key, query }) => read(key, (ws) => then(ws.page(query.limit as number, query.status as PetStatus | undefined), pageReply)),
-    createPet: ({ key, body }) => workspaces.use(key, async (ws) => ({ status: 201, body: await ws.create(body as NewPet), checked: true })),
-    getPet: ({ key, path }) => read(key, (ws) => then(ws.get(path.petId as number), (pet) => petReply(pet, path.petId))),
+    createPet: ({ key, body }) => workspaces.use(key, async (ws) => textReply(201, await ws.createText(body as NewPet))),
+    getPet: ({ key, path }) => read(key, (ws) => then(ws.getText(path.petId as number), (text) => petReply(text, path.petId))),
   };
   return {
     operations: new Set(Object.keys(handlers)),

@@ -4,7 +4,7 @@ import { Compactor } from './compactor.js';
 import { RenamedNotDurable } from './durable-entries.js';
 import { encodeBatch, prepareCreate, type PendingCreate } from './create-batch.js';
 import { StoreError, StoreFailure, storageFailure } from '../errors.js';
-import { PetIndex, type Page, type Quota } from '../pet-index.js';
+import { PetIndex, type Page, type PetText, type Quota } from '../pet-index.js';
 import { appendClash, nextGeneration } from '../rules.js';
 import { recoverFiles, type RecoverOptions } from './recover.js';
 import type { NewPet, Pet, PetStatus, StoreData } from '../types.js';
@@ -39,7 +39,7 @@ export { MAX_ID } from './create-batch.js';
 export class PetStore implements Workspace {
   readonly logFile: string;
   private readonly index: PetIndex;
-  private readonly queue: WriteQueue<PendingCreate, Pet>;
+  private readonly queue: WriteQueue<PendingCreate, PetText>;
   private readonly pending = { pets: 0, bytes: 0 };
   private readonly compactor: Compactor;
   private closed = false;
@@ -110,12 +110,22 @@ export class PetStore implements Workspace {
     return this.index.get(id);
   }
 
+  /** `get` with its JSON text, cached until the next reset or load. */
+  getText(id: number): PetText | undefined {
+    return this.index.text(id);
+  }
+
   /**
    * Adds a pet with the next id; resolves once it is durably written, and
    * only then can it be read. Rejects with a StoreFailure when no id is
    * left, a quota would be exceeded, or storage fails.
    */
   create(input: NewPet): Promise<Pet> {
+    return this.createText(input).then((text) => text.pet);
+  }
+
+  /** `create` with the pet's JSON text: the one its log record holds. */
+  createText(input: NewPet): Promise<PetText> {
     this.assertOpen();
     const held = { pets: this.index.size + this.pending.pets, bytes: this.index.bytes + this.pending.bytes };
     let item: PendingCreate;
@@ -186,7 +196,7 @@ export class PetStore implements Workspace {
   }
 
   /** A batch of creates: ids assigned now, in order; one append; then visible. */
-  private async commitCreates(items: PendingCreate[]): Promise<Pet[]> {
+  private async commitCreates(items: PendingCreate[]): Promise<PetText[]> {
     this.compactor.lastWrite = Date.now();
     const { text, nextId: id } = encodeBatch(items, this.epoch, this.nextId);
     const failed = await this.log.append(text).then(
@@ -196,11 +206,12 @@ export class PetStore implements Workspace {
     // Out of `pending` and into the index in one step: a create checked in between counts each pet once.
     this.unpend(items);
     if (failed) throw storageFailure(failed.error, items.length === 1 ? 'Could not store the pet' : `Could not store ${items.length} pets`);
-    for (const item of items) this.index.add(item.pet, Buffer.byteLength(item.json));
+    const texts = items.map(({ pet, json }) => ({ pet, json, byteLength: Buffer.byteLength(json) }));
+    for (const text of texts) this.index.add(text.pet, text.byteLength);
     this.db.data.nextId = id;
     this.compactor.records += items.length;
     if (this.compactor.due()) void this.queue.exclusive(() => this.compactor.compact()).catch(() => undefined);
-    return items.map((item) => item.pet);
+    return texts;
   }
 
   private unpend(items: PendingCreate[]): void {

@@ -1,6 +1,6 @@
 import type { Summary, Workspace } from '../backend.js';
 import { exportJson } from '../export-json.js';
-import { PetIndex, type Page, type Quota } from '../pet-index.js';
+import { PetIndex, type Page, type PetText, type Quota } from '../pet-index.js';
 import { appendClash, nextGeneration, prepareCreate, type Generation } from '../rules.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
 
@@ -29,13 +29,23 @@ export class MemoryWorkspace implements Workspace {
     return this.index.get(id);
   }
 
+  /** `get` with its JSON text, cached until the next reset or load. */
+  getText(id: number): PetText | undefined {
+    return this.index.text(id);
+  }
+
   /** Adds a pet with the next id; rejects with a StoreFailure when no id is left or the quota would be passed. */
   create(input: NewPet): Promise<Pet> {
+    return this.createText(input).then((text) => text.pet);
+  }
+
+  /** `create` with the pet's JSON text, the one its quota was counted on. */
+  createText(input: NewPet): Promise<PetText> {
     try {
-      const { pet, reserved } = prepareCreate(input, this.nextId, { pets: this.index.size, bytes: this.index.bytes }, this.quota);
+      const { pet, json, reserved } = prepareCreate(input, this.nextId, { pets: this.index.size, bytes: this.index.bytes }, this.quota);
       this.index.add(pet, reserved);
       this.nextId += 1;
-      return Promise.resolve(pet);
+      return Promise.resolve({ pet, json, byteLength: reserved });
     } catch (error) {
       return Promise.reject(error as Error);
     }

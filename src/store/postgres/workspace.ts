@@ -2,7 +2,7 @@ import { parseJson, stringifyJson } from '../../core/exact-json.js';
 import type pg from 'pg';
 import type { CheckpointInput, Summary, Workspace } from '../backend.js';
 import type { StoreFailure } from '../errors.js';
-import { buildPet, quotaProblem, type Page, type Quota } from '../pet-index.js';
+import { buildPet, quotaProblem, type Page, type PetText, type Quota } from '../pet-index.js';
 import { EMPTY, MAX_ID, appendClash, loadTotals, noIdsLeft, quotaRefusal, type Totals } from '../rules.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
 import { failed, transaction } from './pool.js';
@@ -45,13 +45,19 @@ export class PgWorkspace implements Workspace {
   }
 
   get(id: number): Pet | undefined | Promise<Pet | undefined> {
+    const text = this.getText(id);
+    return text instanceof Promise ? text.then((t) => t?.pet) : text?.pet;
+  }
+
+  /** `get` with the pet's text as the database keeps it (the text a page joins), cached as pages are. */
+  getText(id: number): PetText | undefined | Promise<PetText | undefined> {
     const key = `pet ${id}`;
-    const cached = this.cache.get<{ pet: Pet | undefined }>(this.id, key);
-    if (cached) return cached.pet;
+    const cached = this.cache.get<{ text: PetText | undefined }>(this.id, key);
+    if (cached) return cached.text;
     const sql = 'SELECT id, json FROM petstore_pets WHERE workspace = $1 AND id = $2';
-    return this.read(key, { name: 'petstore-pet', sql }, [this.id, id], ([text]) => ({ pet: text === undefined ? undefined : (parseJson(text) as Pet) })).then(
-      (found) => found.pet,
-    );
+    return this.read(key, { name: 'petstore-pet', sql }, [this.id, id], ([json]) => ({
+      text: json === undefined ? undefined : { pet: parseJson(json) as Pet, json, byteLength: Buffer.byteLength(json) },
+    })).then((found) => found.text);
   }
 
   /**
@@ -85,6 +91,13 @@ export class PgWorkspace implements Workspace {
   create(input: NewPet): Promise<Pet> {
     const rest = textAfterId(input);
     return this.batcher.add(input, rest, Buffer.byteLength(`{"id":${rest}`));
+  }
+
+  /** `create` with the pet's JSON text, built as the database builds the stored one: `{"id":` + id + the rest. */
+  createText(input: NewPet): Promise<PetText> {
+    const rest = textAfterId(input);
+    const fixedBytes = Buffer.byteLength(`{"id":${rest}`);
+    return this.batcher.add(input, rest, fixedBytes).then((pet) => ({ pet, json: `{"id":${pet.id}${rest}`, byteLength: fixedBytes + String(pet.id).length }));
   }
 
   /**
