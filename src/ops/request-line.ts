@@ -17,6 +17,27 @@ export interface RequestLine {
 
 /** A string pino would escape otherwise than `JSON.stringify` does (a lone surrogate): such a line goes through pino. */
 const UNPAIRED = /[\ud800-\udfff]/;
+/** A string JSON writes as it is between its quotes: printable ASCII but `"` and `\` (a UUID, most paths). */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** A string field's JSON text; undefined when pino would write it otherwise. */
+const field = (s: string) =>
+  PLAIN.test(s) ? `"${s}"`
+  : UNPAIRED.test(s) ? undefined
+  : JSON.stringify(s);
+
+/** The JSON text of a field whose values repeat (method, operation, workspace, mode): made once per value, 256 at most kept. */
+function quotedOnce(): (value: string) => string {
+  const known = new Map<string, string>();
+  return (value) => {
+    let text = known.get(value);
+    if (text === undefined) {
+      if (known.size >= 256) known.clear();
+      known.set(value, (text = JSON.stringify(value)));
+    }
+    return text;
+  };
+}
 
 /**
  * The request line's text, byte for byte the one `log.info(line, 'request')`
@@ -25,8 +46,9 @@ const UNPAIRED = /[\ud800-\udfff]/;
  * message. Written straight to `out`: pino's general path (its `LOG`,
  * `write` and `asJson`, a loop over the object's keys with a serializer
  * look-up per key) was most of the request log's cost in the GET profiles,
- * for a line whose fields are known. A line that could come out otherwise
- * (a lone surrogate in its path or id) is left to pino; a logger whose line has
+ * for a line whose fields are known; a field that needs no escaping is not
+ * escaped, and those whose values repeat are escaped once per value. A line
+ * that could come out otherwise (a lone surrogate in its path or id) is left to pino; a logger whose line has
  * hooks, a mixin or a nested key is left to pino wholly. The logger test
  * compares the two texts.
  */
@@ -41,13 +63,16 @@ export function requestLineWriter(log: Pino, time: () => string, out: Destinatio
   const bindings = own[chindingsSym] as string;
   const tail = `,${JSON.stringify(own[messageKeySym])}:"request"${own[endSym] as string}`;
   const number = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
+  const [method, operation, workspace, mode] = [quotedOnce(), quotedOnce(), quotedOnce(), quotedOnce()];
   return (line) => {
-    if (UNPAIRED.test(line.path) || UNPAIRED.test(line.requestId)) return through(line);
-    const operation = line.operation === undefined ? '' : `,"operation":${JSON.stringify(line.operation)}`;
-    const workspace = line.workspace === undefined ? '' : `,"workspace":${JSON.stringify(line.workspace)}`;
+    const requestId = field(line.requestId);
+    const path = field(line.path);
+    if (requestId === undefined || path === undefined) return through(line);
+    const op = line.operation === undefined ? '' : `,"operation":${operation(line.operation)}`;
+    const ws = line.workspace === undefined ? '' : `,"workspace":${workspace(line.workspace)}`;
     out.write(
-      `${head}${time()}${bindings},"requestId":${JSON.stringify(line.requestId)},"method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)}` +
-        `,"status":${number(line.status)},"durationMs":${number(line.durationMs)}${operation}${workspace},"mode":${JSON.stringify(line.mode)}${tail}`,
+      `${head}${time()}${bindings},"requestId":${requestId},"method":${method(line.method)},"path":${path}` +
+        `,"status":${number(line.status)},"durationMs":${number(line.durationMs)}${op}${ws},"mode":${mode(line.mode)}${tail}`,
     );
   };
 }
