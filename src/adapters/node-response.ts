@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { isEngineStream, type EngineResponse, type EngineStream } from '../core/types.js';
 
 /** Resolves once `res` can take more (drained) or will take nothing more (closed). */
@@ -35,8 +35,12 @@ async function pipeStream(res: ServerResponse, body: EngineStream): Promise<void
  * Node (at once, but for a stream). A HEAD request's answer carries no body.
  */
 export function writeEngineResponse(res: ServerResponse, response: EngineResponse, head = false): void | Promise<void> {
-  res.statusCode = response.status;
-  for (const name in response.headers) res.setHeader(name, response.headers[name] as string | number | readonly string[]);
+  // One writeHead with a flat [name, value, ...] list: on a response with no header set before (the /v1 fast path), Node
+  // writes the list as it comes, where a setHeader per header fills a map first and then copies it (both in the GET profile).
+  // Headers set before (Express's, on an error) are replaced by the same names here, as setHeader would.
+  const raw: OutgoingHttpHeader[] = [];
+  for (const name in response.headers) raw.push(name, response.headers[name] as OutgoingHttpHeader);
+  res.writeHead(response.status, raw);
   const { body } = response;
   if (head || body === undefined) return void res.end();
   if (isEngineStream(body)) return pipeStream(res, body);

@@ -1,20 +1,8 @@
 import { pino, type DestinationStream } from 'pino';
 import type { LogLevel } from '../config/ops.js';
+import { requestLineWriter, type RequestLine } from './request-line.js';
 
-/** One answered request, as its log line has it: never a key or a token. */
-export interface RequestLine {
-  requestId: string;
-  method: string;
-  /** The path without its query string (a query may carry what a log should not keep). */
-  path: string;
-  status: number;
-  durationMs: number;
-  /** The spec operation (`listPets`) or control operation (`getReadiness`) answered, if one was. */
-  operation: string | undefined;
-  /** The workspace id of the accepted API key (a keyed hash, never the key). */
-  workspace: string | undefined;
-  mode: string;
-}
+export type { RequestLine };
 
 /** Where the sandbox says what it does not answer to a client: start-up, each request, repairs, unexpected failures. */
 export interface Logger {
@@ -72,13 +60,15 @@ export function createLogger({ level, out, err, dropped = () => 0 }: LoggerOptio
   const alarm = pino(options, err);
   // Below `info` the start-up line would vanish with the request lines; `silent` alone means nothing is written.
   const always = level === 'silent' || log.isLevelEnabled('info') ? log : pino({ ...options, level: 'info' }, out);
+  const logsRequests = log.isLevelEnabled('info');
+  const request = logsRequests ? requestLineWriter(log, options.timestamp, out) : () => undefined;
   return {
     info: (message, fields) => (fields ? log.info(fields, message) : log.info(message)),
     warn: (message, fields) => (fields ? alarm.warn(fields, message) : alarm.warn(message)),
     notice: (message, fields) => (fields ? always.info(fields, message) : always.info(message)),
     error: (message, error) => (error === undefined ? alarm.error(message) : alarm.error({ err: error }, message)),
-    request: (line) => log.info(line, 'request'),
-    logsRequests: log.isLevelEnabled('info'),
+    request,
+    logsRequests,
     flush: () => {
       log.flush();
       alarm.flush();

@@ -4,9 +4,9 @@
  * the same spec, and the minimal Express app.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PACKAGE_ROOT } from '../../src/config/paths.js';
 import { awaitStartLine, collectOutput, type Output } from '../support/spawn.js';
@@ -176,15 +176,32 @@ export async function startSandbox(
   extraArgs: string[] = [],
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const where = store.startsWith('postgres://') ? ['--store', store] : ['--data', store];
-  return start({
-    name,
-    args: [bin, '--port', String(port), ...where, '--count', String(count), '--mode', 'stateful', ...extraArgs],
-    origin: `http://127.0.0.1:${port}`,
-    prefix: '/v1',
-    timeoutMs: 120_000,
-    env: { PETSTORE_LOG_LEVEL: requestLog ? 'info' : 'warn', PETSTORE_LOG_FORMAT: 'json' },
-  });
+  const onFile = !store.startsWith('postgres://');
+  const where = onFile ? ['--data', store] : ['--store', store];
+  const logFile = LOG_TO_FILE && onFile ? openLogFile(store, port) : undefined;
+  try {
+    return await start({
+      name,
+      args: [bin, '--port', String(port), ...where, '--count', String(count), '--mode', 'stateful', ...extraArgs],
+      origin: `http://127.0.0.1:${port}`,
+      prefix: '/v1',
+      timeoutMs: 120_000,
+      env: { PETSTORE_LOG_LEVEL: requestLog || logFile !== undefined ? 'info' : 'warn', PETSTORE_LOG_FORMAT: 'json' },
+      ...(logFile === undefined ? {} : { stdout: logFile }),
+    });
+  } finally {
+    // The child holds its own copy of the descriptor.
+    if (logFile !== undefined) closeSync(logFile);
+  }
+}
+
+/** `BENCH_REQUEST_LOG=file`: every sandbox on a data file logs each request (JSON) to a file beside its data, as it does by default. */
+const LOG_TO_FILE = process.env.BENCH_REQUEST_LOG === 'file';
+
+/** The request log file of the sandbox on `store` at `port`. */
+function openLogFile(store: string, port: number): number {
+  mkdirSync(dirname(store), { recursive: true });
+  return openSync(join(dirname(store), `requests-${port}.log`), 'w');
 }
 
 /**

@@ -108,4 +108,35 @@ describe('the log destination', () => {
     expect(kept.filter((l) => l !== 'x'.repeat(99)).map((l) => l.length)).toEqual([]);
     expect(kept.length + dropped).toBeLessThanOrEqual(100_000);
   }, 60_000);
+
+  it('on a pipe read slower than it is written, delivers every line whole and in order (what the pipe refuses waits)', async () => {
+    const lines = 50_000;
+    const script = [
+      "import { asyncDestination } from './src/ops/log-destination.ts';",
+      // A pipe as Node makes stdout of a child: written to without blocking, so a full pipe refuses (in part or whole).
+      'process.stdout._handle?.setBlocking?.(false);',
+      'const out = asyncDestination({ fd: 1 });',
+      "let n = 0; const line = () => String(n++).padStart(99, '0') + '\\n';",
+      // Bursts of 100 KB, more than the pipe holds; the process lives until its reader has all it wanted.
+      `const burst = () => { for (let k = 0; k < 1000; k++) out.write(line()); if (n < ${lines}) setImmediate(burst); };`,
+      "burst(); process.stdin.resume(); process.stdin.on('end', () => process.stderr.write(String(out.dropped())));",
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.length >= lines * 100) child.stdin.end();
+      // A slow reader: the writer finds the pipe full again and again.
+      child.stdout.pause();
+      setImmediate(() => child.stdout.resume());
+    });
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(err).toBe('0');
+    const kept = out.split('\n').filter(Boolean);
+    expect(kept).toHaveLength(lines);
+    expect(kept.findIndex((l, i) => l !== String(i).padStart(99, '0'))).toBe(-1);
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../src/ops/logger.js';
+import { createLogger, type RequestLine } from '../../src/ops/logger.js';
 
 /** A stream that keeps what it is given. */
 function sink() {
@@ -56,6 +56,42 @@ describe('the logger', () => {
       }
       const lines = out.chunks.map((chunk) => JSON.parse(chunk) as { time: string });
       expect(lines.map((line) => line.time)).toEqual(times);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("writes a request line byte for byte as pino's own info line with the same fields and message", () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-11-26T07:00:00.123Z'));
+      const out = sink();
+      const logger = createLogger({ level: 'info', out: out.stream, err: sink().stream });
+      const base: RequestLine = {
+        requestId: '143043a8-e03e-4687-b8cd-e945d4cc2edb',
+        method: 'GET',
+        path: '/v1/pets',
+        status: 200,
+        durationMs: 1.7,
+        operation: 'listPets',
+        workspace: 'efa0b51433f310ab',
+        mode: 'stateful',
+      };
+      const lines: RequestLine[] = [
+        base,
+        { ...base, operation: undefined, workspace: undefined, status: 404 },
+        { ...base, path: '/v1/p"e\\ts\t\u0001/\u00e9\u00ff/caf\u00e9\u2028/\ud83d\ude00', method: 'DELETE' },
+        { ...base, path: `/v1/${'a"b'.repeat(40)}`, durationMs: 0.01 },
+        { ...base, path: '/v1/\ud800lone', requestId: 'x\udfffy' },
+        { ...base, durationMs: Number.NaN, status: Number.POSITIVE_INFINITY },
+      ];
+      for (const line of lines) {
+        logger.request(line);
+        logger.info('request', line as unknown as Record<string, unknown>);
+      }
+      expect(out.chunks).toHaveLength(lines.length * 2);
+      for (let i = 0; i < out.chunks.length; i += 2) expect(out.chunks[i]).toBe(out.chunks[i + 1]);
+      expect(JSON.parse(out.chunks[0] as string)).toMatchObject({ level: 'info', time: '2026-11-26T07:00:00.123Z', msg: 'request', ...base });
     } finally {
       vi.useRealTimers();
     }
