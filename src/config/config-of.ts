@@ -89,7 +89,11 @@ export const OPTIONS = {
   'open-keys': { env: 'PETSTORE_OPEN_KEYS', default: 'false', help: 'any well-formed bearer token is accepted, each with its own workspace', flag: true },
   'journal-size': { env: 'PETSTORE_JOURNAL_SIZE', default: '200', help: 'requests kept per workspace journal' },
   'journal-memory': { env: 'PETSTORE_JOURNAL_MEMORY', default: '33554432', help: 'bytes all journals hold together (oldest entries go first)' },
-  'compact-after': { env: 'PETSTORE_COMPACT_AFTER', default: '20000', help: 'creates logged before the data file is rewritten' },
+  'compact-after': {
+    env: 'PETSTORE_COMPACT_AFTER',
+    default: '20000',
+    help: 'creates logged before the data file is rewritten (or as many as it holds pets, if more)',
+  },
   'quota-pets': { env: 'PETSTORE_QUOTA_PETS', default: '1000000', help: 'most pets per workspace' },
   'quota-bytes': { env: 'PETSTORE_QUOTA_BYTES', default: String(128 * 1024 * 1024), help: 'most bytes of pet data per workspace' },
   'max-workspaces': { env: 'PETSTORE_MAX_WORKSPACES', default: '1000', help: 'workspaces open at once' },

@@ -15,16 +15,23 @@ const codeOf = (error: unknown): string => {
  */
 export function instrumentWorkspaces(store: WorkspaceStore, metrics: Pick<Metrics, 'storeWrite'>): WorkspaceStore {
   const wrapped = new WeakMap<Workspace, Workspace>();
-  const timed = async <T>(kind: StoreWrite, write: () => Promise<T>): Promise<T> => {
+  // A chained promise rather than an async function: one promise less on every create.
+  const timed = <T>(kind: StoreWrite, write: () => Promise<T>): Promise<T> => {
     const start = performance.now();
-    try {
-      const result = await write();
-      metrics.storeWrite(kind, (performance.now() - start) / 1000);
-      return result;
-    } catch (error) {
+    const failed = (error: unknown): never => {
       metrics.storeWrite(kind, (performance.now() - start) / 1000, codeOf(error));
       throw error;
+    };
+    let pending: Promise<T>;
+    try {
+      pending = write();
+    } catch (error) {
+      return Promise.reject(error as Error).catch(failed);
     }
+    return pending.then((result) => {
+      metrics.storeWrite(kind, (performance.now() - start) / 1000);
+      return result;
+    }, failed);
   };
   const wrap = (ws: Workspace): Workspace => {
     let w = wrapped.get(ws);

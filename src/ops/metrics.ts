@@ -165,6 +165,8 @@ export function createMetrics(sources: MetricSources): Metrics {
   registerGauges(registers, sources);
   const request = requestCounter(requests, latency);
   const mismatchSeries = new Map<string, ReturnType<typeof mismatches.labels>>();
+  // Bound on first use, as the request series are: a create observes its write without hashing its labels again.
+  const writeSeries = new Map<string, ReturnType<typeof writes.labels>>();
   return {
     request,
     mismatch(operation, reason) {
@@ -174,7 +176,9 @@ export function createMetrics(sources: MetricSources): Metrics {
       s.inc();
     },
     storeWrite(kind, seconds, failure) {
-      writes.observe({ kind }, seconds);
+      let s = writeSeries.get(kind);
+      if (!s) writeSeries.set(kind, (s = writes.labels(kind)));
+      s.observe(seconds);
       if (failure !== undefined) failures.inc({ kind, code: failure });
     },
     async text() {

@@ -13,23 +13,25 @@ import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/config/paths.js';
 import { summarize, type CpuProfile } from './cpu-profile.js';
 import { runLoad } from './load.js';
-import { positive } from './options.js';
+import { only, positive } from './options.js';
 import { freePort, killAll, SANDBOX_BIN, start } from './processes.js';
 import { renderProfile } from './profile-table.js';
 import { NEW_PET } from './scenarios.js';
 
 interface ProfileScenario {
   name: string;
+  /** The `--only` name that keeps it: `get` or `post`. */
+  group: string;
   path: string;
   connections: number;
   body?: string;
 }
 
 const SCENARIOS: ProfileScenario[] = [
-  { name: 'GET /v1/pets, c50', path: '/pets', connections: 50 },
-  { name: 'GET /v1/pets/{id}, c10', path: '/pets/1', connections: 10 },
-  { name: 'POST /v1/pets, c100', path: '/pets', connections: 100, body: NEW_PET },
-];
+  { name: 'GET /v1/pets, c50', group: 'get', path: '/pets', connections: 50 },
+  { name: 'GET /v1/pets/{id}, c10', group: 'get', path: '/pets/1', connections: 10 },
+  { name: 'POST /v1/pets, c100', group: 'post', path: '/pets', connections: 100, body: NEW_PET },
+].filter((s) => only.has(s.group));
 const durationSec = positive(process.env.BENCH_DURATION, 5);
 const out = join(PACKAGE_ROOT, '.bench', 'profiles', new Date().toISOString().replaceAll(':', '-'));
 

@@ -23,19 +23,22 @@ const AUTH = { authorization: 'Bearer sandbox-key' };
 const STATUSES = ['available', 'pending', 'sold', undefined] as const;
 /**
  * Kill moments: ms after the first 201 of a round (at once, early,
- * mid-load, late), or at the n-th 201. The last two rounds fold the log
- * into the data file every 40 creates, so a fold has surely happened by the
- * kill, and the kill lands while the file is rewritten or just around it.
+ * mid-load, late), or n 201s past the round's first fold. The last two
+ * rounds fold the log into the data file once it holds more than 40
+ * records and more than the data file's pets (`--compact-after 40`), so a
+ * fold has surely happened by the kill, and the kill lands while the file
+ * is rewritten or just around it.
  */
-const ROUNDS: ({ killAfterMs: number } | { killAtAck: number })[] = [
+const ROUNDS: ({ killAfterMs: number } | { killPastFold: number })[] = [
   { killAfterMs: 0 },
   { killAfterMs: 25 },
   { killAfterMs: 150 },
   { killAfterMs: 500 },
-  { killAtAck: 100 },
-  { killAtAck: 230 },
+  { killPastFold: 60 },
+  { killPastFold: 190 },
 ];
-const argsOf = (round: (typeof ROUNDS)[number]) => ('killAtAck' in round ? ['--compact-after', '40'] : []);
+const COMPACT_AFTER = 40;
+const argsOf = (round: (typeof ROUNDS)[number]) => ('killPastFold' in round ? ['--compact-after', String(COMPACT_AFTER)] : []);
 const WRITERS = 24;
 
 const dir = tempDir('petstore-crash-');
@@ -97,9 +100,10 @@ describe('crash safety (SIGKILL mid-load, restart on the same data file)', () =>
           expect(body).toEqual(sample);
         }
 
+        // Start-up folded the log into the data file: the first fold of the load comes past as many records as it holds pets.
+        const killAt = 'killPastFold' in moment ? Math.max(COMPACT_AFTER, before.pets.length) + moment.killPastFold : 1;
         const results = await postUntilKilled(sb, round, (n) => {
-          if ('killAtAck' in moment ? n === moment.killAtAck : n === 1)
-            setTimeout(() => sb.child.kill('SIGKILL'), 'killAfterMs' in moment ? moment.killAfterMs : 0);
+          if (n === killAt) setTimeout(() => sb.child.kill('SIGKILL'), 'killAfterMs' in moment ? moment.killAfterMs : 0);
         });
         expect(await sb.exited).toBe('SIGKILL');
         expect(results.length).toBeGreaterThan(0);

@@ -256,7 +256,7 @@ const BROKEN: { name: string; patch: SourcePatch; rounds: Round[] }[] = [
       from: 'await syncDir(dir).catch((error: unknown) => {\n    throw new RenamedNotDurable',
       to: 'await Promise.resolve().catch((error: unknown) => {\n    throw new RenamedNotDurable',
     },
-    // Folded into the data file three times (--compact-after 30), the log emptied after each.
+    // Folded into the data file twice (past --compact-after 30 records, then past the 36 pets of the data file), the log emptied after each.
     rounds: [createThenCut(100)],
   },
 ];

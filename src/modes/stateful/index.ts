@@ -14,6 +14,8 @@ const pageReply = (page: Page): Reply => ({ status: 200, body: page.pets, json: 
 
 const textReply = (status: number, text: PetText): Reply => ({ status, body: text.pet, json: text.json, byteLength: text.byteLength, checked: true });
 
+const created = (text: PetText): Reply => textReply(201, text);
+
 function petReply(text: PetText | undefined, id: unknown): Reply {
   if (!text) throw ApiError.of('not_found', `No pet with id ${String(id)}.`);
   return textReply(200, text);
@@ -28,7 +30,7 @@ export function createStatefulMode(workspaces: WorkspaceStore): ModeHandler {
   };
   const handlers: Record<string, Handler> = {
     listPets: ({ key, query }) => read(key, (ws) => then(ws.page(query.limit as number, query.status as PetStatus | undefined), pageReply)),
-    createPet: ({ key, body }) => workspaces.use(key, async (ws) => textReply(201, await ws.createText(body as NewPet))),
+    createPet: ({ key, body }) => workspaces.use(key, (ws) => ws.createText(body as NewPet).then(created)),
     getPet: ({ key, path }) => read(key, (ws) => then(ws.getText(path.petId as number), (text) => petReply(text, path.petId))),
   };
   return {

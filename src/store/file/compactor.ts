@@ -8,9 +8,12 @@ const COMPACT_RETRY_MS = 10_000;
 
 /**
  * Folds a store's commit log into its lowdb snapshot: when the log holds
- * more than `compactAfter` records, on reset and load, on close. Folding is
- * housekeeping: when it fails the log still holds every write, and it is
- * tried again later.
+ * more than `compactAfter` records and more records than the snapshot holds
+ * pets, on reset and load, on close. Folding rewrites every pet, so waiting
+ * for as many records as the snapshot holds keeps its cost per create
+ * constant (at most about two pets written per create) whatever the size of
+ * the store. Folding is housekeeping: when it fails the log still holds
+ * every write, and it is tried again later.
  */
 export class Compactor {
   /** Records in the log. */
@@ -26,9 +29,11 @@ export class Compactor {
     private readonly options: { file: string; compactAfter?: number; warn?: (message: string) => void },
   ) {}
 
-  /** Whether the log has grown enough to be folded now. */
+  /** Whether the log has grown enough to be folded now: past `compactAfter` records, and past the pets of the snapshot. */
   due(): boolean {
-    return this.records > (this.options.compactAfter ?? 20_000) && Date.now() >= this.notBefore;
+    // The index holds the snapshot's pets and the log's: the log's own records are not in the snapshot.
+    const inSnapshot = this.index.size - this.records;
+    return this.records > Math.max(this.options.compactAfter ?? 20_000, inSnapshot) && Date.now() >= this.notBefore;
   }
 
   /** Rewrites the snapshot with everything committed, then empties the log. Failures are retried later. */

@@ -15,7 +15,7 @@ import { exportJson } from '../export-json.js';
 export type { Page } from '../pet-index.js';
 
 export interface PetStoreOptions extends RecoverOptions {
-  /** Log records after which the snapshot is rewritten and the log emptied. */
+  /** Log records after which the snapshot is rewritten and the log emptied (or as many as the snapshot holds pets, if more). */
   compactAfter?: number;
   /** Most pets and most bytes of pet JSON the store may hold. */
   quota?: Quota;
@@ -34,7 +34,7 @@ export { MAX_ID } from './create-batch.js';
  * or load writes the new snapshot aside and swaps it in once renamed over
  * the old one; a failed one changes nothing. The snapshot is rewritten
  * (and the log emptied) on reset and load, when the log grows past
- * `compactAfter`, and on close.
+ * `compactAfter` records and past the pets of the snapshot, and on close.
  */
 export class PetStore implements Workspace {
   readonly logFile: string;

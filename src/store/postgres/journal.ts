@@ -6,24 +6,14 @@ import { JournalFollowers } from '../../control/journal-followers.js';
 import { entryBytes, showRecord } from '../../control/journal.js';
 import type { JournalEntry, JournalMemory, JournalRecord, ResponseCheck } from '../../control/journal-types.js';
 import type { CoverageCount } from '../../control/coverage-types.js';
-import { ADD_COUNTS, countsOf, dropCounts, newestPerWorkspace, readCounts } from './journal-batch.js';
-import { JOURNAL_CHANNEL, JournalTail, noticeOf } from './journal-tail.js';
+import { countsOf, dropCounts, newestPerWorkspace, readCounts } from './journal-batch.js';
+import { journalInsert } from './journal-insert.js';
+import { JournalTail, noticeOf } from './journal-tail.js';
 import { BatchQueue } from './batch-queue.js';
 import { failed } from './pool.js';
 
 /** How long entries gather between batches while more are waiting, ms. */
 const GATHER_MS = 2;
-
-/**
- * How many entries past its newest `size` a batch cuts from a journal
- * beyond the batch's own count. A journal holds `size` entries after each
- * batch, but can hold more for a while: two instances' batches cutting at
- * once, or an instance started with a smaller --journal-size. The cut scans
- * back from the newest entry and stops after the entries it may remove, so
- * it never walks the dead index entries of the rows cut before (a scan from
- * the oldest end walked all of them, and cost four times as much).
- */
-const CUT_SLACK = 64;
 
 /**
  * Entries this instance writes between its vacuums of the journal. Each
@@ -110,7 +100,7 @@ export class PgJournal implements JournalStore {
     const { rows } = await this.pool
       .query<{ record: string }>(
         'SELECT record FROM (SELECT seq, record FROM petstore_journal WHERE workspace = $1 ORDER BY seq DESC LIMIT $2) t ORDER BY seq',
-        // Never more than `size`, even while the journal holds a few more (see CUT_SLACK).
+        // Never more than `size`, even while the journal holds a few more (see CUT_SLACK in journal-insert.ts).
         [workspace, Math.min(limit, this.size)],
       )
       .catch(failed('Could not read the journal'));
@@ -168,30 +158,8 @@ export class PgJournal implements JournalStore {
   private async write(batch: Pending[]): Promise<void> {
     this.pendingBytes -= batch.reduce((n, b) => n + b.bytes, 0);
     const kept = newestPerWorkspace(batch, this.size);
-    // Each record its own parameter: sent as it is, where an array or a JSON document would be escaped and parsed
-    // again, and records hold whole bodies. (At most MAX_PENDING rows of three: within the protocol's 65535.) The
-    // notice tells other instances' live tails (JournalTail) on COMMIT.
-    const rowsSql = kept.map((_, i) => `($${3 * i + 5}, $${3 * i + 6}, $${3 * i + 7}::int)`).join(', ');
     const { rows } = await this.pool.query<{ bytes: string }>(
-      `WITH b (workspace, record, bytes) AS (VALUES ${rowsSql}),
-            ins AS (INSERT INTO petstore_journal (workspace, record, bytes, instance) SELECT workspace, record, bytes, $2 FROM b RETURNING bytes),
-            n AS (SELECT workspace, count(*) AS n FROM b GROUP BY workspace),
-            c AS (${ADD_COUNTS('$4')}),
-            gone AS (
-              DELETE FROM petstore_journal WHERE seq = ANY (ARRAY(
-                SELECT k.seq FROM n CROSS JOIN LATERAL (
-                  SELECT seq FROM petstore_journal k WHERE k.workspace = n.workspace
-                  ORDER BY seq DESC OFFSET greatest($1::int - n.n, 0) LIMIT n.n + ${CUT_SLACK}) k))
-              RETURNING bytes)
-       UPDATE petstore_journal_total SET bytes = bytes + (SELECT coalesce(sum(bytes), 0) FROM ins) - (SELECT coalesce(sum(bytes), 0) FROM gone)
-       RETURNING bytes, (SELECT pg_notify('${JOURNAL_CHANNEL}', $3)) IS NULL AS notified`,
-      [
-        this.size,
-        this.instance,
-        noticeOf(kept.map((b) => b.workspace)),
-        JSON.stringify(countsOf(batch)),
-        ...kept.flatMap((b) => [b.workspace, JSON.stringify(b.record), b.bytes]),
-      ],
+      journalInsert(kept, [this.size, this.instance, noticeOf(kept.map((b) => b.workspace)), JSON.stringify(countsOf(batch))]),
     );
     if (Number(rows[0]?.bytes ?? 0) > this.budget) await this.evict();
     this.unvacuumed += kept.length;

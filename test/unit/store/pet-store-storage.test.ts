@@ -78,7 +78,8 @@ describe.skipIf(tmpfsUnavailable)('PetStore on a failing disk', () => {
   it('creates are durable while the snapshot cannot be rewritten: folding the log waits for space', async () => {
     const warnings: string[] = [];
     const store = await open({ compactAfter: 1, warn: (w) => warnings.push(w) });
-    await store.replace(Array.from({ length: 3000 }, (_, i) => ({ id: i + 1, name: `pet ${i}`, categoryId: 1 })));
+    // Few pets, large ones: the five creates outnumber them, so folding is due, and the snapshot is large.
+    await store.replace(Array.from({ length: 3 }, (_, i) => ({ id: i + 1, name: `pet ${i} ${'x'.repeat(100_000)}`, categoryId: 1 })));
     // Room for log records, not for a second copy of the snapshot.
     const unfill = fs.fill(statSync(store.file).size / 2);
     const acked = [];
