@@ -34,7 +34,8 @@ const server = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => send(201, JSON.stringify({ id: 1, ...(JSON.parse(body) as object) })));
+    // The id the sandbox gives its first create on this seed, so the answer is the same Pet.
+    req.on('end', () => send(201, JSON.stringify({ id: SEEDED.length + 1, ...(JSON.parse(body) as object) })));
     return;
   }
   send(404, '{"code":"not_found","message":"Not found.","status":404}');

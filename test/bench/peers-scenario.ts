@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import { roundRatio, type LoadResult } from './load.js';
+import { checkPeers } from './peer-check.js';
 import { PET_ID } from './peer-files.js';
 import { PEER_LABELS, startJsonServer, startMockoon, startWireMock } from './peers.js';
 import { startBare, startSandbox, type ServerProcess } from './processes.js';
@@ -48,6 +49,7 @@ export async function peersResults(ctx: PeersContext): Promise<{ rows: Row[]; ta
     const mockoon = await keep(startMockoon(join(dir, 'mockoon')));
     const wireMock = await keep(startWireMock(join(dir, 'wiremock')));
     const bare = await keep(startBare());
+    await checkPeers(ctx.sandbox, [jsonServer, mockoon, wireMock, bare]);
     const peers = (sandbox: Contender, json: Contender): Contender[] => [
       sandbox,
       json,
