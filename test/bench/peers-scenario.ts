@@ -25,8 +25,8 @@ export const PEER_SCENARIOS = {
 /** The targets: the sandbox's req/s over WireMock's, the best of the peers that serve the same answers. */
 const MIN = { list: 1.2, byId: 1.2, create: 1 } as const;
 
-/** WireMock's warm-up per scenario: on a busy 2-core machine its JIT takes some 15 s of load to reach its pace (the others: 3 s). */
-const JVM_WARMUP_SEC = 15;
+/** WireMock's warm-up per scenario: on a busy 2-core machine its JIT takes tens of seconds of load to reach its pace (the others: 3 s). */
+const JVM_WARMUP_SEC = 30;
 
 /** The running servers the peers are measured beside (the run's own). */
 export interface PeersContext {
