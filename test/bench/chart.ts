@@ -7,8 +7,8 @@ import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { Row } from './report.js';
 
-/** The servers the sandbox is measured against (Prism, the minimal Express app, bare node:http), drawn grey. */
-const BASELINE = /^(prism|express|node:http)/;
+/** The servers the sandbox is measured against (Prism, the minimal Express app, bare node:http, the peers), drawn grey. */
+const BASELINE = /^(prism|express|node:http|json-server|Mockoon|WireMock)/;
 
 /** The Vega-Lite specification of the chart of these rows. */
 export function chartSpec(rows: readonly Row[], title: string): TopLevelSpec {

@@ -32,6 +32,8 @@ export interface LoadResult {
   cpuUs?: number;
   /** CPU time per request of the database server the sandbox stores in (PostgreSQL), µs: not in `cpuUs`. */
   dbCpuUs?: number;
+  /** The req/s of each round, in round order (scenarios.ts `compare`): ratios are taken within a round. */
+  roundRps?: number[];
 }
 
 interface AutocannonJson {
@@ -99,6 +101,12 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
+/** The median over rounds of `a`'s req/s over `b`'s in the same round (both ran moments apart, on the same machine state). */
+export function roundRatio(a: LoadResult | undefined, b: LoadResult | undefined): number {
+  const bs = b?.roundRps ?? [];
+  return median((a?.roundRps ?? []).slice(0, bs.length).map((rps, i) => rps / (bs[i] ?? Number.NaN)));
+}
+
 /** Median of each metric over rounds; errors are summed. */
 export function combine(rounds: LoadResult[]): LoadResult {
   return {
@@ -110,5 +118,6 @@ export function combine(rounds: LoadResult[]): LoadResult {
     errors: rounds.reduce((n, r) => n + r.errors, 0),
     ...(rounds.every((r) => r.cpuUs !== undefined) ? { cpuUs: median(rounds.map((r) => r.cpuUs as number)) } : {}),
     ...(rounds.every((r) => r.dbCpuUs !== undefined) ? { dbCpuUs: median(rounds.map((r) => r.dbCpuUs as number)) } : {}),
+    roundRps: rounds.map((r) => r.rps),
   };
 }

@@ -4,8 +4,16 @@
  * (profile-run.ts, `npm run profile`). Each is imported only when chosen:
  * they start work as they load.
  */
-import { profile, soak } from './options.js';
+import { HELP, profile, soak, unknownScenarios } from './options.js';
 
+if (process.argv.includes('--help')) {
+  console.log(HELP);
+  process.exit(0);
+}
+if (unknownScenarios.length > 0) {
+  console.error(`bench: no scenario ${unknownScenarios.join(', ')}\n\n${HELP}`);
+  process.exit(2);
+}
 if (soak) process.exit(await (await import('./soak-run.js')).runSoak());
 else if (profile) process.exit(await (await import('./profile-run.js')).runProfiles());
 else await import('./run.js');

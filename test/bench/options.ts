@@ -21,10 +21,24 @@ export const BIG = positive(process.env.BENCH_BIG, 100_000);
 /** Another build of the sandbox (its `dist/src/bin.js`) to run beside this one in the POST scenarios, e.g. the previous release. */
 export const compareBin = process.env.BENCH_COMPARE_BIN;
 export const compareLabel = process.env.BENCH_COMPARE_LABEL ?? 'sandbox (compared build)';
-/** `--only get,filter,post,cross,ready,inprocess,msw,size`: a subset of the scenarios (targets of the others are left out). */
-export const only = new Set(
-  (process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? 'get,filter,post,cross,ready,inprocess,msw,size').split(','),
-);
+/** The scenarios, in the order they run: `--only=` picks some (targets of the others are left out). */
+export const SCENARIOS = ['get', 'peers', 'filter', 'post', 'cross', 'ready', 'inprocess', 'msw', 'size'] as const;
+export const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? SCENARIOS.join(',')).split(','));
+/** Names given to `--only=` that are no scenario. */
+export const unknownScenarios = [...only].filter((name) => !(SCENARIOS as readonly string[]).includes(name));
+/** `npm run bench -- --help`. */
+export const HELP = `Usage: npm run bench -- [options]   (docs/performance.md)
+
+  --only=<names>     some scenarios, comma-separated: ${SCENARIOS.join(', ')}
+                     get: GET /v1/pets beside Prism, Express, node:http; the request log off and on
+                     peers: GET list, GET by id and POST beside json-server, Mockoon CLI, WireMock, Prism, node:http
+  --smoke            short rounds that only show it works (npm run bench:smoke)
+  --docs-dir=<dir>   where the page and chart go
+  --profile          CPU profiles instead (npm run profile)
+  --soak             the soak run instead (docs/soak.md)
+  --help             this text
+
+  BENCH_ROUNDS, BENCH_DURATION, BENCH_STARTS, BENCH_BIG, BENCH_POSTGRES=0, BENCH_COMPARE_BIN, BENCH_COMPARE_LABEL`;
 /** The sandbox on PostgreSQL beside the file backend in GET, filter and POST, and the cross-instance scenario; BENCH_POSTGRES=0 leaves them out. */
 export const withPostgres = process.env.BENCH_POSTGRES !== '0' && ['get', 'filter', 'post', 'cross'].some((o) => only.has(o));
 /**

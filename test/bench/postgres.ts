@@ -8,7 +8,8 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { TestPostgres } from '../support/postgres.js';
 import { runCross, type LoadResult } from './load.js';
-import { startSandbox, statFields, ticksMs, type ServerProcess } from './processes.js';
+import { startSandbox, type ServerProcess } from './processes.js';
+import { statFields, ticksMs } from './proc-stat.js';
 import { compare, NEW_PET, type BenchOptions, type Contender } from './scenarios.js';
 
 /** Concurrent clients of the cross-instance chain. */

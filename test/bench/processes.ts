@@ -1,15 +1,17 @@
 /**
  * The servers under test, each its own process on 127.0.0.1 and an
  * ephemeral port: the sandbox (built, `dist/src/bin.js`), the Prism mock on
- * the same spec, and the minimal Express app.
+ * the same spec, and the minimal Express app (the other peers: peers.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PACKAGE_ROOT } from '../../src/config/paths.js';
 import { awaitStartLine, collectOutput, type Output } from '../support/spawn.js';
+import { cpuTime, peakRss } from './proc-stat.js';
 
 export const AUTH = 'Bearer sandbox-key';
 export const SANDBOX_BIN = join(PACKAGE_ROOT, 'dist', 'src', 'bin.js');
@@ -54,39 +56,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
-
-/** The fields of /proc/<pid>/stat after the command name (which may hold spaces): [0] state, [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime. */
-export function statFields(pid: number | string): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
-/** Clock ticks of /proc/<pid>/stat fields as ms. */
-export const ticksMs = (ticks: number): number => (ticks * 1000) / TICKS_PER_SECOND;
-
-function cpuTime(pid: number): number | undefined {
-  const fields = statFields(pid);
-  return fields ? ticksMs(Number(fields[11]) + Number(fields[12])) : undefined;
-}
-
-function peakRss(pid: number): number | undefined {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export async function firstOk(url: string, deadline: number, child: ChildProcess): Promise<void> {
+export async function firstOk(url: string, deadline: number, child: ChildProcess, failed = (): Error | undefined => undefined): Promise<void> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${url}: the server exited with code ${child.exitCode}`);
+    const error = failed();
+    if (error) throw error;
     try {
       const res = await fetch(url, { headers: { authorization: AUTH } });
       await res.arrayBuffer();
@@ -101,7 +75,11 @@ export async function firstOk(url: string, deadline: number, child: ChildProcess
 
 export interface SpawnSpec {
   name: string;
+  /** The program to run, `node` (this one) unless said (WireMock's `java`). */
+  command?: string;
   args: string[];
+  /** Its working directory, the package's unless said. */
+  cwd?: string;
   /** Known origin; without it, the origin of the start-up line it prints (`listening on <origin>/v1`). */
   origin?: string;
   /** Path prefix of the interface on that origin. */
@@ -121,13 +99,17 @@ function drainOutput(child: ChildProcess): Output {
   return { all: () => errors, stdout: () => '', stderr: () => errors };
 }
 
-/** Spawns `node` with `spec.args` and waits for its first 200 on GET <base>/pets (exported for the profiling run, profile-run.ts). */
+/** Spawns `node` (or `spec.command`) with `spec.args` and waits for its first 200 on GET <base>/pets (exported for the profiling run, profile-run.ts). */
 export async function start(spec: SpawnSpec): Promise<ServerProcess> {
   const t0 = performance.now();
   const stdio = ['ignore', spec.stdout ?? 'pipe', 'pipe'] as const;
-  const child = spawn(process.execPath, spec.args, { cwd: PACKAGE_ROOT, stdio: [...stdio], env: { ...process.env, ...spec.env } });
+  const options = { cwd: spec.cwd ?? PACKAGE_ROOT, stdio: [...stdio], env: { ...process.env, ...spec.env } };
+  const child = spawn(spec.command ?? process.execPath, spec.args, options);
   running.add(child);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A program that cannot be run (ENOENT) never exits: it fails here, not after the whole timeout.
+  const exited = new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.once('error', () => resolve())));
+  let spawnError: Error | undefined;
+  child.once('error', (error) => (spawnError = error));
   void exited.then(() => running.delete(child));
   // Collected from the start, which also keeps the pipes flowing. A server whose origin is known may log every
   // request: its stdout is drained (as a container runtime would) but not kept.
@@ -135,7 +117,7 @@ export async function start(spec: SpawnSpec): Promise<ServerProcess> {
   const deadline = t0 + spec.timeoutMs;
   try {
     const origin = spec.origin ?? (await awaitStartLine(child, output, spec.timeoutMs));
-    await firstOk(`${origin}${spec.prefix}/pets`, deadline, child);
+    await firstOk(`${origin}${spec.prefix}/pets`, deadline, child, () => spawnError);
     const readyMs = performance.now() - t0;
     const pid = child.pid ?? 0;
     return {
@@ -161,53 +143,59 @@ export async function start(spec: SpawnSpec): Promise<ServerProcess> {
   }
 }
 
+let logDir: string | undefined;
+let logs = 0;
+/** A new file for one server's stdout (its request log), in a folder of the bench's own, removed when the bench exits. */
+export function logFile(name: string): { fd: number; remove(): void } {
+  if (logDir === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-logs-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    logDir = dir;
+  }
+  const path = join(logDir, `${(logs += 1)}-${name.replace(/\W+/g, '-')}.log`);
+  const fd = openSync(path, 'w');
+  return { fd, remove: () => (closeSync(fd), rmSync(path, { force: true })) };
+}
+
 /**
  * The sandbox in stateful mode on `store`: a data file (`--data`; a missing file is seeded with `count` pets) or a PostgreSQL URL
  * (`--store postgres://…`; a workspace is seeded with `count` pets on its first use, here the start's first GET). `bin` may be another
- * build, to compare; `extraArgs` go after the others (the soak's `--open-keys`, say). Its request log is off (`PETSTORE_LOG_LEVEL=warn`, as Prism runs silent) unless `requestLog`: then one JSON
- * line per request goes to a pipe this process drains. Set by variables, which a build without them ignores.
+ * build, to compare; `extraArgs` go after the others (the soak's `--open-keys`, say). It runs with its default settings: the request
+ * log on, a JSON line per request on its stdout, which goes to a file (as a container runtime keeps a container's output), removed when
+ * it stops. `requestLog: false` turns the log off (`--log-level warn`), to measure what the log costs.
  */
 export async function startSandbox(
   store: string,
   count = 50,
   name = 'sandbox',
   bin = SANDBOX_BIN,
-  requestLog = false,
+  requestLog = true,
   extraArgs: string[] = [],
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const onFile = !store.startsWith('postgres://');
-  const where = onFile ? ['--data', store] : ['--store', store];
-  const logFile = LOG_TO_FILE && onFile ? openLogFile(store, port) : undefined;
+  const where = store.startsWith('postgres://') ? ['--store', store] : ['--data', store];
+  const log = logFile(name);
+  const quiet = requestLog ? [] : ['--log-level', 'warn'];
   try {
-    return await start({
+    const server = await start({
       name,
-      args: [bin, '--port', String(port), ...where, '--count', String(count), '--mode', 'stateful', ...extraArgs],
+      args: [bin, '--port', String(port), ...where, '--count', String(count), '--mode', 'stateful', ...quiet, ...extraArgs],
       origin: `http://127.0.0.1:${port}`,
       prefix: '/v1',
       timeoutMs: 120_000,
-      env: { PETSTORE_LOG_LEVEL: requestLog || logFile !== undefined ? 'info' : 'warn', PETSTORE_LOG_FORMAT: 'json' },
-      ...(logFile === undefined ? {} : { stdout: logFile }),
+      stdout: log.fd,
     });
-  } finally {
-    // The child holds its own copy of the descriptor.
-    if (logFile !== undefined) closeSync(logFile);
+    return { ...server, stop: async () => (await server.stop(), log.remove()) };
+  } catch (error) {
+    log.remove();
+    throw error;
   }
-}
-
-/** `BENCH_REQUEST_LOG=file`: every sandbox on a data file logs each request (JSON) to a file beside its data, as it does by default. */
-const LOG_TO_FILE = process.env.BENCH_REQUEST_LOG === 'file';
-
-/** The request log file of the sandbox on `store` at `port`. */
-function openLogFile(store: string, port: number): number {
-  mkdirSync(dirname(store), { recursive: true });
-  return openSync(join(dirname(store), `requests-${port}.log`), 'w');
 }
 
 /**
  * Prism's mock of spec/openapi.yaml in static mode, with its per-request
- * log lines off (`-v silent`): the sandbox writes none either, so neither
- * is slowed by logging.
+ * log lines off (`-v silent`), as the bench has always run it: the sandbox
+ * logs each request, so the comparison is the stricter on the sandbox.
  */
 export async function startPrism(): Promise<ServerProcess> {
   const port = await freePort();

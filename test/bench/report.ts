@@ -34,6 +34,10 @@ export function ratioTarget(name: string, a: number, b: number, min: number): Ta
   return { name, actual: `${ratio.toFixed(2)}x`, required: `>= ${min}x`, pass: Number.isFinite(ratio) && ratio >= min };
 }
 
+/** The req/s of one row of `rows` (NaN when it did not run). */
+export const rpsOf = (rows: Row[], scenario: string, server: string): number =>
+  rows.find((r) => r.scenario === scenario && r.server === server)?.result.rps ?? Number.NaN;
+
 /** A target on a measured value `value < max`. */
 export function maxTarget(name: string, value: number, max: number, unit: string): Target {
   return { name, actual: `${value.toFixed(0)} ${unit}`, required: `< ${max} ${unit}`, pass: Number.isFinite(value) && value < max };
@@ -102,7 +106,7 @@ export function render(rows: Row[], measures: Measure[], targets: Target[], judg
 }
 
 /** The version of an installed package, read from its package.json. */
-function versionOf(name: string): string {
+export function versionOf(name: string): string {
   return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 }
 

@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: the sandbox (on a data file, and on PostgreSQL) against
- * Prism's mock and a minimal Express app on this machine; prints one table
+ * `npm run bench`: the sandbox (on a data file, and on PostgreSQL), with its
+ * default settings, against Prism's mock, a minimal Express app, bare
+ * node:http and the peers (json-server, Mockoon, WireMock) on this machine; prints one table
  * and the targets, writes the results to `.bench/results-<date>.json`, and
  * a page and chart of them to docs/performance/ (options.ts: `docsDir`).
  * `--smoke` (or BENCH_DURATION=1) makes it short enough for CI; it never
@@ -10,9 +11,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crossInstances, CROSS_CLIENTS, startBenchPostgres, type BenchPostgres } from './postgres.js';
-import { killAll, startBare, startBaseline, startPrism, startSandbox, type ServerProcess } from './processes.js';
-import { maxTarget, measuredOn, ratioTarget, recordRun, render, rowsOf, writeResults, type Measure, type Row, type Target } from './report.js';
+import { killAll, startBare, startPrism, startSandbox, type ServerProcess } from './processes.js';
+import { maxTarget, measuredOn, ratioTarget, recordRun, render, rowsOf, rpsOf, writeResults, type Measure, type Row, type Target } from './report.js';
 import { writeBenchDocs } from './docs-page.js';
+import { getResults } from './get-scenario.js';
+import { PEER_LABELS } from './peers.js';
+import { peersResults } from './peers-scenario.js';
 import { BIG, compareBin, compareLabel, docsDir, only, opts, smoke, withPostgres } from './options.js';
 import { compare, freshCopy, NEW_PET, readyTime } from './scenarios.js';
 import { npmStartReady } from './npm-start.js';
@@ -40,7 +44,7 @@ process.once('SIGINT', () => shutdown(130));
 
 const addRows = (...args: Parameters<typeof rowsOf>) => void rows.push(...rowsOf(...args));
 
-const rps = (scenario: string, server: string) => rows.find((r) => r.scenario === scenario && r.server === server)?.result.rps ?? Number.NaN;
+const rps = (scenario: string, server: string) => rpsOf(rows, scenario, server);
 const cpu = (scenario: string, server: string) => rows.find((r) => r.scenario === scenario && r.server === server)?.result.cpuUs ?? Number.NaN;
 /** Peak RSS of the file backend while its store holds BIG pets: the filter scenario's server and the ready starts. */
 const bigRss: number[] = [];
@@ -72,63 +76,15 @@ async function main(): Promise<void> {
   const pg50 = postgres && (only.has('get') || only.has('filter')) ? await postgres.sandbox(50, `${PG} (50)`) : undefined;
   if (pg50) measures.push({ name: 'ready, sandbox on a fresh PostgreSQL database (seeds 50 pets)', value: pg50.readyMs, unit: 'ms' });
 
+  const results = (out: { rows: Row[]; targets: Target[] }) => void (rows.push(...out.rows), targets.push(...out.targets));
   if (only.has('get')) {
     console.log('GET /v1/pets');
-    const express = await startBaseline();
-    const bare = await startBare();
-    const prebuilt = await startBare(true);
-    const before = compareBin ? await startSandbox(join(work, 'compare', 'db.json'), 50, compareLabel, compareBin) : undefined;
-    addRows(
-      'GET /v1/pets, c10',
-      await compare(
-        opts,
-        [
-          { label: 'sandbox', server: sb50 },
-          { label: 'prism', server: prism },
-          { label: 'express', server: express },
-          ...(pg50 ? [{ label: `${PG} (50)`, server: pg50 }] : []),
-        ],
-        { path: '/pets', connections: 10 },
-      ),
-      'prism',
-      'express',
-    );
-    const c50 = [
-      { label: 'sandbox', server: sb50 },
-      { label: 'node:http', server: bare },
-      { label: 'node:http, prebuilt text', server: prebuilt },
-      ...(before ? [{ label: compareLabel, server: before }] : []),
-    ];
-    addRows('GET /v1/pets, c50', await compare(opts, c50, { path: '/pets', connections: 50 }));
-    if (before)
-      targets.push(ratioTarget(`GET /v1/pets c50 vs ${compareLabel}`, rps('GET /v1/pets, c50', 'sandbox'), rps('GET /v1/pets, c50', compareLabel), 0.95));
-    await Promise.all([express.stop(), bare.stop(), prebuilt.stop(), before?.stop()]);
-    console.log('GET /v1/pets, request log off and on');
-    const logged = await startSandbox(join(work, 'logged', 'db.json'), 50, 'sandbox, request log on', undefined, true);
-    const logging = [
-      { label: 'request log off', server: sb50 },
-      { label: 'request log on (JSON)', server: logged },
-    ];
-    addRows('GET /v1/pets, c50, request log', await compare(opts, logging, { path: '/pets', connections: 50 }));
-    await logged.stop();
-    targets.push(
-      ratioTarget('stateful GET /v1/pets vs minimal Express', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'express'), 0.8),
-      ratioTarget('stateful GET /v1/pets vs Prism', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'prism'), 4),
-      ...(pg50 ? [ratioTarget('PostgreSQL GET /v1/pets vs Prism', rps('GET /v1/pets, c10', `${PG} (50)`), rps('GET /v1/pets, c10', 'prism'), 1.5)] : []),
-      ratioTarget('GET /v1/pets c50 vs bare node:http', rps('GET /v1/pets, c50', 'sandbox'), rps('GET /v1/pets, c50', 'node:http'), 0.85),
-      ratioTarget(
-        'GET /v1/pets c50, request log on vs off',
-        rps('GET /v1/pets, c50, request log', 'request log on (JSON)'),
-        rps('GET /v1/pets, c50, request log', 'request log off'),
-        0.5,
-      ),
-      ratioTarget(
-        'GET /v1/pets c50 vs node:http sending a prebuilt text',
-        rps('GET /v1/pets, c50', 'sandbox'),
-        rps('GET /v1/pets, c50', 'node:http, prebuilt text'),
-        0.85,
-      ),
-    );
+    results(await getResults({ opts, work, sandbox: sb50, prism, ...(pg50 ? { pg: { server: pg50, label: `${PG} (50)` } } : {}) }));
+  }
+
+  if (only.has('peers')) {
+    console.log(`peers: the sandbox beside ${Object.values(PEER_LABELS).join(', ')}, Prism and node:http (GET list, GET by id, POST)`);
+    results(await peersResults({ opts, work, sandbox: sb50, prism }));
   }
 
   if (only.has('inprocess')) {
@@ -262,6 +218,8 @@ async function main(): Promise<void> {
   const markdown = `${measuredOn(loadavgBefore)}\n\n${render(rows, measures, targets, !smoke)}`;
   console.log(`\n${markdown}`);
   const broken = rows.filter((r) => r.result.non2xx > 0 || r.result.errors > 0 || r.result.requests === 0);
+  // Every row reports the CPU its server spent per request: read from /proc, so on Linux only.
+  const noCpu = process.platform === 'linux' ? rows.filter((r) => r.result.cpuUs === undefined || !Number.isFinite(r.result.cpuUs)) : [];
   const options = { ...opts, log: undefined, big: BIG, postgres: withPostgres, scenarios: [...only] };
   const run = recordRun({ smoke, options, rows, measures, targets, readyRuns, markdown }, loadavgBefore);
   console.log(`results: ${writeResults(run)}`);
@@ -269,6 +227,10 @@ async function main(): Promise<void> {
   if (smoke) console.log('(smoke run: too short for the numbers to mean much)');
   if (broken.length > 0) {
     console.error(`bench: errors or non-2xx answers in: ${broken.map((r) => `${r.scenario} / ${r.server}`).join(', ')}`);
+    process.exitCode = 1;
+  }
+  if (noCpu.length > 0) {
+    console.error(`bench: no CPU per request in: ${noCpu.map((r) => `${r.scenario} / ${r.server}`).join(', ')}`);
     process.exitCode = 1;
   }
 }

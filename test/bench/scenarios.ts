@@ -27,6 +27,8 @@ export interface Contender {
   fresh?: () => Promise<ServerProcess>;
   /** Called with the round's server and result after its load, before it is stopped (memory probes). */
   after?: (server: ServerProcess, result: LoadResult) => void;
+  /** Seconds of unmeasured load before the rounds, when the bench warms up: 3 unless said (a JVM's JIT compiler needs longer). */
+  warmupSec?: number;
   /** Its own load instead of autocannon's on the scenario's path (e.g. the cross-instance chain); the same for every contender of a scenario. */
   load?: (server: ServerProcess, durationSec: number) => Promise<LoadResult>;
 }
@@ -51,7 +53,7 @@ export async function compare(
   const run = (c: Contender, server: ServerProcess, durationSec: number) => (c.load ? c.load(server, durationSec) : runLoad(spec(server, durationSec)));
   // JIT warm-up, unmeasured: servers that run through the scenario get longer (Prism keeps getting faster for seconds).
   if (opts.warmup) {
-    for (const c of contenders) if (c.server) await run(c, c.server, 3);
+    for (const c of contenders) if (c.server) await run(c, c.server, c.warmupSec ?? 3);
   }
   for (let round = 0; round < opts.rounds; round++) {
     for (const c of rotate(contenders, round)) {
