@@ -47,14 +47,18 @@ function statement(slots: number): string {
                   ORDER BY seq DESC OFFSET greatest($1::int - n.n, 0) LIMIT n.n + ${CUT_SLACK}) k))
               RETURNING bytes)
        UPDATE petstore_journal_total SET bytes = bytes + (SELECT coalesce(sum(bytes), 0) FROM ins) - (SELECT coalesce(sum(bytes), 0) FROM gone)
-       RETURNING bytes, (SELECT pg_notify('${JOURNAL_CHANNEL}', $3)) IS NULL AS notified`;
+       RETURNING bytes, (SELECT pg_notify('${JOURNAL_CHANNEL}', $3)) IS NULL AS notified,
+         set_config('synchronous_commit', 'off', true) AS async_commit`;
 }
 
 /**
  * One statement for a journal batch: the entries inserted, each journal they
  * join cut to its newest `size` (counting the batch), the coverage counts
  * added, and the running total of bytes moved by both; the notice tells
- * other instances' live tails (JournalTail) on COMMIT. Each record is its own
+ * other instances' live tails (JournalTail) on COMMIT, which waits for no
+flush of the write-ahead log (the entries are unlogged, gone after a crash of
+PostgreSQL anyway; such a crash may also lose the last moment's coverage
+counts). Each record is its own
  * parameter, sent as it is, where an array or a JSON document would be
  * escaped and parsed again, and records hold whole bodies. Up to
  * MAX_PREPARED_ROWS, the rows are padded to a power of two and the
