@@ -1,11 +1,12 @@
 import type { Config, Mode } from '../config/load.js';
 import { composeEngine, type EngineHandle, type EngineRefuse } from '../core/engine.js';
 import { createControlEngine, type ControlEngine } from '../core/control/engine.js';
-import type { Interceptor, ModeHandler } from '../core/operation.js';
+import type { Interceptor, ModeHandler, V1Exchange } from '../core/operation.js';
 import { createV1Engine, type V1Engine, type V1EngineDeps } from '../core/v1-engine.js';
 import { UNAUTHENTICATED } from '../control/journal.js';
 import { createJournalCapture, responseChecker } from '../control/journal-capture.js';
 import type { FixtureSource } from '../control/fixtures.js';
+import type { JournalRecord } from '../control/journal-types.js';
 import { createStatefulMode } from '../modes/stateful/index.js';
 import type { Spec } from '../openapi/spec.js';
 import type { Validators } from '../openapi/validate.js';
@@ -66,6 +67,30 @@ function checkModes(spec: Spec, modes: Record<string, ModeHandler>): void {
 }
 
 /**
+ * The id of the last key asked, kept: an answer's journal entry and its log
+ * line ask for the same key's id one after the other, and most requests
+ * come with the key of the one before. An id never changes for its key.
+ */
+function lastIdOf(idOf: (key: string) => string): (key: string) => string {
+  let lastKey: string | undefined;
+  let lastId = '';
+  return (key) => {
+    if (key !== lastKey) {
+      lastId = idOf(key);
+      lastKey = key;
+    }
+    return lastId;
+  };
+}
+
+/** What journals a /v1 answer. Nothing is copied for a journal that would not keep it; a request without a valid key never displaces a workspace's entries. */
+function journaling(journal: Backend['journal'], capture: (e: V1Exchange) => JournalRecord, workspaceOf: (key: string) => string) {
+  return (e: V1Exchange): void => {
+    if (journal.size > 0 && journal.accepting?.() !== false) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaceOf(e.key), capture(e));
+  };
+}
+
+/**
  * The engine of a sandbox from its parts, with no platform of its own: the
  * same assembly serves the Node server (server/sandbox.ts, which reads the
  * files, opens the store and adds Prism, proxy mode and Express) and the
@@ -75,21 +100,18 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
   const { config, logger, spec, validators, backend } = parts;
   const { journal, faults, mode: runtime } = backend;
   const check = responseChecker(spec, validators);
-  const capture = createJournalCapture(check);
   const droppedLogLines = () => logger.droppedLines?.() ?? 0;
   const metrics = parts.createMetrics({ workspaces: backend.workspaces, journalMemory: () => journal.memory(), droppedLogLines });
   const workspaces = instrumentWorkspaces(backend.workspaces, metrics);
+  const workspaceOf = lastIdOf((key) => workspaces.idOf(key));
   const reporting = createReporting({
     logger,
     metrics,
     runtime,
-    workspaceOf: (key) => workspaces.idOf(key),
+    workspaceOf,
     check,
     checks: config.checkAnswers,
-    // Nothing is copied for a journal that would not keep it; a request without a valid key never displaces a workspace's entries.
-    also: (e) => {
-      if (journal.size > 0 && journal.accepting?.() !== false) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaces.idOf(e.key), capture(e));
-    },
+    also: journaling(journal, createJournalCapture(check), workspaceOf),
   });
   const sync = backend.sync?.bind(backend);
   const onUnexpected = (error: unknown, request: { method: string; url: string }) =>

@@ -51,29 +51,70 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
-/** A request series bound to its labels: its count and its latency. */
+/** A request series: its labels, its count since the last scrape, its latency bound to its label. */
 interface Series {
-  count: { inc(): void };
+  labels: { operation: string; status: string; mode: string };
+  /** Requests counted since the counter last took them (its `collect()`, at scrape time). */
+  unread: number;
   time: { observe(seconds: number): void };
 }
 
 /**
- * Counts a request in its series, each bound to its labels once
- * (`labels(...)`) and found again by plain map lookups: no label object
- * hashed, no key string built per request.
+ * Counts a request in its series, found by plain map lookups: no label
+ * object hashed, no key string built per request. The count is a plain
+ * number added to the counter when Prometheus scrapes (`fold`, from the
+ * counter's `collect()`): prom-client's bound child would hash and validate
+ * its labels on every `inc`.
  */
-function requestCounter(requests: Counter, latency: Histogram): Metrics['request'] {
+function requestCounter(latency: Histogram): { request: Metrics['request']; fold(requests: Counter): void } {
   const series = new Map<string, Map<string, Map<number, Series>>>();
-  return (operation, status, mode, seconds) => {
-    let byOperation = series.get(mode);
-    if (!byOperation) series.set(mode, (byOperation = new Map()));
-    let byStatus = byOperation.get(operation);
-    if (!byStatus) byOperation.set(operation, (byStatus = new Map()));
-    let s = byStatus.get(status);
-    if (!s) byStatus.set(status, (s = { count: requests.labels(operation, String(status), mode), time: latency.labels(operation) }));
-    s.count.inc();
-    if (seconds !== undefined) s.time.observe(seconds);
+  const all: Series[] = [];
+  return {
+    request(operation, status, mode, seconds) {
+      let byOperation = series.get(mode);
+      if (!byOperation) series.set(mode, (byOperation = new Map()));
+      let byStatus = byOperation.get(operation);
+      if (!byStatus) byOperation.set(operation, (byStatus = new Map()));
+      let s = byStatus.get(status);
+      if (!s) {
+        s = { labels: { operation, status: String(status), mode }, unread: 0, time: latency.labels(operation) };
+        byStatus.set(status, s);
+        all.push(s);
+      }
+      s.unread++;
+      if (seconds !== undefined) s.time.observe(seconds);
+    },
+    fold(requests) {
+      for (const s of all)
+        if (s.unread > 0) {
+          requests.inc(s.labels, s.unread);
+          s.unread = 0;
+        }
+    },
   };
+}
+
+/** The request counter and latency histogram, in this order in `registry`; returns what counts a request. */
+function requestMetrics(registry: Registry): Metrics['request'] {
+  const latency = new Histogram({
+    name: 'petstore_http_request_duration_seconds',
+    help: 'Time from a request to its answer, by operation.',
+    labelNames: ['operation'],
+    buckets: LATENCY_BUCKETS,
+    registers: [],
+  });
+  const { request, fold } = requestCounter(latency);
+  new Counter({
+    name: 'petstore_http_requests_total',
+    help: 'Requests answered, by operation, status and mode.',
+    labelNames: ['operation', 'status', 'mode'],
+    registers: [registry],
+    collect() {
+      fold(this);
+    },
+  });
+  registry.registerMetric(latency);
+  return request;
 }
 
 /** The gauges read at scrape time. */
@@ -130,19 +171,7 @@ function registerGauges(registers: Registry[], sources: MetricSources): void {
 export function createMetrics(sources: MetricSources): Metrics {
   const registry = new Registry();
   const registers = [registry];
-  const requests = new Counter({
-    name: 'petstore_http_requests_total',
-    help: 'Requests answered, by operation, status and mode.',
-    labelNames: ['operation', 'status', 'mode'],
-    registers,
-  });
-  const latency = new Histogram({
-    name: 'petstore_http_request_duration_seconds',
-    help: 'Time from a request to its answer, by operation.',
-    labelNames: ['operation'],
-    buckets: LATENCY_BUCKETS,
-    registers,
-  });
+  const request = requestMetrics(registry);
   const mismatches = new Counter({
     name: 'petstore_spec_mismatches_total',
     help: '/v1 exchanges spec/openapi.yaml does not allow, by operation and reason (no_operation, fault, status, body).',
@@ -163,7 +192,6 @@ export function createMetrics(sources: MetricSources): Metrics {
     registers,
   });
   registerGauges(registers, sources);
-  const request = requestCounter(requests, latency);
   const mismatchSeries = new Map<string, ReturnType<typeof mismatches.labels>>();
   // Bound on first use, as the request series are: a create observes its write without hashing its labels again.
   const writeSeries = new Map<string, ReturnType<typeof writes.labels>>();

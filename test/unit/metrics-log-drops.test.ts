@@ -40,4 +40,29 @@ describe('petstore_log_lines_dropped_total', () => {
     expect(text).toMatch(/^petstore_http_request_duration_seconds_count\{operation="listPets"\} 3$/m);
     expect(text).toMatch(/^petstore_spec_mismatches_total\{operation="getPet",reason="body"\} 2$/m);
   });
+
+  it('counts each request once across scrapes, the series in the order first seen and the families in their order', async () => {
+    const metrics = createMetrics({
+      workspaces: { openCount: () => 0, removedCount: () => 0 },
+      journalMemory: () => ({ bytes: 0, budget: 0, kept: 0, evicted: 0 }),
+    });
+    const count = (text: string, labels: string) => Number(new RegExp(`^petstore_http_requests_total\\{${labels}\\} (\\S+)$`, 'm').exec(text)?.[1]);
+    const listed = 'operation="listPets",status="200",mode="stateful"';
+    const got = 'operation="getPet",status="404",mode="stateful"';
+    metrics.request('listPets', 200, 'stateful', 0.001);
+    metrics.request('getPet', 404, 'stateful', 0.001);
+    metrics.request('listPets', 200, 'stateful', 0.001);
+    const first = await metrics.text();
+    expect([count(first, listed), count(first, got)]).toEqual([2, 1]);
+    expect(first.indexOf(listed)).toBeLessThan(first.indexOf(got));
+    const families = [...first.matchAll(/^# TYPE (petstore_\S+)/gm)].map((m) => m[1]);
+    expect(families.slice(0, 2)).toEqual(['petstore_http_requests_total', 'petstore_http_request_duration_seconds']);
+    // A scrape with no request since: the same counts, not counted again.
+    const second = await metrics.text();
+    expect([count(second, listed), count(second, got)]).toEqual([2, 1]);
+    metrics.request('getPet', 404, 'stateful');
+    const third = await metrics.text();
+    expect([count(third, listed), count(third, got)]).toEqual([2, 2]);
+    expect(third).toMatch(/^petstore_http_request_duration_seconds_count\{operation="listPets"\} 2$/m);
+  });
 });
