@@ -1,3 +1,4 @@
+import { afterSettled } from '../settled.js';
 import { basename, dirname, extname, join } from 'node:path';
 import { StoreError, errnoOf, storageFailure } from '../errors.js';
 import { PetStore, type PetStoreOptions } from './pet-store.js';
@@ -110,17 +111,16 @@ export class Workspaces implements WorkspaceStore {
   }
 
   /** Runs `work` on a key's workspace, opening it if needed; it stays open until `work` settles. */
-  async use<T>(key: string, work: (store: PetStore) => T | Promise<T>): Promise<T> {
+  use<T>(key: string, work: (store: PetStore) => T | Promise<T>): Promise<T> {
     const entry = this.entries.get(key) ?? this.startOpening(key);
     entry.users += 1;
-    try {
-      return await work(entry.store ?? (await entry.opening));
-    } finally {
+    const done = () => {
       entry.users -= 1;
       entry.lastUsed = Date.now();
       // Only a workspace that opened is kept: one refused (503) or failed has no files to count.
       if (entry.openKey && entry.store) this.kept?.touch(entry.id, key, entry.lastUsed);
-    }
+    };
+    return afterSettled(() => (entry.store ? work(entry.store) : entry.opening.then(work)), done);
   }
 
   /**
