@@ -91,7 +91,11 @@ export function createV1Matcher(routes: readonly Route[]): (method: string, path
     method: route.op.method.toUpperCase(),
     segments: route.op.routePath.split('/').map((s): Segment => (s.startsWith(':') ? { param: s.slice(1) } : s)),
   }));
-  const exact = new Map(compiled.filter((c) => c.segments.every((s) => typeof s === 'string')).map((c) => [`${c.method} ${c.segments.join('/')}`, c.route]));
+  const isExact = (c: (typeof compiled)[number]) => c.segments.every((s) => typeof s === 'string');
+  const exact = new Map(compiled.filter(isExact).map((c) => [`${c.method} ${c.segments.join('/')}`, c.route]));
+  // Routes with a parameter, by method: a GET by id scans only the GETs that have one, not every operation.
+  const withParams = new Map<string, typeof compiled>();
+  for (const c of compiled) if (!isExact(c)) withParams.set(c.method, [...(withParams.get(c.method) ?? []), c]);
   const allows = [...allowByPath(routes)].map(([routePath, allow]) => ({
     segments: routePath.split('/').map((s): Segment => (s.startsWith(':') ? { param: s } : s)),
     allow,
@@ -104,8 +108,10 @@ export function createV1Matcher(routes: readonly Route[]): (method: string, path
     const route = exact.get(`${asked} ${rest}`);
     if (route) return { route, params: {}, query: parseQuery(query) };
     const parts = rest.split('/');
-    for (const { route, method: m, segments } of compiled) {
-      if (m !== asked || segments.length !== parts.length) continue;
+    const candidates = withParams.get(asked) ?? [];
+    for (let i = 0; i < candidates.length; i++) {
+      const { route, segments } = candidates[i] as (typeof compiled)[number];
+      if (segments.length !== parts.length) continue;
       const params = matchSegments(segments, parts);
       if (params) return { route, params, query: parseQuery(query) };
     }
