@@ -1,4 +1,5 @@
 import type { Workspace, WorkspaceStore } from '../store/backend.js';
+import { afterSettled } from '../store/settled.js';
 import type { Metrics, StoreWrite } from './metrics.js';
 
 /** The catalogue code of a failed write (a StoreFailure's), or `error` for anything else. */
@@ -15,23 +16,10 @@ const codeOf = (error: unknown): string => {
  */
 export function instrumentWorkspaces(store: WorkspaceStore, metrics: Pick<Metrics, 'storeWrite'>): WorkspaceStore {
   const wrapped = new WeakMap<Workspace, Workspace>();
-  // A chained promise rather than an async function: one promise less on every create.
+  // Chained (afterSettled) rather than an async function: one promise less on every create.
   const timed = <T>(kind: StoreWrite, write: () => Promise<T>): Promise<T> => {
     const start = performance.now();
-    const failed = (error: unknown): never => {
-      metrics.storeWrite(kind, (performance.now() - start) / 1000, codeOf(error));
-      throw error;
-    };
-    let pending: Promise<T>;
-    try {
-      pending = write();
-    } catch (error) {
-      return Promise.reject(error as Error).catch(failed);
-    }
-    return pending.then((result) => {
-      metrics.storeWrite(kind, (performance.now() - start) / 1000);
-      return result;
-    }, failed);
+    return afterSettled(write, (failed, error) => metrics.storeWrite(kind, (performance.now() - start) / 1000, failed ? codeOf(error) : undefined));
   };
   const wrap = (ws: Workspace): Workspace => {
     let w = wrapped.get(ws);
