@@ -3,7 +3,7 @@
  * sandbox as Connect middleware in a team's own Express, webpack or Vite dev
  * server (docs/library.md). Importing it starts nothing.
  */
-import { createMiddleware, type Middleware } from './adapters/middleware.js';
+import { createNodeMiddleware, type Middleware } from './adapters/node-middleware.js';
 import { openSandbox, type PetstoreSandbox } from './library/create-sandbox.js';
 import type { CreateSandboxOptions } from './library/options.js';
 
@@ -29,11 +29,11 @@ export interface SandboxMiddleware extends Middleware {
  */
 export function petstoreSandbox(options: CreateSandboxOptions = {}): SandboxMiddleware {
   const opened = openSandbox(options);
-  const engine = opened.then(({ sandbox, config, refuse }) => ({ handle: sandbox.handle, refuse, bodyLimit: config.bodyLimit }));
+  const engine = opened.then((made) => made.engine);
   const sandbox = opened.then((made) => made.sandbox);
   // Marked handled here: a failure to start reaches each request through next(error), and whoever awaits `sandbox`.
   for (const promise of [opened, engine, sandbox]) promise.catch(() => undefined);
-  const middleware = createMiddleware(engine);
+  const middleware = createNodeMiddleware(engine);
   return Object.assign(middleware, {
     sandbox,
     close: async () => (await opened).sandbox.close(),

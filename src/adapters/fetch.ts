@@ -1,18 +1,12 @@
-import { ApiError } from '../http/errors.js';
+import type { Engine } from '../core/engine.js';
 import { isEngineStream, type EngineHeaders, type EngineRequest, type EngineResponse, type EngineStream } from '../core/types.js';
-import { readBodyBytes, tooLarge, type BodyDecoders } from './fetch-body.js';
+import { fetchBody, type BodyDecoders } from './fetch-body.js';
 import { engineRequestOf } from './fetch-init.js';
 import { bufferedResponse } from './buffered-response.js';
-import type { EngineHandle, EngineRefuse } from '../core/engine.js';
-import { requestIdOf } from '../core/request-id.js';
 
 export interface FetchHandlerOptions {
-  /** The largest body accepted, in bytes, once its Content-Encoding is undone (`--body-limit`). */
-  bodyLimit: number;
   /** Decoders of Content-Encodings beyond gzip and deflate (e.g. `br` on Node). */
   decoders?: BodyDecoders;
-  /** The engine's answer to a request whose body could not be read; without it, a bare Error body. */
-  refuse?: EngineRefuse;
 }
 
 /** Statuses whose response has no body by definition (the Response constructor refuses one). */
@@ -65,59 +59,31 @@ function toResponse(response: EngineResponse, head: boolean, buffered = false): 
   return buffered ? bufferedResponse(body, init) : new Response(body as string | Uint8Array<ArrayBuffer>, init);
 }
 
-/** An Error body answer for a request refused before the engine saw it (its body over the limit or not decodable). */
-function refusal(error: ApiError, request: EngineRequest): Response {
-  const text = JSON.stringify(error.toBody());
-  const length = String(encoder.encode(text).length);
-  const headers = { ...error.headers, 'X-Request-Id': requestIdOf(request.headers), 'Content-Type': 'application/json', 'Content-Length': length };
-  return new Response(text, { status: error.status, headers });
-}
-
-/**
- * The answer to a request whose body could not be read: the engine's (a /v1
- * request's CORS, checks and journal, as on the server), else the Error body.
- */
-function refused(request: EngineRequest, error: unknown, refuse: EngineRefuse | undefined): Response {
-  if (!(error instanceof ApiError)) throw error;
-  const answered = refuse?.(request, error);
-  return answered ? toResponse(answered, request.method === 'HEAD') : refusal(error, request);
+/** The engine's answer as a Response. */
+async function answer(engine: Engine, request: EngineRequest, buffered = false): Promise<Response> {
+  return toResponse(await engine.handle(request), request.method === 'HEAD', buffered);
 }
 
 /**
  * The engine as a fetch handler, `(Request) => Promise<Response>`: for
- * in-process use (the library's `sandbox.fetch`, MSW) and for runtimes that
- * speak fetch. The request's body is read and its Content-Encoding undone
- * within the body limit; the engine's answer becomes a Response, a stream
- * (the live journal, a large export) as a ReadableStream pulled as the
- * caller reads. A request the engine does not serve (no /v1, control or
- * probe path) is a 404 with the Error body.
+ * in-process use (the library's `sandbox.handler`, MSW) and for runtimes
+ * that speak fetch. The request's body is handed to the engine as a reader
+ * (read, and its Content-Encoding undone, only when and as far as the
+ * engine asks); the answer becomes a Response, a stream (the live journal,
+ * a large export) as a ReadableStream pulled as the caller reads.
  */
-export function createFetchHandler(handle: EngineHandle, options: FetchHandlerOptions): (request: Request) => Promise<Response> {
+export function createFetchHandler(engine: Engine, options: FetchHandlerOptions = {}): (request: Request) => Promise<Response> {
   return async (request) => {
     const url = new URL(request.url);
     const engineRequest: EngineRequest = {
       method: request.method,
       url: url.pathname + url.search,
       headers: headersOf(request.headers),
+      body: await fetchBody(request, options.decoders),
       signal: request.signal,
     };
-    try {
-      engineRequest.body = await readBodyBytes(request, options.bodyLimit, options.decoders);
-    } catch (error) {
-      return refused(engineRequest, error, options.refuse);
-    }
-    return answer(handle, engineRequest);
+    return answer(engine, engineRequest);
   };
-}
-
-/** The engine's answer to a request as a Response; a path it does not serve is a 404 with the Error body, as on the server. */
-async function answer(handle: EngineHandle, request: EngineRequest, buffered = false): Promise<Response> {
-  const response = await handle(request);
-  if (!response) {
-    const path = request.url.split('?')[0] as string;
-    return refusal(ApiError.of('not_found', `No route ${request.method} ${path}. The Pet Store interface is served under /v1.`), request);
-  }
-  return toResponse(response, request.method === 'HEAD', buffered);
 }
 
 /**
@@ -129,14 +95,13 @@ async function answer(handle: EngineHandle, request: EngineRequest, buffered = f
  * read: the origin names nothing. Its answers to those hold their body in
  * memory (BufferedResponse): read back without a stream's cost.
  */
-export function createInProcessFetch(handle: EngineHandle, options: FetchHandlerOptions, origin: string) {
-  const handler = createFetchHandler(handle, options);
+export function createInProcessFetch(engine: Engine, options: FetchHandlerOptions, origin: string) {
+  const handler = createFetchHandler(engine, options);
   return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     if (input instanceof Request) return handler(init === undefined ? input : new Request(input, init));
     const url = new URL(input, origin);
     const request = engineRequestOf(url, init ?? {});
     if (!request) return handler(new Request(url, init));
-    if (request.body && request.body.length > options.bodyLimit) return refused({ ...request, body: undefined }, tooLarge(options.bodyLimit), options.refuse);
-    return answer(handle, request, true);
+    return answer(engine, request, true);
   };
 }

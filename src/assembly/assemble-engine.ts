@@ -1,8 +1,9 @@
 import type { Config, Mode } from '../config/load.js';
-import { composeEngine, type EngineHandle, type EngineRefuse } from '../core/engine.js';
-import { createControlEngine, type ControlEngine } from '../core/control/engine.js';
+import { createEngine, type Engine } from '../core/engine.js';
+import { createControlPlane } from '../core/control/plane.js';
+import { createCors } from '../core/cors.js';
 import type { Interceptor, ModeHandler, V1Exchange } from '../core/operation.js';
-import { createV1Engine, type V1Engine, type V1EngineDeps } from '../core/v1-engine.js';
+import { createV1Pipeline } from '../core/v1-pipeline.js';
 import { UNAUTHENTICATED } from '../control/journal.js';
 import { createJournalCapture, responseChecker } from '../control/journal-capture.js';
 import type { FixtureSource } from '../control/fixtures.js';
@@ -15,6 +16,7 @@ import type { Logger } from '../ops/logger.js';
 import type { Metrics, MetricSources } from '../ops/metrics.js';
 import { createReporting } from '../ops/reporting.js';
 import type { Backend } from '../store/backend.js';
+import type { PassThroughMode } from '../modes/proxy/types.js';
 
 /** What the engine is made of, every piece handed in as a value: it reads no file and loads nothing of a platform. */
 export interface EngineParts {
@@ -40,22 +42,13 @@ export interface EngineParts {
   prepareMode: (mode: Mode) => Promise<void>;
   /** The `Prefer` interceptor, after the faults. */
   prefer: Interceptor;
+  /** Proxy mode's way to the upstream (Node's, when `--upstream` is set); without it proxy mode is refused. */
+  passThrough?: PassThroughMode | undefined;
 }
 
-/** The engine assembled: its two halves, composed, and what a transport of its own (the Node server) needs besides. */
+/** The engine assembled, and the reporting its events feed (the Node server reports its pages and refused connections there too). */
 export interface AssembledEngine {
-  v1: V1Engine;
-  control: ControlEngine;
-  handle: EngineHandle;
-  refuse: EngineRefuse;
-  /** What the /v1 engine was made with, for a transport that reports and routes around it (Express). */
-  v1Deps: Omit<V1EngineDeps, 'sync'> & {
-    config: Config;
-    modes: { stateful: ModeHandler } & Partial<Record<Mode, ModeHandler>>;
-    interceptors: Interceptor[];
-    /** The store's, shared by the /v1 engine and a transport's own routes. */
-    sync?: (key?: string) => void | Promise<void>;
-  };
+  engine: Engine;
   reporting: ReturnType<typeof createReporting>;
 }
 
@@ -116,7 +109,7 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
   const sync = backend.sync?.bind(backend);
   const onUnexpected = (error: unknown, request: { method: string; url: string }) =>
     logger.error(`Unexpected error on ${request.method} ${request.url}`, error);
-  const control = createControlEngine({
+  const control = createControlPlane({
     config,
     runtime,
     workspaces,
@@ -138,19 +131,19 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
   });
   const modes = { ...parts.modes, stateful: createStatefulMode(workspaces) };
   checkModes(spec, modes);
-  const v1Deps = {
+  const cors = createCors(config);
+  const v1 = createV1Pipeline({
     config,
     spec,
     validators,
+    cors,
     runtime,
-    ...(sync ? { sync } : {}),
     modes,
+    passThrough: parts.passThrough,
     interceptors: [faults.interceptor, parts.prefer],
-    onResponse: reporting.onResponse,
-    onAnswered: reporting.onAnswered,
+    sync,
     onUnexpected,
-  };
-  const v1 = createV1Engine(v1Deps);
-  const { handle, refuse } = composeEngine({ v1, control, onAnswered: reporting.onAnswered });
-  return { v1, control, handle, refuse, v1Deps, reporting };
+  });
+  const events = { exchange: reporting.onResponse, answered: reporting.onAnswered };
+  return { engine: createEngine({ config, v1, control, cors, events, onUnexpected }), reporting };
 }

@@ -28,9 +28,10 @@ function modeHandlers({ deps }: ControlContext): HandlerGroup<'getHealth' | 'get
     getMode: modeState,
     setMode: async ({ body }) => {
       const mode = (body as ControlBody<'setMode'>).mode;
+      // First what this sandbox can answer in at all (a browser cannot forward: 501), then what it was started with.
+      await deps.prepareMode?.(mode);
       if (!modes.includes(mode))
         throw ApiError.of('invalid_request', `Mode ${mode} needs an upstream: start the sandbox with --upstream <base address ending in /v1>.`);
-      await deps.prepareMode?.(mode);
       await runtime.set(mode);
       return modeState();
     },

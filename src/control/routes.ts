@@ -109,8 +109,3 @@ export function routePath(route: ControlRoute, params: Record<string, unknown> =
     return encodeURIComponent(String(value));
   });
 }
-
-/** The route's path in Express syntax, e.g. `/faults/:faultId`. */
-export function expressPath(route: ControlRoute): string {
-  return route.path.replace(/\{([^}]+)\}/g, ':$1');
-}

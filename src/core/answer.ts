@@ -1,4 +1,3 @@
-import type { Mode } from '../config/load.js';
 import { ApiError } from '../http/errors.js';
 import type { OperationSpec } from '../openapi/spec.js';
 import { formatIssues } from '../openapi/validate.js';
@@ -40,25 +39,24 @@ class CheckedRequest implements OperationRequest {
 
 export interface AnswerDeps {
   runtime: Runtime;
-  modes: { stateful: ModeHandler } & Partial<Record<Mode, ModeHandler>>;
   interceptors?: readonly Interceptor[] | undefined;
 }
 
 /**
- * Validation, interceptors and the mode: the reply to an authenticated
- * request, synchronous for as long as each step is.
+ * Validation, interceptors and the mode chosen for the request: the reply
+ * to an authenticated request, synchronous for as long as each step is.
  */
-export function createAnswer({ runtime, modes, interceptors = [] }: AnswerDeps) {
-  function intercept(request: OperationRequest, from: number): Reply | Promise<Reply> {
+export function createAnswer({ runtime, interceptors = [] }: AnswerDeps) {
+  function intercept(request: OperationRequest, mode: ModeHandler, from: number): Reply | Promise<Reply> {
     for (let i = from; i < interceptors.length; i++) {
       const result = (interceptors[i] as Interceptor)(request, runtime.mode);
-      if (isPromise(result)) return result.then((reply) => reply ?? intercept(request, i + 1));
+      if (isPromise(result)) return result.then((reply) => reply ?? intercept(request, mode, i + 1));
       if (result) return result;
     }
-    return (modes[runtime.mode] ?? modes.stateful).handle(request);
+    return mode.handle(request);
   }
 
-  return (request: EngineRequest, { route, params, query }: Target, key: string, body: unknown): Reply | Promise<Reply> => {
+  return (request: EngineRequest, { route, params, query }: Target, key: string, body: unknown, mode: ModeHandler): Reply | Promise<Reply> => {
     const checked = route.validator;
     const path = checked.path(params);
     // A malformed identifier names no animal: the interface's answer for that is 404.
@@ -67,6 +65,6 @@ export function createAnswer({ runtime, modes, interceptors = [] }: AnswerDeps) 
     if (!q.ok) throw ApiError.of('invalid_request', formatIssues(q.issues));
     const b = checked.body(body);
     if (!b.ok) throw ApiError.of('invalid_request', formatIssues(b.issues));
-    return intercept(new CheckedRequest(request, route.op, key, path.value, q.value, b.value), 0);
+    return intercept(new CheckedRequest(request, route.op, key, path.value, q.value, b.value), mode, 0);
   };
 }

@@ -1,65 +1,111 @@
-import type { AnsweredRequest } from './operation.js';
-import type { ControlEngine } from './control/engine.js';
-import { Exchange } from './exchange.js';
-import { underV1 } from './match.js';
+import type { Config } from '../config/load.js';
+import { ApiError } from '../http/errors.js';
+import type { ControlPlane } from './control/plane.js';
+import type { Cors, OutHeaders } from './cors.js';
+import { errorAnswer } from './error-exit.js';
+import { exchangeValue, type Exchange } from './exchange.js';
+import { splitUrl, underV1 } from './match.js';
+import type { AnsweredRequest, V1Exchange } from './operation.js';
+import { requestIdOf } from './request-id.js';
 import type { EngineRequest, EngineResponse } from './types.js';
-import type { V1Engine } from './v1-engine.js';
+import type { V1Pipeline } from './v1-pipeline.js';
 
-/** The whole engine as one function: a request of plain values in, its answer out, or undefined for a path it does not serve. */
-export type EngineHandle = (request: EngineRequest) => EngineResponse | Promise<EngineResponse> | undefined;
+/** What the dispatcher announces, once per request, when its answer is made: the journal, the request log and the metrics listen. */
+export interface EngineEvents {
+  /** A /v1 request (but a preflight) and what it became. */
+  exchange(exchange: V1Exchange): void;
+  /** Any other request: the control plane, the probes, a preflight, an unknown path. */
+  answered(answered: AnsweredRequest): void;
+}
 
-/**
- * The answer to a request whose body could not be read (over the limit, not
- * decodable), as the engine gives it on the server: a `/v1` request gets its
- * CORS headers, request id, auth and media-type checks first, and is
- * journaled. Undefined for a request outside `/v1`: the way in answers it.
- */
-export type EngineRefuse = (request: EngineRequest, error: unknown) => EngineResponse | undefined;
-
-/** The engine: `handle`, and `refuse` for the request a way in could not read. */
+/** The engine: one function every way in calls, a request of plain values in, its answer out. Never rejects. */
 export interface Engine {
-  handle: EngineHandle;
-  refuse: EngineRefuse;
+  handle(request: EngineRequest): EngineResponse | Promise<EngineResponse>;
 }
 
-export interface EngineParts {
-  v1: V1Engine;
-  control: ControlEngine;
-  /** Hears each answer of the control plane and the probes (the /v1 engine reports its own): request log, metrics. */
-  onAnswered?: ((answered: AnsweredRequest) => void) | undefined;
+export interface EngineDeps {
+  config: Pick<Config, 'corsOrigins'>;
+  v1: V1Pipeline;
+  control: ControlPlane;
+  /** /v1's CORS, which also answers the preflights outside /v1 and the control plane. */
+  cors: Cors;
+  events: EngineEvents;
+  /** Hears a failure of a listener of `events`; the client's answer is not changed by it. */
+  onUnexpected?: ((error: unknown, request: { method: string; url: string }) => void) | undefined;
 }
+
+/** The path and query of a request target: an absolute-form target (`GET http://host/path`) routes by its path. */
+const originForm = (target: string): string => target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
+
+const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => value instanceof Promise;
 
 /**
- * `/v1`, the control plane and the probes in one function, for a way in with
- * no router of its own (the fetch handler, the middleware): the control
- * engine takes what it owns, the /v1 engine what is under `/v1`. Each
- * answer is reported once, as the Node server reports it.
+ * The dispatcher: every way in (the Node server and middleware, the fetch
+ * handler, MSW, the library's `fetch` and `handle`) calls its `handle`, so
+ * the answers cannot differ by way in. A request under `/v1` goes to the /v1
+ * pipeline (its preflights answered here, with /v1's CORS), one the control
+ * plane owns to the control plane, anything else is answered here: the
+ * unknown path's 404, with /v1's CORS. Each answer is announced once, when
+ * it is made (before the way in writes it).
  */
-export function composeEngine({ v1, control, onAnswered }: EngineParts): Engine {
-  const refuse: EngineRefuse = (request, error) => {
-    if (!underV1(request.url)) return undefined;
-    const ex = v1.begin(request);
-    if (!(ex instanceof Exchange)) return ex;
-    // As the Node adapter: a refused key, route or media type is the answer before the body's failure.
-    return v1.admit(ex, true) ?? v1.fail(ex, error);
+export function createEngine({ config, v1, control, cors, events, onUnexpected }: EngineDeps): Engine {
+  const allows = (origin: string) => config.corsOrigins === '*' || config.corsOrigins.includes(origin);
+  // A listener that throws is logged; the answer stands, and is never made a second time.
+  const answered = (request: EngineRequest, start: number, response: EngineResponse, operation?: string): EngineResponse => {
+    const { method, headers, url } = request;
+    const requestId = String(response.headers['X-Request-Id'] ?? '');
+    try {
+      events.answered({ method, headers, url, status: response.status, durationMs: performance.now() - start, requestId, operation });
+    } catch (error) {
+      onUnexpected?.(error, request);
+    }
+    return response;
   };
-  const handle: EngineHandle = (request) => {
+  const exchanged = (ex: Exchange): EngineResponse => {
+    try {
+      events.exchange(exchangeValue(ex));
+    } catch (error) {
+      onUnexpected?.(error, ex.request);
+    }
+    return ex.response as EngineResponse;
+  };
+
+  /** A preflight answered 204 with /v1's CORS headers. */
+  const preflight = (request: EngineRequest, start: number, out: OutHeaders): EngineResponse => {
+    cors.preflight(request.headers, out);
+    return answered(request, start, { status: 204, headers: out, body: undefined });
+  };
+
+  /**
+   * A path the engine serves nothing at: the Error body's 404, with /v1's
+   * CORS headers (a page calling a wrong path learns why). OPTIONS there is
+   * a preflight only from an origin /v1's CORS allows, else the same 404.
+   */
+  function unknown(request: EngineRequest, start: number): EngineResponse {
+    const out: OutHeaders = { 'X-Request-Id': requestIdOf(request.headers) };
+    const { method, headers } = request;
+    if (method === 'OPTIONS') {
+      const { origin } = headers;
+      if (typeof origin === 'string' && headers['access-control-request-method'] !== undefined && allows(origin)) return preflight(request, start, out);
+    } else cors.actual(headers, out);
+    const path = splitUrl(request.url).path;
+    const error = ApiError.of('not_found', `No route ${method} ${path}. The Pet Store interface is served under /v1.`);
+    const { status, text } = errorAnswer(error, out, request);
+    return answered(request, start, { status, headers: out, body: method === 'HEAD' ? undefined : text });
+  }
+
+  function handle(given: EngineRequest): EngineResponse | Promise<EngineResponse> {
     const start = performance.now();
+    const request = given.url.charCodeAt(0) === 47 ? given : { ...given, url: originForm(given.url) };
+    if (underV1(request.url)) {
+      if (request.method === 'OPTIONS') return preflight(request, start, { 'X-Request-Id': requestIdOf(request.headers) });
+      const ex = v1.handle(request);
+      return isPromise(ex) ? ex.then(exchanged) : exchanged(ex);
+    }
     const controlled = control.handle(request);
-    if (controlled)
-      return controlled.then((response) => {
-        onAnswered?.({
-          method: request.method,
-          headers: request.headers,
-          url: request.url,
-          status: response.status,
-          durationMs: performance.now() - start,
-          requestId: String(response.headers['X-Request-Id'] ?? ''),
-          operation: response.operation,
-        });
-        return response;
-      });
-    return underV1(request.url) ? v1.handle(request) : undefined;
-  };
-  return { handle, refuse };
+    if (controlled) return controlled.then((response) => answered(request, start, response, response.operation));
+    return unknown(request, start);
+  }
+
+  return { handle };
 }

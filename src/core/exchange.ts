@@ -3,12 +3,13 @@ import type { V1Exchange, Violation } from './operation.js';
 import type { OutHeaders } from './cors.js';
 import type { Miss, Target } from './match.js';
 import { requestIdOf } from './request-id.js';
-import type { EngineRequest } from './types.js';
+import type { EngineRequest, EngineResponse } from './types.js';
 
 /**
  * A /v1 request on its way through the engine: what it has become so far,
- * and the headers of its answer in the order they are sent. Reported once,
- * as a plain `V1Exchange`, when its answer is made. A class: V8 makes these
+ * the headers of its answer in the order they are sent, and, once made, the
+ * answer itself. The /v1 pipeline hands it back to the dispatcher, which
+ * reports it once, as a plain `V1Exchange`. A class: V8 makes these
  * fastest, and one is made per request.
  */
 export class Exchange {
@@ -23,6 +24,15 @@ export class Exchange {
   bytes: Uint8Array | undefined = undefined;
   /** In proxy mode, what the request broke of the spec: reported with an answer of the sandbox's own too (a 502). */
   violations: Violation[] | undefined = undefined;
+  /** The answer, once made. */
+  response: EngineResponse | undefined = undefined;
+  /** The answer's body as a value (before serialization), and its JSON text. */
+  value: unknown = undefined;
+  text: string | undefined = undefined;
+  /** Whether the answer is an upstream's, passed as it came (proxy mode). */
+  passed = false;
+  /** Whether the answer's body was built from values already checked against the spec (`Reply.checked`). */
+  checked = false;
 
   constructor(readonly request: EngineRequest) {
     this.requestId = requestIdOf(request.headers);
@@ -40,7 +50,7 @@ export class Exchange {
 }
 
 /** The plain value an exchange is reported as, once its answer is made. */
-export function exchangeValue(ex: Exchange, status: number, body: unknown, text: string | undefined, passed = false, checked = false): V1Exchange {
+export function exchangeValue(ex: Exchange): V1Exchange {
   const { request } = ex;
   const value: V1Exchange = {
     method: request.method,
@@ -50,14 +60,14 @@ export function exchangeValue(ex: Exchange, status: number, body: unknown, text:
     requestBytes: ex.bytes,
     op: ex.op,
     key: ex.key,
-    status,
-    body,
-    text,
+    status: (ex.response as EngineResponse).status,
+    body: ex.value,
+    text: ex.text,
     durationMs: performance.now() - ex.start,
   };
   // Set only when there is something to say, as before; assigned, not spread: a spread object was a new one per request.
   if (ex.violations) value.violations = ex.violations;
-  if (passed) value.passed = passed;
-  if (checked) value.checked = checked;
+  if (ex.passed) value.passed = true;
+  if (ex.checked) value.checked = true;
   return value;
 }

@@ -1,9 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { checkJsonMediaType, parseJsonBody } from '../core/json-body.js';
+import { tooLarge } from '../core/request-body.js';
 import { ApiError } from './errors.js';
-import { hasBody } from './has-body.js';
 
 /** Decoders of the Content-Encodings a JSON body may have (as Express's body parser accepts them). */
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
@@ -24,8 +23,6 @@ function decoded(req: IncomingMessage, limit: number): Readable {
   if (!decoder) throw ApiError.of('unsupported_media_type', `Unsupported content encoding '${encoding}'.`);
   return req.pipe(decoder()) as unknown as Readable;
 }
-
-const tooLarge = (limit: number) => ApiError.of('payload_too_large', `Request body is larger than the limit of ${limit} bytes.`);
 
 /** Every byte of `stream`, at most `limit` of them once decoded. */
 function collect(req: IncomingMessage, stream: Readable, limit: number): Promise<Buffer> {
@@ -66,31 +63,6 @@ function collect(req: IncomingMessage, stream: Readable, limit: number): Promise
 }
 
 /**
- * A JSON body's bytes, read by the sandbox itself: undefined when there is
- * none. Refuses, with the documented codes, a media type other than JSON
- * or a charset other than UTF-8 (415, before a byte is read), an encoding
- * it cannot undo (415), a body over `limit` bytes once decoded (413). A
- * body refused before its end leaves the rest unread (the error responder
- * then closes the connection after the answer).
- */
-export async function readJsonBytes(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  if (!hasBody(req)) return undefined;
-  checkJsonMediaType(req.headers['content-type']);
-  return readBody(req, limit);
-}
-
-/**
- * A request's JSON body (`readJsonBytes`), parsed: undefined when there is
- * none, else the value; bytes that are not UTF-8 are refused (415), and a
- * byte order mark, too deep a nesting, invalid JSON or JSON that is not an
- * object or array (400).
- */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const bytes = await readJsonBytes(req, limit);
-  return bytes === undefined ? undefined : parseJsonBody(bytes);
-}
-
-/**
  * A request's body bytes with its Content-Encoding undone, for the engine
  * to check and parse: refuses an encoding it cannot undo (415) and a body
  * over `limit` bytes once decoded (413), while the bytes stream in. A body
@@ -102,21 +74,10 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
 }
 
 /**
- * A request's body as sent, its Content-Encoding left as it is: undefined
- * when there is none. Only the size is refused (413 over `limit` bytes), for
+ * A request's body as sent, its Content-Encoding left as it is. Only the size is refused (413 over `limit` bytes), for
  * a proxy that passes the bytes on and judges them separately.
  */
-export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  if (!hasBody(req)) return undefined;
+export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
   return collect(req, req, limit);
-}
-
-/**
- * A request's body with its Content-Encoding undone, at most `limit` bytes
- * once decoded (413 past it), undefined when there is none: for a way in that
- * hands the bytes to the engine, which judges them.
- */
-export async function readDecodedBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  return hasBody(req) ? readBody(req, limit) : undefined;
 }

@@ -17,7 +17,10 @@ function refuseNodeOnly(values: OptionValues): void {
     throw new ConfigError(
       `mode '${mode}' answers through Prism, which runs only on Node: in a browser the sandbox answers in stateful mode. Use createSandbox or the server for ${mode} mode.`,
     );
-  if (mode === 'proxy') throw new ConfigError("mode 'proxy' forwards to a deployment from Node: in a browser the sandbox answers in stateful mode.");
+  if (mode === 'proxy' || values.upstream !== undefined)
+    throw new ConfigError(
+      `${mode === 'proxy' ? "mode 'proxy'" : 'upstream'}: proxy mode forwards to a deployment from Node; a sandbox in a browser cannot forward (it answers in stateful mode).`,
+    );
   // The value is not repeated: a database URL may hold a password.
   if (values.store !== 'memory')
     throw new ConfigError(

@@ -65,7 +65,7 @@ export async function createBrowserSandbox(options: CreateSandboxOptions = {}): 
   checkRoutes(controlSpec);
   const validators = createValidators(spec);
   const backend = openMemoryBackend({ config, logger: silentLogger, checkResponse: responseChecker(spec, validators), operations: spec.operations });
-  const engine = assembleEngine({
+  const { engine } = assembleEngine({
     config,
     logger: silentLogger,
     spec,
@@ -81,16 +81,16 @@ export async function createBrowserSandbox(options: CreateSandboxOptions = {}): 
     prepareMode,
     prefer: createPreferInterceptor({ engine: NO_PRISM, seed: config.seed }),
   });
-  const fetchOptions = { bodyLimit: config.bodyLimit, decoders: BROWSER_DECODERS, refuse: engine.refuse };
-  const fetchIn = createInProcessFetch(engine.handle, fetchOptions, IN_PROCESS_ORIGIN);
+  const fetchOptions = { decoders: BROWSER_DECODERS };
+  const fetchIn = createInProcessFetch(engine, fetchOptions, IN_PROCESS_ORIGIN);
   const client = createControlClient({ origin: IN_PROCESS_ORIGIN, adminToken: config.adminToken, fetch: fetchIn as typeof fetch });
   return {
     url: undefined,
     apiKeys: config.apiKeys,
     adminToken: config.adminToken,
     fetch: fetchIn,
-    handler: createFetchHandler(engine.handle, fetchOptions),
-    handle: engine.handle,
+    handler: createFetchHandler(engine, fetchOptions),
+    handle: (request) => engine.handle(request),
     workspace: (key = config.apiKeys[0] as string) => workspaceOf(client, key),
     close: () => backend.close(),
   };

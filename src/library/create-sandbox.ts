@@ -2,7 +2,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Duplex } from 'node:stream';
 import type { Server } from 'node:http';
 import { createFetchHandler, createInProcessFetch } from '../adapters/fetch.js';
-import type { EngineRefuse } from '../core/engine.js';
+import type { Engine } from '../core/engine.js';
 import type { BodyDecoders } from '../adapters/fetch-body.js';
 import { createControlClient } from '../control/client.js';
 import type { Config } from '../config/load.js';
@@ -38,8 +38,8 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
   return (await openSandbox(options)).sandbox;
 }
 
-/** A library sandbox and the configuration it was made with (the middleware reads its body limit). */
-export async function openSandbox(options: CreateSandboxOptions): Promise<{ sandbox: PetstoreSandbox; config: Config; refuse: EngineRefuse }> {
+/** A library sandbox and its engine (the middleware serves through it). */
+export async function openSandbox(options: CreateSandboxOptions): Promise<{ sandbox: PetstoreSandbox; engine: Engine }> {
   const config = configOf(options);
   checkExposure(config);
   const lock = await lockOf(config);
@@ -50,9 +50,10 @@ export async function openSandbox(options: CreateSandboxOptions): Promise<{ sand
     lock?.release();
     throw error;
   }
-  const fetchOptions = { bodyLimit: config.bodyLimit, decoders: NODE_DECODERS, refuse: assembled.refuse };
-  const handler = createFetchHandler(assembled.handle, fetchOptions);
-  const fetchIn = createInProcessFetch(assembled.handle, fetchOptions, IN_PROCESS_ORIGIN);
+  const { engine } = assembled;
+  const fetchOptions = { decoders: NODE_DECODERS };
+  const handler = createFetchHandler(engine, fetchOptions);
+  const fetchIn = createInProcessFetch(engine, fetchOptions, IN_PROCESS_ORIGIN);
   const client = createControlClient({ origin: IN_PROCESS_ORIGIN, adminToken: config.adminToken, fetch: fetchIn as typeof fetch });
   let server: Server | undefined;
   let url: string | undefined;
@@ -64,7 +65,7 @@ export async function openSandbox(options: CreateSandboxOptions): Promise<{ sand
     adminToken: config.adminToken,
     fetch: fetchIn,
     handler,
-    handle: assembled.handle,
+    handle: (request) => engine.handle(request),
     workspace: (key = config.apiKeys[0] as string) => workspaceOf(client, key),
     async listen(port = options.port ?? 0) {
       if (url !== undefined) return url;
@@ -86,5 +87,5 @@ export async function openSandbox(options: CreateSandboxOptions): Promise<{ sand
       throw error;
     }
   }
-  return { sandbox, config, refuse: assembled.refuse };
+  return { sandbox, engine };
 }

@@ -8,8 +8,12 @@ export interface CreateSandboxOptions {
   count?: number;
   /** `'memory'` (the default: nothing written to disk), a lowdb data file's path, or a `postgres://` URL. */
   store?: string;
-  /** How /v1 answers: from the store (default), or Prism from the spec's examples or schemas. */
-  mode?: Exclude<Mode, 'proxy'>;
+  /**
+   * How /v1 answers: from the store (default), Prism from the spec's
+   * examples or schemas, or `proxy`: passed on to `options.upstream` and
+   * checked on the way (Node only).
+   */
+  mode?: Mode;
   /** Accepted API keys (bearer tokens). Default `['sandbox-key']`. */
   apiKeys?: readonly string[];
   /** The control plane's token. Default `sandbox-admin`. */

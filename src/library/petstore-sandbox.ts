@@ -1,4 +1,4 @@
-import type { EngineHandle } from '../core/engine.js';
+import type { EngineRequest, EngineResponse } from '../core/types.js';
 import type { Workspace } from './workspace.js';
 
 /** The origin relative URLs of the in-process `fetch` are resolved against; nothing listens there. */
@@ -20,8 +20,12 @@ export interface PetstoreSandbox {
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /** The fetch handler itself, `(Request) => Promise<Response>`, for a runtime or a library that takes one (MSW). */
   readonly handler: (request: Request) => Promise<Response>;
-  /** The engine itself: a request as plain values in, the answer as plain values out (`undefined` for a path it does not serve). */
-  readonly handle: EngineHandle;
+  /**
+   * The engine itself: a request as plain values in (a body as bytes, or a
+   * reader the engine asks within each route's limit), the answer as plain
+   * values out; a path it serves nothing at is answered 404, as everywhere.
+   */
+  handle(request: EngineRequest): EngineResponse | Promise<EngineResponse>;
   /** The workspace of an API key (default the first): its typed controls, in process. */
   workspace(key?: string): Workspace;
   /** Listens on `port` (default the `port` option, else any free one) at 127.0.0.1 (or `host`); resolves with the origin. */

@@ -73,15 +73,23 @@ function secure(res: Response): void {
   res.setHeader('Cache-Control', 'no-cache');
 }
 
+/** The pages' paths as Express matches them (case-insensitive, one trailing slash allowed): `/`, the docs and the console, with their assets. */
+const PAGE_PATH = /^\/(?:docs(?:\/control|\/openapi\.json|\/sandbox-control\.json|\/assets(?:\/.*)?)?|__sandbox\/ui(?:\/assets(?:\/.*)?)?)?\/?(?:\?.*)?$/i;
+
+/** Whether a request target is one of the pages' (the server gives those to the pages' app, everything else to the engine). */
+export const isPagePath = (target: string): boolean => PAGE_PATH.test(target);
+
 /**
  * The browser pages, built into `uiDir` by `npm run build`: the API docs
  * (Swagger UI) at `/docs` and `/docs/control`, the QA console at
- * `/__sandbox/ui`, and `GET /` pointing at them. Static files need no
- * credential; every call the pages make for data does. Requests for any
- * other path pass through.
+ * `/__sandbox/ui`, and `GET /` pointing at them, as an Express app of their
+ * own. Static files need no credential; every call the pages make for data
+ * does. A page path with nothing there passes on.
  */
-export function createUiRouter(uiDir: string): express.Router {
-  const router = express.Router();
+export function createPages(uiDir: string): express.Express {
+  const router = express();
+  router.disable('x-powered-by');
+  router.set('etag', false);
   let specs: ReturnType<typeof docsSpecs> | undefined;
   const built = () => {
     if (!existsSync(join(uiDir, 'docs', 'index.html'))) throw ApiError.of('not_found', 'The web pages are not built: run `npm run build`.');

@@ -1,7 +1,7 @@
 import type { RequestListener, Server } from 'node:http';
 import type { Backend, ModeStore, WorkspaceStore } from '../store/backend.js';
 import type { RefusedRequest } from '../http/server.js';
-import type { EngineHandle, EngineRefuse } from '../core/engine.js';
+import type { Engine } from '../core/engine.js';
 
 export interface Sandbox {
   /** e.g. `http://127.0.0.1:4010` */
@@ -26,11 +26,6 @@ export interface Sandbox {
 
 export interface SandboxOptions {
   /**
-   * Whether plain GET requests skip Express's routing (the default). Off,
-   * every request goes through Express: tests compare the two.
-   */
-  fastPath?: boolean;
-  /**
    * With `--store memory`: the secret workspace ids are keyed with (32
    * bytes), so that two sandboxes name a key's workspace alike. Default: a
    * new random one per start (a data file or a database keeps its own).
@@ -40,12 +35,10 @@ export interface SandboxOptions {
 
 /** A sandbox assembled but not listening: what serves its requests, and what it keeps. */
 export interface Assembled {
-  /** The Node request listener (Express and the fast path). */
+  /** The Node request listener: the pages, then the engine through its Node middleware. */
   listener: RequestListener;
   /** The engine: `/v1`, the control plane and the probes, plain values in and out, no socket. */
-  handle: EngineHandle;
-  /** The engine's answer to a request whose body a way in could not read (see EngineRefuse). */
-  refuse: EngineRefuse;
+  engine: Engine;
   /** Where the listener's server reports the requests it refused before any handler saw them. */
   onRefused: (refused: RefusedRequest) => void;
   backend: Backend;

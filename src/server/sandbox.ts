@@ -1,11 +1,10 @@
 import type { Server } from 'node:http';
 import type { Assembled, Sandbox, SandboxOptions } from './sandbox-types.js';
-import { createRequestListener } from './app.js';
+import { createServerListener } from './app.js';
 import type { Config } from '../config/load.js';
 import type { Backend } from '../store/backend.js';
 import { responseChecker } from '../control/journal-capture.js';
 import { assembleEngine } from '../assembly/assemble-engine.js';
-import { createControlRouter } from '../adapters/node-control.js';
 import { checkExposure } from '../config/exposure.js';
 import { closeServer, listen } from '../http/server.js';
 import { perClientCap } from '../http/client-limits.js';
@@ -22,7 +21,7 @@ import { PACKAGE_VERSION, UI_DIR } from '../config/paths.js';
 import { descriptorCaps, openFileLimit } from './file-limit.js';
 import type { Logger } from '../ops/logger.js';
 import { openFileBackend } from '../store/file/file-backend.js';
-import { createUiRouter } from './pages.js';
+import { createPages } from './pages.js';
 import { openPostgresBackend } from '../store/postgres/backend.js';
 import { openMemoryBackend } from '../store/memory/backend.js';
 
@@ -100,12 +99,12 @@ interface Parts {
 const usesPrism = (mode: string) => mode === 'example' || mode === 'dynamic';
 
 /** The request listener, and where the listener's server reports the requests it refused before any handler saw them. */
-type Listening = Pick<Assembled, 'listener' | 'handle' | 'refuse' | 'onRefused'>;
+type Listening = Pick<Assembled, 'listener' | 'engine' | 'onRefused'>;
 
-/** The engine (assembly/assemble-engine.ts) with what only Node has: the files read, Prism, Prometheus, and the Express listener around it. */
-function createListener(parts: Parts, options: SandboxOptions): Listening {
+/** The engine (assembly/assemble-engine.ts) with what only Node has: the files read, Prism, proxy mode, Prometheus, and the Express listener around it. */
+function createListener(parts: Parts): Listening {
   const { config, spec, prism, proxy } = parts;
-  const engine = assembleEngine({
+  const { engine, reporting } = assembleEngine({
     ...parts,
     version: PACKAGE_VERSION,
     controlSpec: loadControlSpec(),
@@ -117,22 +116,10 @@ function createListener(parts: Parts, options: SandboxOptions): Listening {
     },
     prepareMode: (mode) => (usesPrism(mode) ? prism.ready() : Promise.resolve()),
     prefer: createPreferInterceptor({ engine: prism, seed: config.seed }),
+    passThrough: proxy,
   });
-  const { listener } = createRequestListener(
-    {
-      ...engine.v1Deps,
-      engine: engine.v1,
-      ...(proxy ? { passThrough: proxy } : {}),
-      // The pages first: the console's page is under /__sandbox but needs no token (its data calls do). Then the control
-      // plane's engine, which takes every request under /__sandbox and the operations at the root, and leaves the rest.
-      extensions: [
-        { path: '/', router: createUiRouter(UI_DIR) },
-        { path: '/', router: createControlRouter(engine.control) },
-      ],
-    },
-    options,
-  );
-  return { listener, handle: engine.handle, refuse: engine.refuse, onRefused: engine.reporting.onRefused };
+  const listener = createServerListener({ engine, pages: createPages(UI_DIR), onPage: reporting.onAnswered });
+  return { listener, engine, onRefused: reporting.onRefused };
 }
 
 /**
@@ -157,7 +144,7 @@ export async function assembleSandbox(config: Config, logger: Logger = silentLog
   try {
     // The backend's mode: on a shared database it may be the one the others serve in, not --mode.
     if (usesPrism(backend.mode.mode)) await prism.ready();
-    const listening = createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining: () => draining }, options);
+    const listening = createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining: () => draining });
     return { ...listening, backend, caps, drain: () => void (draining = true), close };
   } catch (error) {
     await close();

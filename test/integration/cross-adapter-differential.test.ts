@@ -25,15 +25,21 @@ import { createSandbox } from '../../src/index.js';
 const CORPUS = corpus();
 
 /**
- * A planted difference: the fetch adapter wired without the engine's answer
- * to a body it could not read (`refuse`), as a careless adapter would be. A
- * body over the limit or not decodable is then answered by the adapter
- * alone: the same status and body, but never journaled.
+ * A planted difference: a fetch adapter that reads the whole body itself and
+ * answers one over /v1's limit alone, as a careless adapter would, before
+ * the engine sees it: the same status and body, but never journaled.
  */
 async function plantedWay(): Promise<Way> {
   const sandbox = await createSandbox({ ...SANDBOX_OPTIONS, store: await libraryStore() });
-  const way = await handlerWay({ ...sandbox, handler: createFetchHandler(sandbox.handle, { bodyLimit: 102_400 }), close: () => sandbox.close() });
-  return { ...way, name: 'fetch handler without the engine’s refusal' };
+  const handler = createFetchHandler({ handle: (request) => sandbox.handle(request) });
+  const careless = async (request: Request): Promise<Response> => {
+    const bytes = request.body === null ? 0 : (await request.clone().arrayBuffer()).byteLength;
+    if (bytes <= 102_400) return handler(request);
+    const text = JSON.stringify({ code: 'payload_too_large', message: 'Request body is larger than the limit of 102400 bytes.', status: 413 });
+    return new Response(text, { status: 413, headers: { 'Content-Type': 'application/json' } });
+  };
+  const way = await handlerWay({ ...sandbox, handler: careless, close: () => sandbox.close() });
+  return { ...way, name: 'fetch handler that refuses a large body itself' };
 }
 
 describe('every way in answers the corpus alike', { timeout: 180_000 }, () => {

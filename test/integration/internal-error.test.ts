@@ -1,14 +1,14 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/server/app.js';
+import { createNodeMiddleware } from '../../src/adapters/node-middleware.js';
 import { closeServer, listen } from '../../src/http/server.js';
 import type { ModeHandler } from '../../src/core/operation.js';
 import { loadSpec } from '../../src/openapi/load-spec.js';
-import { createValidators } from '../../src/openapi/validate.js';
+import { engineOf } from '../support/engine-of.js';
 import { KEY, testConfig } from '../support/harness.js';
 import { expectSpecValid } from '../support/spec-check.js';
 
-// The product's own error handler, behind a real listener, with a mode whose
+// The engine's one error exit, behind a real listener, with a mode whose
 // handlers fail in the ways real code fails: a thrown Error, a rejected
 // promise, a thrown non-Error.
 const SECRET = 'secret-detail /srv/private/db.json password=hunter2';
@@ -31,15 +31,9 @@ beforeAll(async () => {
     operations: new Set(spec.operations.keys()),
     handle: (request) => (failures[request.op.operationId] ?? (failures.listPets as () => Promise<never>))(),
   };
-  const app = createApp({
-    config: testConfig(),
-    spec,
-    validators: createValidators(spec),
-    runtime: { mode: 'stateful' },
-    modes: { stateful: broken },
-    onUnexpected: (error) => reported.push(error),
-  });
-  ({ server, origin: base } = await listen(app, 0, '127.0.0.1'));
+  const engine = engineOf({ config: testConfig(), spec, stateful: broken, onUnexpected: (error) => reported.push(error) });
+  const middleware = createNodeMiddleware(engine, { passOn: false });
+  ({ server, origin: base } = await listen((req, res) => middleware(req, res, () => undefined), 0, '127.0.0.1'));
 });
 afterAll(() => closeServer(server));
 

@@ -58,9 +58,17 @@ describe('createSandbox', () => {
     const viaUrl = await sandbox.fetch(new URL('http://other.host/v1/pets/2'), { headers: AUTH });
     expect(await viaRequest.text()).toBe(await viaUrl.text());
     const plain = await sandbox.handle({ method: 'GET', url: '/v1/pets/2', headers: { ...AUTH } });
-    expect(plain?.status).toBe(200);
-    expect(typeof plain?.body).toBe('string');
-    expect(await sandbox.handle({ method: 'GET', url: '/elsewhere', headers: {} })).toBeUndefined();
+    expect(plain.status).toBe(200);
+    expect(typeof plain.body).toBe('string');
+    // A path the engine serves nothing at is its 404, as on the server: the Error body, /v1's CORS.
+    const elsewhere = await sandbox.handle({ method: 'GET', url: '/elsewhere', headers: {} });
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.headers['Access-Control-Allow-Origin']).toBe('*');
+    expect(JSON.parse(elsewhere.body as string)).toEqual({
+      code: 'not_found',
+      message: 'No route GET /elsewhere. The Pet Store interface is served under /v1.',
+      status: 404,
+    });
   });
 
   it('controls a workspace in code: reset, load, export, faults, journal, checkpoints, copy, pact, coverage', async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/server/app.js';
+import { assembleEngine } from '../../src/assembly/assemble-engine.js';
+import { createNoMetrics } from '../../src/ops/no-metrics.js';
+import { silentLogger } from '../../src/ops/silent-logger.js';
+import { loadControlSpec } from '../../src/control/control-spec.js';
+import { fixtureFiles } from '../../src/control/fixture-files.js';
+import { openMemoryBackend } from '../../src/store/memory/backend.js';
 import { createStatefulMode } from '../../src/modes/stateful/index.js';
 import { loadSpec } from '../../src/openapi/load-spec.js';
 import { createValidators } from '../../src/openapi/validate.js';
@@ -18,11 +23,32 @@ describe('spec coverage of the stateful mode', () => {
     expect([...mode.operations].sort()).toEqual(specOps);
   });
 
-  it('the app refuses to start with a mode that misses a spec operation', () => {
+  it('the engine refuses to be assembled with a mode that misses a spec operation', async () => {
     const spec = loadSpec();
+    const config = testConfig(['--store', 'memory']);
+    const backend = openMemoryBackend({ config, logger: silentLogger, checkResponse: () => [], operations: spec.operations });
     const partial = { operations: new Set(['listPets', 'createPet']), handle: () => Promise.reject(new Error('unused')) };
-    expect(() =>
-      createApp({ config: testConfig(), spec, validators: createValidators(spec), runtime: { mode: 'stateful' }, modes: { stateful: partial } }),
-    ).toThrow(/getPet/);
+    const assemble = () =>
+      assembleEngine({
+        config,
+        logger: silentLogger,
+        spec,
+        validators: createValidators(spec),
+        controlSpec: loadControlSpec(),
+        fixtures: fixtureFiles(),
+        backend,
+        version: '0.0.0-test',
+        startedAt: Date.now(),
+        draining: () => false,
+        createMetrics: createNoMetrics,
+        modes: { example: partial },
+        prepareMode: () => Promise.resolve(),
+        prefer: () => undefined,
+      });
+    try {
+      expect(assemble).toThrow(/Mode example has no handler for spec operation getPet/);
+    } finally {
+      await backend.close();
+    }
   });
 });

@@ -1,21 +1,22 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/server/app.js';
+import { createNodeMiddleware } from '../../src/adapters/node-middleware.js';
 import { createStatefulMode } from '../../src/modes/stateful/index.js';
 import { loadSpec } from '../../src/openapi/load-spec.js';
-import { createValidators } from '../../src/openapi/validate.js';
 import { Workspaces } from '../../src/store/file/workspaces.js';
 import { KEY, tempDir, testConfig } from '../support/harness.js';
 import { SPEC_PATH } from '../support/spec-check.js';
+import { engineOf } from '../support/engine-of.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (closers.length) await closers.pop()?.();
 });
 
-/** Serves the app built from an edited copy of the spec; nothing in src/ changes. */
+/** Serves an engine built from an edited copy of the spec; nothing in src/ changes. */
 async function serveEditedSpec(edit: (yaml: string) => string) {
   const dir = tempDir();
   const file = join(dir, 'openapi.yaml');
@@ -23,14 +24,8 @@ async function serveEditedSpec(edit: (yaml: string) => string) {
   const spec = loadSpec(file);
   const config = testConfig([], dir);
   const workspaces = await Workspaces.open({ dataFile: config.dataFile, defaultKey: KEY, store: { seed: { seed: 1, count: 50 } } });
-  const app = createApp({
-    config,
-    spec,
-    validators: createValidators(spec),
-    runtime: { mode: 'stateful' },
-    modes: { stateful: createStatefulMode(workspaces) },
-  });
-  const server = app.listen(0, '127.0.0.1');
+  const middleware = createNodeMiddleware(engineOf({ config, spec, stateful: createStatefulMode(workspaces) }), { passOn: false });
+  const server = createServer((req, res) => middleware(req, res, () => undefined)).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   closers.push(async () => {
     await new Promise((resolve) => server.close(resolve));

@@ -38,8 +38,8 @@ export function createProxyMode(options: {
   const validatorOf = (op: OperationSpec) => compiled.get(op.operationId) ?? compiled.set(op.operationId, validators.request(op)).get(op.operationId);
 
   const outgoing = (request: ForwardRequest): OutgoingHttpHeaders => {
-    const headers: OutgoingHttpHeaders = Object.fromEntries(endToEnd(request.req.rawHeaders, ['host', 'content-length', 'authorization']));
-    const authorization = config.upstreamKey ? `Bearer ${config.upstreamKey}` : request.req.headers.authorization;
+    const headers: OutgoingHttpHeaders = Object.fromEntries(endToEnd(request.rawHeaders, ['host', 'content-length', 'authorization']));
+    const authorization = config.upstreamKey ? `Bearer ${config.upstreamKey}` : (request.headers.authorization as string | undefined);
     if (authorization !== undefined) headers.authorization = authorization;
     if (request.body) headers['content-length'] = request.body.length;
     return headers;
@@ -48,13 +48,13 @@ export function createProxyMode(options: {
   return {
     check: (request) => requestViolations(request.op && validatorOf(request.op), request),
     async forward(request: ForwardRequest, asked: Violation[]): Promise<ForwardReply> {
-      const answer = await upstream.send(request.req.method ?? 'GET', request.url, outgoing(request), request.body, request.signal);
-      const { violations, value } = responseViolations(checkResponse, request.op, answer, request.req.method === 'HEAD');
+      const answer = await upstream.send(request.method, request.url, outgoing(request), request.body, request.signal);
+      const { violations, value } = responseViolations(checkResponse, request.op, answer, request.method === 'HEAD');
       const plain = answer.headers['content-encoding'] === undefined || answer.headers['content-encoding'] === 'identity';
       return {
         status: answer.status,
         // A HEAD answer's Content-Length is the GET body's: kept as sent. Any other is the bytes passed on.
-        headers: endToEnd(answer.rawHeaders, request.req.method === 'HEAD' ? [] : ['content-length']),
+        headers: endToEnd(answer.rawHeaders, request.method === 'HEAD' ? [] : ['content-length']),
         body: answer.body,
         value,
         text:

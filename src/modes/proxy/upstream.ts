@@ -52,7 +52,7 @@ export interface Upstream {
    * Sends a request to `base + target`; rejects with a 502 `upstream_unavailable` when no whole answer comes.
    * `left`, when given, is aborted once the client is gone: the exchange stops and its socket is freed.
    */
-  send(method: string, target: string, headers: OutgoingHttpHeaders, body: Buffer | undefined, left?: AbortSignal): Promise<UpstreamAnswer>;
+  send(method: string, target: string, headers: OutgoingHttpHeaders, body: Uint8Array | undefined, left?: AbortSignal): Promise<UpstreamAnswer>;
   /** Closes the kept-alive connections. */
   close(): void;
 }

@@ -1,32 +1,35 @@
 import { parse as parseContentType } from 'content-type';
-import type { IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { bearerToken } from '../../http/auth.js';
 import type { Violation } from '../../core/operation.js';
+import type { EngineHeaders } from '../../core/types.js';
 import type { ForwardRequest } from './types.js';
 import type { ResponseIssues } from '../../openapi/response-issues.js';
 import type { OperationSpec } from '../../openapi/spec.js';
 import type { Issue, RequestValidator } from '../../openapi/validate.js';
 
-const DECODERS: Record<string, (bytes: Buffer) => Buffer> = { gzip: gunzipSync, deflate: inflateSync, br: brotliDecompressSync };
+const DECODERS: Record<string, (bytes: Uint8Array) => Uint8Array> = { gzip: gunzipSync, deflate: inflateSync, br: brotliDecompressSync };
+
+const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(', ') : value);
 
 /** A body read as JSON for checking: its value, or the reason it has none. */
 type Read = { ok: true; value: unknown } | { ok: false; why: string };
 
 /** A body's JSON value, its Content-Encoding undone; the reason when it is not JSON at all. */
-export function readJson(headers: IncomingHttpHeaders, bytes: Buffer): Read {
+export function readJson(headers: EngineHeaders, bytes: Uint8Array): Read {
+  const contentType = single(headers['content-type']);
   let type: string | undefined;
   try {
-    type = parseContentType(headers['content-type'] ?? '').type;
+    type = parseContentType(contentType ?? '').type;
   } catch {
     type = undefined;
   }
-  if (type !== 'application/json') return { ok: false, why: `Content-Type must be application/json, got '${headers['content-type'] ?? 'none'}'` };
-  const encoding = (headers['content-encoding'] ?? 'identity').toLowerCase();
-  const decode = encoding === 'identity' ? (b: Buffer) => b : DECODERS[encoding];
+  if (type !== 'application/json') return { ok: false, why: `Content-Type must be application/json, got '${contentType ?? 'none'}'` };
+  const encoding = (single(headers['content-encoding']) ?? 'identity').toLowerCase();
+  const decode = encoding === 'identity' ? (b: Uint8Array) => b : DECODERS[encoding];
   if (!decode) return { ok: false, why: `cannot be checked in Content-Encoding '${encoding}'` };
   try {
-    return { ok: true, value: JSON.parse(decode(bytes).toString('utf8')) };
+    return { ok: true, value: JSON.parse(Buffer.from(decode(bytes)).toString('utf8')) };
   } catch (error) {
     return { ok: false, why: `is not JSON in its Content-Encoding: ${(error as Error).message}` };
   }
@@ -41,9 +44,9 @@ function operationIssues(validator: RequestValidator, op: OperationSpec, request
   if (!path.ok) issues.push(...path.issues);
   const query = validator.query(request.query);
   if (!query.ok) issues.push(...query.issues);
-  const header = validator.header(request.req.headers);
+  const header = validator.header(request.headers);
   if (!header.ok) issues.push(...header.issues);
-  const body = request.body?.length ? readJson(request.req.headers, request.body) : undefined;
+  const body = request.body?.length ? readJson(request.headers, request.body) : undefined;
   if (body && !body.ok) issues.push({ in: 'body', name: '', message: body.why });
   else if (body && !op.requestBody) issues.push({ in: 'body', name: '', message: `must be absent: ${op.operationId} takes none` });
   else {
@@ -55,12 +58,12 @@ function operationIssues(validator: RequestValidator, op: OperationSpec, request
 
 /** What a request breaks of the spec: no operation at its method and path, its parameters, its body, its bearer key. */
 export function requestViolations(validator: RequestValidator | undefined, request: ForwardRequest): Violation[] {
-  const { req, op } = request;
+  const { op } = request;
   if (!op || !validator)
-    return [{ at: 'request', in: 'operation', name: '', message: `no operation of the spec at ${req.method ?? ''} /v1${request.url.split('?')[0] ?? ''}` }];
+    return [{ at: 'request', in: 'operation', name: '', message: `no operation of the spec at ${request.method} /v1${request.url.split('?')[0] ?? ''}` }];
   const issues = operationIssues(validator, op, request);
   // Every operation requires bearerAuth; whether the key is right is the upstream's to say.
-  if (bearerToken(req.headers) === undefined) issues.push({ in: 'header', name: 'Authorization', message: 'must be a bearer token (bearerAuth)' });
+  if (bearerToken(request.headers) === undefined) issues.push({ in: 'header', name: 'Authorization', message: 'must be a bearer token (bearerAuth)' });
   return as('request', issues);
 }
 
@@ -68,7 +71,7 @@ export function requestViolations(validator: RequestValidator | undefined, reque
 export function responseViolations(
   check: ResponseIssues,
   op: OperationSpec | undefined,
-  answer: { status: number; headers: IncomingHttpHeaders; body: Buffer },
+  answer: { status: number; headers: EngineHeaders; body: Uint8Array },
   /** A HEAD answer: it has no body by definition (RFC 9110 9.3.2), so only its status and headers are checked. */
   head = false,
 ): { violations: Violation[]; value: unknown } {

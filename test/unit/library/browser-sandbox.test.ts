@@ -51,6 +51,12 @@ describe('createBrowserSandbox', () => {
     expect(await (await browser.fetch('/__sandbox/mode', { headers: ADMIN })).json()).toMatchObject({ mode: 'stateful' });
   });
 
+  it('refuses a switch to proxy mode with 501 not_implemented: it cannot forward', async () => {
+    const response = await browser.fetch('/__sandbox/mode', { method: 'PUT', headers: ADMIN, body: '{"mode":"proxy"}' });
+    expect(response.status).toBe(501);
+    expect(await response.json()).toMatchObject({ code: 'not_implemented', message: expect.stringContaining("Mode 'proxy' forwards from Node") });
+  });
+
   it("refuses Prefer's examples, which need Prism, with 501", async () => {
     const response = await browser.fetch('/v1/pets', { headers: { ...AUTH, prefer: 'code=200' } });
     expect(response.status).toBe(501);
@@ -61,6 +67,8 @@ describe('createBrowserSandbox', () => {
 describe("the browser's sandboxHandlers", () => {
   it.each([
     [{ mode: 'example' as const }, /^mode 'example' answers through Prism, which runs only on Node/],
+    [{ mode: 'proxy' as const }, /^mode 'proxy': proxy mode forwards to a deployment from Node; a sandbox in a browser cannot forward/],
+    [{ options: { upstream: 'http://127.0.0.1:9' } }, /^upstream: proxy mode forwards to a deployment from Node/],
     [{ store: 'postgres://user:hunter2@db/pets' }, /^store: in a browser the sandbox keeps its data in memory only/],
     [{ store: './data/db.json' }, /^store: /],
     [{ port: 0 }, /^port: a sandbox in a browser opens no port/],

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { requestViolations, responseViolations } from '../../../../src/modes/proxy/violations.js';
@@ -15,8 +14,9 @@ const json = { 'content-type': 'application/json' };
 
 function request(operationId: string | undefined, over: Partial<ForwardRequest> & { headers?: Record<string, string> } = {}) {
   const op = operationId ? operation(spec, operationId) : undefined;
-  const req = { method: op?.method.toUpperCase() ?? 'GET', headers: { authorization: 'Bearer k', ...over.headers } } as unknown as IncomingMessage;
-  const forward: ForwardRequest = { req, op, params: {}, query: {}, url: '/pets', body: undefined, ...over };
+  const headers = { authorization: 'Bearer k', ...over.headers };
+  const method = op?.method.toUpperCase() ?? 'GET';
+  const forward: ForwardRequest = { method, rawHeaders: [], op, params: {}, query: {}, url: '/pets', body: undefined, ...over, headers };
   return requestViolations(op && validators.request(op), forward);
 }
 

@@ -4,7 +4,8 @@ import { createControlChecks } from '../../control/request-checks.js';
 import { CONTROL_BASE, type ControlOperationId, type ControlRoute } from '../../control/routes.js';
 import { ApiError } from '../../http/errors.js';
 import type { Spec } from '../../openapi/spec.js';
-import { checkJsonMediaType, parseJsonBody } from '../json-body.js';
+import { parseJsonBody } from '../json-body.js';
+import { jsonBytes } from '../request-body.js';
 import { requestIdOf } from '../request-id.js';
 import type { EngineRequest, EngineResponse } from '../types.js';
 import { answerResponse, failureResponse } from './answers.js';
@@ -12,7 +13,7 @@ import { createControlCors, type CorsOutcome } from './cors.js';
 import { adminOnly, adminOrApiKey, metricsTokenOnly, type CredentialCheck } from './credentials.js';
 import { decodeParams, matchRoot, matchUnder, pathUnder, queryOf, type MatchedRoute } from './match.js';
 
-export interface ControlEngineOptions extends ControlDeps {
+export interface ControlPlaneOptions extends ControlDeps {
   /** spec/sandbox-control.yaml, checked against the route table (`loadControlSpec`): the engine reads no file. */
   controlSpec: Spec;
   /** spec/openapi.yaml, whose Pet schema the control spec refers to. */
@@ -23,29 +24,23 @@ export interface ControlEngineOptions extends ControlDeps {
   onUnexpected?: (error: unknown, request: EngineRequest) => void;
 }
 
-/** The engine's answer, and which operation gave it, for the request log and the metrics. */
+/** The control plane's answer, and which operation gave it, for the request log and the metrics. */
 export interface ControlResponse extends EngineResponse {
   /** The operation that ran: undefined when none did (a refused credential or body, an unknown path, a preflight). */
   operation: ControlOperationId | undefined;
 }
 
-export interface ControlEngine {
+/** The control plane: the operations of spec/sandbox-control.yaml and the probes at the root. */
+export interface ControlPlane {
   /**
    * Answers a request of the control plane completely (CORS, credentials,
    * body, checks, the operation, its answer or an Error body), or returns
    * undefined for a request it does not own: one neither under
    * `/__sandbox` nor an operation at the root (`GET /livez`, `/readyz`,
    * `/metrics`). Never rejects. The response says which operation answered
-   * (`operation`): the caller logs and counts it once the answer is sent.
+   * (`operation`), for the request log and the metrics.
    */
   handle(request: EngineRequest): Promise<ControlResponse> | undefined;
-  /**
-   * Whether `handle` would read this request's body: it is a POST or PUT of
-   * one of its operations, and its credential passes. A transport reads the
-   * bytes only then, so a request refused anyway is refused before its
-   * body is read (`request.body` is not looked at here).
-   */
-  readsBody(request: EngineRequest): boolean;
 }
 
 /** Fixture sets and exports can be large: 10,000 pets and more. A transport refuses a larger body as it reads it. */
@@ -64,21 +59,20 @@ interface Resolved {
 const NO_CORS: CorsOutcome = { headers: {}, preflight: false };
 
 /**
- * JSON bodies of POST and PUT, read as /v1 reads them (UTF-8, no byte order
- * mark, nesting, an int64 past 2^53 kept exactly: a fixture's categoryId);
- * GET and DELETE ignore any body.
+ * JSON bodies of POST and PUT, read as /v1 reads them (media type first,
+ * UTF-8, no byte order mark, nesting, an int64 past 2^53 kept exactly: a
+ * fixture's categoryId), at most CONTROL_BODY_LIMIT bytes; GET and DELETE
+ * never read theirs. Bytes at hand that are empty and untyped are no body.
  */
-function bodyOf({ method, body, headers }: EngineRequest): unknown {
+async function bodyOf(request: EngineRequest): Promise<unknown> {
+  const { method, body, headers } = request;
   if ((method !== 'POST' && method !== 'PUT') || body === undefined) return undefined;
-  const type = headers['content-type'];
-  if (body.length === 0 && type === undefined) return undefined;
-  checkJsonMediaType(Array.isArray(type) ? type[0] : type);
-  if (body.length > CONTROL_BODY_LIMIT) throw ApiError.of('payload_too_large', `Request body is larger than the limit of ${CONTROL_BODY_LIMIT} bytes.`);
-  return parseJsonBody(body);
+  if (body instanceof Uint8Array && body.length === 0 && headers['content-type'] === undefined) return undefined;
+  return parseJsonBody(await jsonBytes(request, CONTROL_BODY_LIMIT));
 }
 
 /** How each request is told apart: under `/__sandbox` (its CORS and credentials), an operation at the root, or not the engine's. */
-function createResolver(options: ControlEngineOptions): (request: EngineRequest) => Resolved | undefined {
+function createResolver(options: ControlPlaneOptions): (request: EngineRequest) => Resolved | undefined {
   const { config } = options;
   const cors = createControlCors(config.controlCorsOrigins);
   const admin = adminOnly(config.adminToken, config.apiKeys);
@@ -112,7 +106,7 @@ function createResolver(options: ControlEngineOptions): (request: EngineRequest)
  * the workspace of the API key in `X-Sandbox-Key`; the probes and the
  * metrics are served at the root.
  */
-export function createControlEngine(options: ControlEngineOptions): ControlEngine {
+export function createControlPlane(options: ControlPlaneOptions): ControlPlane {
   const spec = options.controlSpec;
   const check = createControlChecks(spec, [options.interfaceSpec]);
   const handlers = createControlHandlers(options);
@@ -142,7 +136,7 @@ export function createControlEngine(options: ControlEngineOptions): ControlEngin
       const apiKey = resolved.guard?.(request.headers);
       const { matched } = resolved;
       if (!matched) throw ApiError.of('not_found', `No control operation ${request.method} ${CONTROL_BASE}${resolved.path}.`);
-      const body = bodyOf(request);
+      const body = await bodyOf(request);
       operation = matched.operationId;
       response = await run(request, matched, resolved.search, body, apiKey);
     } catch (error) {
@@ -155,17 +149,6 @@ export function createControlEngine(options: ControlEngineOptions): ControlEngin
     handle(request) {
       const resolved = resolve(request);
       return resolved && respond(request, resolved);
-    },
-    readsBody(request) {
-      if (request.method !== 'POST' && request.method !== 'PUT') return false;
-      const resolved = resolve(request);
-      if (!resolved?.matched || resolved.cors.preflight) return false;
-      try {
-        resolved.guard?.(request.headers);
-        return true;
-      } catch {
-        return false;
-      }
     },
   };
 }

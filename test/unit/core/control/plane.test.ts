@@ -1,5 +1,5 @@
 /**
- * The control plane's engine called directly with plain values: no server,
+ * The control plane called directly with plain values: no server,
  * no socket. A real memory store behind it; the journal counts its live
  * followers so a test can see a stream let go of its listener.
  */
@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { JournalStore } from '../../../../src/store/backend.js';
 import { loadConfig } from '../../../../src/config/load.js';
 import { responseChecker } from '../../../../src/control/journal-capture.js';
-import { createControlEngine, type ControlResponse } from '../../../../src/core/control/engine.js';
+import { createControlPlane, type ControlResponse } from '../../../../src/core/control/plane.js';
 import { loadControlSpec } from '../../../../src/control/control-spec.js';
 import { fixtureFiles } from '../../../../src/control/fixture-files.js';
 import { isEngineStream, type EngineRequest } from '../../../../src/core/types.js';
@@ -45,7 +45,7 @@ const journal: JournalStore = {
 };
 
 const unexpected: unknown[] = [];
-const engine = createControlEngine({
+const engine = createControlPlane({
   config,
   runtime: backend.mode,
   workspaces: backend.workspaces,
@@ -112,8 +112,20 @@ describe('the control engine, called with plain values', () => {
     const response = await call('POST', '/__sandbox/reset', { token: 'key-a', json: { empty: true } });
     expect(response.status).toBe(403);
     expect(json(response)).toMatchObject({ code: 'forbidden', status: 403, message: 'API keys cannot use the control plane; send the admin token.' });
-    expect(engine.readsBody(request('POST', '/__sandbox/reset', { token: 'key-a', json: {} }))).toBe(false);
-    expect(engine.readsBody(request('POST', '/__sandbox/reset', { json: {} }))).toBe(true);
+  });
+
+  it('reads a body only once the credential has passed, through the reader of the way in', async () => {
+    const reads: number[] = [];
+    const reader = (text: string) => ({
+      read: (limit: number) => (reads.push(limit), Promise.resolve(new TextEncoder().encode(text))),
+      raw: () => Promise.reject(new Error('not asked')),
+    });
+    const refused = await engine.handle({ ...request('POST', '/__sandbox/reset', { token: 'key-a', json: {} }), body: reader('{}') });
+    expect(refused?.status).toBe(403);
+    expect(reads).toEqual([]);
+    const done = await engine.handle({ ...request('POST', '/__sandbox/reset', { json: {} }), body: reader('{"empty":true}') });
+    expect(done).toMatchObject({ status: 200, operation: 'resetWorkspace' });
+    expect(reads).toEqual([64 * 1024 * 1024]);
   });
 
   it('loads a fixture set, then reads it back in a streamed export', async () => {

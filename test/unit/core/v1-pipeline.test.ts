@@ -1,33 +1,25 @@
 /**
- * The /v1 engine called directly with plain values: no server, no socket,
- * the memory store. Each answer is checked against spec/openapi.yaml by the
- * tests' own checker (contracts/spec-check.ts), not by the server's code;
- * what each request became is reported once, as a value.
+ * The engine's /v1 pipeline called through the dispatcher with plain
+ * values: no server, no socket, the memory store. Each answer is checked
+ * against spec/openapi.yaml by the tests' own checker, not by the server's
+ * code; what each request became is announced once, as a value.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createV1Engine } from '../../../src/core/v1-engine.js';
 import type { EngineRequest, EngineResponse } from '../../../src/core/types.js';
 import { silentLogger } from '../../../src/ops/silent-logger.js';
 import { createStatefulMode } from '../../../src/modes/stateful/index.js';
 import { loadSpec } from '../../../src/openapi/load-spec.js';
-import { createValidators } from '../../../src/openapi/validate.js';
 import type { V1Exchange } from '../../../src/core/operation.js';
 import { openMemoryBackend } from '../../../src/store/memory/backend.js';
 import { KEY, testConfig } from '../../support/harness.js';
 import { expectSpecValid } from '../../support/spec-check.js';
+import { engineOf } from '../../support/engine-of.js';
 
 const spec = loadSpec();
 const config = testConfig(['--store', 'memory', '--seed', '1', '--count', '5']);
 const backend = openMemoryBackend({ config, logger: silentLogger, checkResponse: () => [], operations: spec.operations });
-const reported: V1Exchange[] = [];
-const engine = createV1Engine({
-  config,
-  spec,
-  validators: createValidators(spec),
-  runtime: { mode: 'stateful' },
-  modes: { stateful: createStatefulMode(backend.workspaces) },
-  onResponse: (e) => reported.push(e),
-});
+const engine = engineOf({ config, spec, stateful: createStatefulMode(backend.workspaces) });
+const reported = engine.exchanges;
 afterAll(() => backend.close());
 
 const auth = { authorization: `Bearer ${KEY}` };
@@ -46,7 +38,7 @@ async function handle(request: EngineRequest) {
 /** The answer as the checker takes it: headers by name, the body as sent. */
 const checked = ({ response, text, json }: Awaited<ReturnType<typeof handle>>) => ({ status: response.status, headers: response.headers, body: json, text });
 
-describe('the /v1 engine, called with plain values', () => {
+describe('the /v1 pipeline, called with plain values', () => {
   it('lists pets, synchronously on an open workspace, with the headers of the spec', async () => {
     // The first request opens the workspace; the next read of it is answered without a promise.
     await handle({ method: 'GET', url: '/v1/pets', headers: auth });

@@ -1,0 +1,110 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Engine } from '../core/engine.js';
+import { servesPath } from '../core/served-paths.js';
+import type { BodyReader, EngineHeaders, EngineRequest, EngineResponse } from '../core/types.js';
+import { writeError } from '../http/error-handler.js';
+import { hasBody } from '../http/has-body.js';
+import { readBody, readRawBody } from '../http/read-json-body.js';
+import { requestSignal } from '../http/request-signal.js';
+import { writeEngineResponse } from './node-response.js';
+
+/** Connect's and Express's middleware signature. */
+export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+
+/** A Node request's body, read (and its Content-Encoding undone) only when the engine asks, within the limit it names. */
+class NodeBody implements BodyReader {
+  constructor(readonly req: IncomingMessage) {}
+  read(limit: number): Promise<Uint8Array> {
+    return readBody(this.req, limit);
+  }
+  raw(limit: number): Promise<Uint8Array> {
+    return readRawBody(this.req, limit);
+  }
+}
+
+/** The body a framework's own parser has taken already (`express.json()` mounted first), as bytes again. */
+function parsedBody(req: IncomingMessage): Uint8Array | undefined {
+  const parsed = (req as { body?: unknown }).body;
+  if (parsed === undefined || !req.readableEnded) return undefined;
+  if (parsed instanceof Uint8Array) return parsed;
+  return new TextEncoder().encode(typeof parsed === 'string' ? parsed : JSON.stringify(parsed));
+}
+
+/**
+ * A Node request as the engine takes it. The signal of its client leaving
+ * is made on first ask (most requests never wait on it); a class, because
+ * V8 builds an object literal with a getter far slower.
+ */
+class NodeRequest implements EngineRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: EngineHeaders;
+  readonly rawHeaders: readonly string[];
+  readonly body: Uint8Array | BodyReader | undefined;
+  readonly #res: ServerResponse;
+
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    this.method = req.method ?? 'GET';
+    this.url = req.url ?? '/';
+    this.headers = req.headers;
+    this.rawHeaders = req.rawHeaders;
+    this.body = hasBody(req) ? (parsedBody(req) ?? new NodeBody(req)) : undefined;
+    this.#res = res;
+  }
+
+  get signal(): AbortSignal {
+    return requestSignal(this.#res);
+  }
+}
+
+/**
+ * The engine's answer on a Node response. A refusal answered before the
+ * request's body arrived whole (over the limit, or refused before a byte was
+ * read) closes its connection after the answer: the rest of the body is
+ * never read. A response the server answered already (its parser broke on
+ * the body) can take nothing more.
+ */
+function write(req: IncomingMessage, res: ServerResponse, response: EngineResponse): void {
+  if (res.headersSent) {
+    if (!res.writableEnded) res.destroy();
+    return;
+  }
+  if (response.status >= 400 && !req.complete) res.shouldKeepAlive = false;
+  const written = writeEngineResponse(res, response, req.method === 'HEAD');
+  // A stream that fails midway (an export whose read broke) can only end the response: its head is sent.
+  if (written) written.catch(() => res.destroy());
+}
+
+/** Where the middleware answers: only the engine's paths (a team's own server), or every request (the sandbox's own server). */
+export interface NodeMiddlewareOptions {
+  /** Pass every request the engine serves nothing at on with `next()`, its body unread. Default true. */
+  passOn?: boolean;
+}
+
+/**
+ * The engine as Connect middleware: the Node server's way in and the one a
+ * team mounts in its own Express, webpack or Vite dev server. The engine's
+ * requests (`/v1`, `/__sandbox`, the probes, under the path it is mounted
+ * at) are answered through its one `handle`; with `passOn` (the default)
+ * every other request goes on with `next()`, its body unread. `engine` may
+ * be a promise (a library sandbox being made): requests that come before it
+ * is ready wait for it, and if it fails they go to `next(error)`.
+ */
+export function createNodeMiddleware(engine: Engine | Promise<Engine>, options: NodeMiddlewareOptions = {}): Middleware {
+  const passOn = options.passOn !== false;
+  const serve = (ready: Engine, req: IncomingMessage, res: ServerResponse) => {
+    try {
+      const answer = ready.handle(new NodeRequest(req, res));
+      if (answer instanceof Promise) void answer.then((response) => write(req, res, response));
+      else write(req, res, answer);
+    } catch (error) {
+      // The engine answers every failure itself: this is a defect of its own, answered as any unexpected one.
+      writeError(req, res, error);
+    }
+  };
+  return (req, res, next) => {
+    if (passOn && !servesPath(req.url ?? '/')) return next();
+    if (engine instanceof Promise) engine.then((ready) => serve(ready, req, res), next);
+    else serve(engine, req, res);
+  };
+}
