@@ -27,8 +27,12 @@ export interface Summary {
   nextId: number;
 }
 
-/** One API key's pets. Every write is durable when its promise resolves, and not visible before. */
-export interface Workspace {
+/**
+ * One API key's pets, as a store keeps them. Every write is durable when its
+ * promise resolves, and not visible before. (Not the library's `Workspace`,
+ * `src/library/workspace.ts`: a workspace's typed controls over the control plane.)
+ */
+export interface WorkspaceData {
   /** The first `limit` pets by id ascending, optionally only those with `status`, with their JSON text. */
   page(limit: number, status?: PetStatus): MaybePromise<Page>;
   get(id: number): MaybePromise<Pet | undefined>;
@@ -59,9 +63,9 @@ export interface WorkspaceStore {
   /** The workspace id of a key: a keyed hash, never the key. */
   idOf(key: string): string;
   /** Runs `work` on a key's workspace (created and seeded on first use); it stays available until `work` settles. */
-  use<T>(key: string, work: (workspace: Workspace) => MaybePromise<T>): Promise<T>;
+  use<T>(key: string, work: (workspace: WorkspaceData) => MaybePromise<T>): Promise<T>;
   /** A key's workspace when it can be read at once (for synchronous work only), else undefined. */
-  peek(key: string): Workspace | undefined;
+  peek(key: string): WorkspaceData | undefined;
   /** Ids of the workspaces open (or known) now. */
   openIds(): string[];
   /** Workspaces open now: the file backend's open stores; on PostgreSQL, those this instance's requests use. */
@@ -120,7 +124,7 @@ export interface CheckpointInfo {
 
 /** What a checkpoint keeps: a workspace's export text and its summary, taken at the same moment. */
 export interface CheckpointInput extends Summary {
-  /** The export, `{"nextId","pets"}`, exactly as `Workspace.exportPieces` gives it: kept byte for byte. */
+  /** The export, `{"nextId","pets"}`, exactly as `WorkspaceData.exportPieces` gives it: kept byte for byte. */
   text: Iterable<string> | AsyncIterable<string>;
 }
 

@@ -9,7 +9,7 @@ import { appendClash, nextGeneration } from '../rules.js';
 import { recoverFiles, type RecoverOptions } from './recover.js';
 import type { NewPet, Pet, PetStatus, StoreData } from '../types.js';
 import { WriteQueue } from './write-queue.js';
-import type { Summary, Workspace } from '../backend.js';
+import type { Summary, WorkspaceData } from '../backend.js';
 import { exportJson } from '../export-json.js';
 
 export type { Page } from '../pet-index.js';
@@ -36,7 +36,7 @@ export { MAX_ID } from './create-batch.js';
  * (and the log emptied) on reset and load, when the log grows past
  * `compactAfter` records and past the pets of the snapshot, and on close.
  */
-export class PetStore implements Workspace {
+export class PetStore implements WorkspaceData {
   readonly logFile: string;
   private readonly index: PetIndex;
   private readonly queue: WriteQueue<PendingCreate, PetText>;

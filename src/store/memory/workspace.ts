@@ -1,4 +1,4 @@
-import type { Summary, Workspace } from '../backend.js';
+import type { Summary, WorkspaceData } from '../backend.js';
 import { exportJson } from '../export-json.js';
 import { PetIndex, type Page, type PetText, type Quota } from '../pet-index.js';
 import { appendClash, nextGeneration, prepareCreate, type Generation } from '../rules.js';
@@ -9,7 +9,7 @@ import type { NewPet, Pet, PetStatus } from '../types.js';
  * rules every store shares (ids, quotas, clashes), without a file. A write
  * is applied at once, whole or not at all, and lasts as long as the process.
  */
-export class MemoryWorkspace implements Workspace {
+export class MemoryWorkspace implements WorkspaceData {
   private readonly index: PetIndex;
   private nextId: number;
 

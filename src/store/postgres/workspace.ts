@@ -1,6 +1,6 @@
 import { parseJson, stringifyJson } from '../../core/exact-json.js';
 import type pg from 'pg';
-import type { CheckpointInput, Summary, Workspace } from '../backend.js';
+import type { CheckpointInput, Summary, WorkspaceData } from '../backend.js';
 import type { StoreFailure } from '../errors.js';
 import { buildPet, quotaProblem, type Page, type PetText, type Quota } from '../pet-index.js';
 import { EMPTY, MAX_ID, appendClash, loadTotals, noIdsLeft, quotaRefusal, type Totals } from '../rules.js';
@@ -20,7 +20,7 @@ function textAfterId(input: NewPet): string {
  * database, so a change made through any instance is seen by the next
  * request to any other. A write resolves once committed.
  */
-export class PgWorkspace implements Workspace {
+export class PgWorkspace implements WorkspaceData {
   constructor(
     private readonly pool: pg.Pool,
     readonly id: string,
