@@ -33,7 +33,6 @@ export function instrumentWorkspaces(store: WorkspaceStore, metrics: Pick<Metric
         getText: (id) => ws.getText(id),
         summary: () => ws.summary(),
         exportPieces: () => ws.exportPieces(),
-        create: (input) => timed('create', () => ws.create(input)),
         createText: (input) => timed('create', () => ws.createText(input)),
         replace: (pets, nextId) => timed('replace', () => ws.replace(pets, nextId)),
         append: (pets, nextId) => timed('append', () => ws.append(pets, nextId)),

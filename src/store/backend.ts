@@ -38,9 +38,10 @@ export interface WorkspaceData {
   get(id: number): MaybePromise<Pet | undefined>;
   /** `get` with the pet's JSON text, as `page` gives a page's: what a read by id answers. */
   getText(id: number): MaybePromise<PetText | undefined>;
-  /** Adds a pet with the next id; rejects with a StoreFailure (quota, no ids left, storage). */
-  create(input: NewPet): Promise<Pet>;
-  /** `create`, resolved with the stored pet's JSON text too, so that the 201 serializes nothing again. */
+  /**
+   * Adds a pet with the next id, resolved with the stored pet and its JSON text, so that the 201 serializes
+   * nothing again; rejects with a StoreFailure (quota, no ids left, storage).
+   */
   createText(input: NewPet): Promise<PetText>;
   /** Replaces every pet, as a new generation (reset, fixture load): all or nothing. */
   replace(pets: readonly Pet[], nextId?: number): Promise<void>;

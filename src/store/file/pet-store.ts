@@ -116,15 +116,11 @@ export class PetStore implements WorkspaceData {
   }
 
   /**
-   * Adds a pet with the next id; resolves once it is durably written, and
-   * only then can it be read. Rejects with a StoreFailure when no id is
-   * left, a quota would be exceeded, or storage fails.
+   * Adds a pet with the next id, with its JSON text (the one its log record
+   * holds); resolves once it is durably written, and only then can it be
+   * read. Rejects with a StoreFailure when no id is left, a quota would be
+   * exceeded, or storage fails.
    */
-  create(input: NewPet): Promise<Pet> {
-    return this.createText(input).then((text) => text.pet);
-  }
-
-  /** `create` with the pet's JSON text: the one its log record holds. */
   createText(input: NewPet): Promise<PetText> {
     this.assertOpen();
     const held = { pets: this.index.size + this.pending.pets, bytes: this.index.bytes + this.pending.bytes };

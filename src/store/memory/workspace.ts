@@ -34,12 +34,11 @@ export class MemoryWorkspace implements WorkspaceData {
     return this.index.text(id);
   }
 
-  /** Adds a pet with the next id; rejects with a StoreFailure when no id is left or the quota would be passed. */
-  create(input: NewPet): Promise<Pet> {
-    return this.createText(input).then((text) => text.pet);
-  }
-
-  /** `create` with the pet's JSON text, the one its quota was counted on. */
+  /**
+   * Adds a pet with the next id, with its JSON text (the one its quota was
+   * counted on); rejects with a StoreFailure when no id is left or the quota
+   * would be passed.
+   */
   createText(input: NewPet): Promise<PetText> {
     try {
       const { pet, json, reserved } = prepareCreate(input, this.nextId, { pets: this.index.size, bytes: this.index.bytes }, this.quota);

@@ -87,13 +87,10 @@ export class PgWorkspace implements WorkspaceData {
   /** Creates of this workspace through this instance, grouped into one statement each while one runs. */
   private readonly batcher: CreateBatcher;
 
-  /** Adds a pet with the next id; resolves after the COMMIT of its statement (see CreateBatcher). */
-  create(input: NewPet): Promise<Pet> {
-    const rest = textAfterId(input);
-    return this.batcher.add(input, rest, Buffer.byteLength(`{"id":${rest}`));
-  }
-
-  /** `create` with the pet's JSON text, built as the database builds the stored one: `{"id":` + id + the rest. */
+  /**
+   * Adds a pet with the next id; resolves after the COMMIT of its statement (see CreateBatcher), with the pet's
+   * JSON text built as the database builds the stored one: `{"id":` + id + the rest.
+   */
   createText(input: NewPet): Promise<PetText> {
     const rest = textAfterId(input);
     const fixedBytes = Buffer.byteLength(`{"id":${rest}`);
