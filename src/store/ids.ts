@@ -106,4 +106,6 @@ export const idBytes = (id: number): number => idRule.bytes(NUMBERS, id, id);
  * set's `nextId`) and `held` (the next id before it, kept by an append; 0
  * for a reset or replace), and past `highest`, the highest id it then holds.
  */
-export const nextIdAfterLoad = (held: number, asked: number | undefined, highest: number): number => Math.max(asked ?? 0, held, idAfter(highest));
+export function nextIdAfterLoad(held: number, asked: number | undefined, highest: number): number {
+  return Math.max(asked ?? 0, held, idAfter(highest));
+}

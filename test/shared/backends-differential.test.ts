@@ -126,7 +126,11 @@ describe('ids: every store gives the same ones after the same creates, loads, ap
   const load = (set: unknown) => same('POST', '/__sandbox/load', set, true);
   const exported = () => same('GET', '/__sandbox/export', undefined, true);
 
-  /** `n` of the same create sent at once to each sandbox in turn; their answers, sorted (which request gets which id is the order of arrival), the same everywhere. */
+  /**
+   * `n` of the same create sent at once to each sandbox in turn; their
+   * answers, sorted (which request gets which id is the order of arrival),
+   * the same everywhere. Their statuses.
+   */
   async function burst(n: number): Promise<string[]> {
     const answers = async (sb: Sandbox) =>
       (await Promise.all(Array.from({ length: n }, () => ask(sb, 'POST', '/v1/pets', { name: 'A', categoryId: 1 })))).sort();

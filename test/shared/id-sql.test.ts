@@ -39,7 +39,10 @@ const CASES: readonly [number, number][] = [
   [MAX_ID + 1, 1],
 ];
 
-/** What the rule decides in SQL for `next` and `count`, with the count as a parameter (a batch's statement) or as the number 1 (a single create's). */
+/**
+ * What the rule decides in SQL for `next` and `count`, with the count as a
+ * parameter (a batch's statement) or as the number 1 (a single create's).
+ */
 async function inSql(next: number, count: number, countAs: 'parameter' | 'number') {
   const n = countAs === 'number' ? String(count) : '$2::bigint';
   const after = idRule.advance(SQL_NUMBERS, '$1::bigint', n);
@@ -47,13 +50,15 @@ async function inSql(next: number, count: number, countAs: 'parameter' | 'number
   const lastByIndex = idRule.nth(SQL_NUMBERS, block.first, `(${n} - 1)`);
   const bytes = idRule.bytes(SQL_NUMBERS, block.first, block.last);
   const { rows } = await pool.query<Record<'after' | 'first' | 'last' | 'last_by_index' | 'bytes', string> & { fits: boolean }>(
-    `SELECT ${after} AS after, ${block.first} AS first, ${block.last} AS last, ${lastByIndex} AS last_by_index, ${block.fits} AS fits, ${bytes} AS bytes`,
+    `SELECT ${after} AS after, ${block.first} AS first, ${block.last} AS last,
+       ${lastByIndex} AS last_by_index, ${block.fits} AS fits, ${bytes} AS bytes`,
     countAs === 'number' ? [next] : [next, count],
   );
   const row = rows[0];
   if (!row) throw new Error('no row');
   if (!row.fits) return undefined;
-  return { after: Number(row.after), first: Number(row.first), last: Number(row.last), lastByIndex: Number(row.last_by_index), bytes: Number(row.bytes) };
+  const num = (column: 'after' | 'first' | 'last' | 'last_by_index' | 'bytes') => Number(row[column]);
+  return { after: num('after'), first: num('first'), last: num('last'), lastByIndex: num('last_by_index'), bytes: num('bytes') };
 }
 
 /** What the rule decides in JavaScript: undefined where it refuses (no ids left). */

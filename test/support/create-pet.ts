@@ -6,4 +6,6 @@ import type { NewPet, Pet } from '../../src/store/types.js';
  * text its 201 sends), resolved with the pet. A refusal before anything is
  * queued (a closed store) is thrown at once, as `createText` throws it.
  */
-export const createPet = (workspace: WorkspaceData, input: NewPet): Promise<Pet> => workspace.createText(input).then(({ pet }) => pet);
+export function createPet(workspace: WorkspaceData, input: NewPet): Promise<Pet> {
+  return workspace.createText(input).then(({ pet }) => pet);
+}

@@ -17,13 +17,19 @@
  */
 import { idRule, type IdMath } from '../ids.js';
 
-/** PostgreSQL's numbers, as SQL text (bigint: an id is at most MAX_ID). A sum over one id is that id's value: a single create's statement needs no series. */
+/**
+ * PostgreSQL's numbers, as SQL text (bigint: an id is at most MAX_ID). A sum
+ * over one id is that id's value: a single create's statement needs no series.
+ */
 export const SQL_NUMBERS: IdMath<string, string> = {
   int: (n) => `${n}`,
   plus: (a, b) => `(${a} + ${b})`,
   minus: (a, b) => `(${a} - ${b})`,
   atMost: (a, b) => `(${a} <= ${b})`,
-  sum: (first, last, f) => (first === last ? f(first) : `(SELECT coalesce(sum(${f('g')}), 0) FROM generate_series(${first}, ${last}) AS g)`),
+  sum: (first, last, f) => {
+    if (first === last) return f(first);
+    return `(SELECT coalesce(sum(${f('g')}), 0) FROM generate_series(${first}, ${last}) AS g)`;
+  },
   digits: (id) => `length((${id})::text)`,
 };
 
