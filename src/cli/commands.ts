@@ -14,7 +14,7 @@ import { loadSpec } from '../openapi/load-spec.js';
 import { createValidators } from '../openapi/validate.js';
 import { openWorkspaces } from '../store/file/file-backend.js';
 import { silentLogger } from '../ops/silent-logger.js';
-import type { Workspace } from '../store/backend.js';
+import type { WorkspaceData } from '../store/backend.js';
 import { StoreError } from '../store/types.js';
 import type { CommandIo } from './command-io.js';
 import { checkpointsOnDatabase, onDatabase, type WorkspaceCommandContext } from './database-command.js';
@@ -223,7 +223,7 @@ async function onDataFile({ command, operands, config, extra, io, key }: Invocat
 }
 
 /** seed, reset, load or export on a workspace's files, when no sandbox serves them. */
-async function runOnFile(command: Command, operands: string[], context: WorkspaceCommandContext, store: Workspace): Promise<void> {
+async function runOnFile(command: Command, operands: string[], context: WorkspaceCommandContext, store: WorkspaceData): Promise<void> {
   const { config, extra, io, validators } = context;
   if (command === 'seed' || command === 'reset') {
     await resetWorkspace(store, checkResetOptions({ seed: config.seed, count: config.count, empty: command === 'reset' && extra.empty === true }));

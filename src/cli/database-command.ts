@@ -1,4 +1,4 @@
-import type { Backend, Workspace } from '../store/backend.js';
+import type { Backend, WorkspaceData } from '../store/backend.js';
 import type { Config } from '../config/load.js';
 import { silentLogger } from '../ops/silent-logger.js';
 import { loadSpec } from '../openapi/load-spec.js';
@@ -44,7 +44,7 @@ export function onDatabase<T>(
   config: Config,
   extra: Record<string, string | boolean | undefined>,
   io: CommandIo,
-  run: (context: WorkspaceCommandContext, workspace: Workspace) => Promise<T>,
+  run: (context: WorkspaceCommandContext, workspace: WorkspaceData) => Promise<T>,
 ): Promise<T> {
   return withDatabase(config, io, (backend) => {
     const key = typeof extra.key === 'string' ? extra.key : (config.apiKeys[0] as string);

@@ -1,4 +1,4 @@
-import type { CheckpointInput, CheckpointStore, Workspace } from '../store/backend.js';
+import type { CheckpointInput, CheckpointStore, WorkspaceData } from '../store/backend.js';
 import { parseJson } from '../core/exact-json.js';
 import { ApiError } from '../http/errors.js';
 import { resolveFixture } from './fixtures.js';
@@ -12,7 +12,7 @@ import type { ControlBody } from './routes.js';
  * the next id on its first step: taking that step now, before anything is
  * awaited, keeps a create that lands meanwhile out of both.
  */
-async function snapshot(workspace: Workspace): Promise<CheckpointInput> {
+async function snapshot(workspace: WorkspaceData): Promise<CheckpointInput> {
   if (workspace.checkpointInput) return workspace.checkpointInput();
   const summary = workspace.summary();
   const { count, nextId } = summary instanceof Promise ? await summary : summary;

@@ -1,5 +1,5 @@
 import { ApiError } from '../http/errors.js';
-import type { Workspace } from '../store/backend.js';
+import type { WorkspaceData } from '../store/backend.js';
 import { generatePets } from '../store/seed.js';
 import type { Pet } from '../store/types.js';
 
@@ -23,11 +23,11 @@ export function checkResetOptions(o: { seed: unknown; count: unknown; empty?: un
 }
 
 /** Back to a fresh sandbox's state: generated pets (ids from 1), or none. */
-export function resetWorkspace(store: Workspace, o: ResetOptions): Promise<void> {
+export function resetWorkspace(store: WorkspaceData, o: ResetOptions): Promise<void> {
   return o.empty ? store.replace([], 1) : store.replace(generatePets(o.seed, o.count));
 }
 
 /** Loads validated pets: `replace` everything, or `append` them (no id may clash). */
-export function loadWorkspace(store: Workspace, pets: Pet[], nextId: number | undefined, mode: 'replace' | 'append'): Promise<void> {
+export function loadWorkspace(store: WorkspaceData, pets: Pet[], nextId: number | undefined, mode: 'replace' | 'append'): Promise<void> {
   return mode === 'replace' ? store.replace(pets, nextId) : store.append(pets, nextId);
 }

@@ -1,4 +1,4 @@
-import type { Workspace, WorkspaceStore } from '../store/backend.js';
+import type { WorkspaceData, WorkspaceStore } from '../store/backend.js';
 import { afterSettled } from '../store/settled.js';
 import type { Metrics, StoreWrite } from './metrics.js';
 
@@ -15,13 +15,13 @@ const codeOf = (error: unknown): string => {
  * made on its first use.
  */
 export function instrumentWorkspaces(store: WorkspaceStore, metrics: Pick<Metrics, 'storeWrite'>): WorkspaceStore {
-  const wrapped = new WeakMap<Workspace, Workspace>();
+  const wrapped = new WeakMap<WorkspaceData, WorkspaceData>();
   // Chained (afterSettled) rather than an async function: one promise less on every create.
   const timed = <T>(kind: StoreWrite, write: () => Promise<T>): Promise<T> => {
     const start = performance.now();
     return afterSettled(write, (failed, error) => metrics.storeWrite(kind, (performance.now() - start) / 1000, failed ? codeOf(error) : undefined));
   };
-  const wrap = (ws: Workspace): Workspace => {
+  const wrap = (ws: WorkspaceData): WorkspaceData => {
     let w = wrapped.get(ws);
     if (!w) {
       // Passed on only where the backend has it: the checkpoint handler asks whether it does.
@@ -33,7 +33,6 @@ export function instrumentWorkspaces(store: WorkspaceStore, metrics: Pick<Metric
         getText: (id) => ws.getText(id),
         summary: () => ws.summary(),
         exportPieces: () => ws.exportPieces(),
-        create: (input) => timed('create', () => ws.create(input)),
         createText: (input) => timed('create', () => ws.createText(input)),
         replace: (pets, nextId) => timed('replace', () => ws.replace(pets, nextId)),
         append: (pets, nextId) => timed('append', () => ws.append(pets, nextId)),

@@ -27,16 +27,21 @@ export interface Summary {
   nextId: number;
 }
 
-/** One API key's pets. Every write is durable when its promise resolves, and not visible before. */
-export interface Workspace {
+/**
+ * One API key's pets, as a store keeps them. Every write is durable when its
+ * promise resolves, and not visible before. (Not the library's `Workspace`,
+ * `src/library/workspace.ts`: a workspace's typed controls over the control plane.)
+ */
+export interface WorkspaceData {
   /** The first `limit` pets by id ascending, optionally only those with `status`, with their JSON text. */
   page(limit: number, status?: PetStatus): MaybePromise<Page>;
   get(id: number): MaybePromise<Pet | undefined>;
   /** `get` with the pet's JSON text, as `page` gives a page's: what a read by id answers. */
   getText(id: number): MaybePromise<PetText | undefined>;
-  /** Adds a pet with the next id; rejects with a StoreFailure (quota, no ids left, storage). */
-  create(input: NewPet): Promise<Pet>;
-  /** `create`, resolved with the stored pet's JSON text too, so that the 201 serializes nothing again. */
+  /**
+   * Adds a pet with the next id, resolved with the stored pet and its JSON text, so that the 201 serializes
+   * nothing again; rejects with a StoreFailure (quota, no ids left, storage).
+   */
   createText(input: NewPet): Promise<PetText>;
   /** Replaces every pet, as a new generation (reset, fixture load): all or nothing. */
   replace(pets: readonly Pet[], nextId?: number): Promise<void>;
@@ -59,9 +64,9 @@ export interface WorkspaceStore {
   /** The workspace id of a key: a keyed hash, never the key. */
   idOf(key: string): string;
   /** Runs `work` on a key's workspace (created and seeded on first use); it stays available until `work` settles. */
-  use<T>(key: string, work: (workspace: Workspace) => MaybePromise<T>): Promise<T>;
+  use<T>(key: string, work: (workspace: WorkspaceData) => MaybePromise<T>): Promise<T>;
   /** A key's workspace when it can be read at once (for synchronous work only), else undefined. */
-  peek(key: string): Workspace | undefined;
+  peek(key: string): WorkspaceData | undefined;
   /** Ids of the workspaces open (or known) now. */
   openIds(): string[];
   /** Workspaces open now: the file backend's open stores; on PostgreSQL, those this instance's requests use. */
@@ -120,7 +125,7 @@ export interface CheckpointInfo {
 
 /** What a checkpoint keeps: a workspace's export text and its summary, taken at the same moment. */
 export interface CheckpointInput extends Summary {
-  /** The export, `{"nextId","pets"}`, exactly as `Workspace.exportPieces` gives it: kept byte for byte. */
+  /** The export, `{"nextId","pets"}`, exactly as `WorkspaceData.exportPieces` gives it: kept byte for byte. */
   text: Iterable<string> | AsyncIterable<string>;
 }
 

@@ -1,5 +1,6 @@
 import { stringifyJson } from '../core/exact-json.js';
 import { StoreFailure } from './errors.js';
+import { nextIdAfterLoad } from './ids.js';
 import { buildPet, petBytes, quotaProblem, type Quota } from './pet-index.js';
 import { generatePets } from './seed.js';
 import type { NewPet, Pet } from './types.js';
@@ -7,10 +8,11 @@ import { utf8Length } from '../core/utf8-length.js';
 
 /**
  * The rules a workspace keeps whatever keeps its pets (the file and the
- * memory stores), with their messages: ids, quotas, clashes of a load.
+ * memory stores), with their messages: quotas, clashes of a load, a load's
+ * totals. Ids are `ids.ts`'s.
  */
 
-/** A create waiting for its batch: the pet with the id it will get if every batch before it succeeds. */
+/** A create waiting for its batch: the pet with the id it will get if every batch before it succeeds (`takeIds`). */
 export interface PendingCreate {
   input: NewPet;
   pet: Pet;
@@ -19,16 +21,12 @@ export interface PendingCreate {
   reserved: number;
 }
 
-/** The largest id: the next id after it must still be exact in JSON (2^53 - 1). */
-export const MAX_ID = Number.MAX_SAFE_INTEGER - 1;
-
 /**
  * A create about to be stored, with the id it gets if every create before it
- * succeeds. Refused (StoreFailure) when no id is left or the workspace,
- * counting what waits, would pass its quota.
+ * succeeds (taken with `takeIds`). Refused (StoreFailure) when the
+ * workspace, counting what waits, would pass its quota.
  */
 export function prepareCreate(input: NewPet, provisionalId: number, held: { pets: number; bytes: number }, quota: Quota | undefined): PendingCreate {
-  if (provisionalId > MAX_ID) throw noIdsLeft();
   const pet = buildPet(provisionalId, input);
   const json = stringifyJson(pet);
   const bytes = utf8Length(json);
@@ -36,10 +34,6 @@ export function prepareCreate(input: NewPet, provisionalId: number, held: { pets
   if (problem) throw quotaRefusal(problem, 'stored');
   return { input, pet, json, reserved: bytes };
 }
-
-/** A create refused because the id after the last one given would pass MAX_ID. */
-export const noIdsLeft = (): StoreFailure =>
-  new StoreFailure('invalid_request', `No ids left: the last id, ${MAX_ID}, is taken. Reset the workspace or load pets with lower ids.`);
 
 /** A write refused by the workspace's quota (`problem`, from `quotaProblem`): a create ('stored') or a reset or load ('loaded'). */
 export const quotaRefusal = (problem: string, what: 'stored' | 'loaded'): StoreFailure => new StoreFailure('quota_exceeded', `${problem} Nothing was ${what}.`);
@@ -73,9 +67,9 @@ export const EMPTY: Totals = { count: 0, bytes: 0, nextId: 0 };
 /**
  * The totals a load of `pets` gives a workspace that holds `held` (EMPTY
  * for a reset, whose pets replace all): within the quota (else a
- * StoreFailure, nothing loaded), and the next id at least `nextId` and the
- * one held, and past the highest id loaded. A store that keeps its pets
- * elsewhere (PostgreSQL) needs only these numbers.
+ * StoreFailure, nothing loaded), and the next id (`nextIdAfterLoad`): at
+ * least `nextId` and the one held, and past the highest id loaded. A store
+ * that keeps its pets elsewhere (PostgreSQL) needs only these numbers.
  */
 export function loadTotals(held: Totals, pets: readonly Pet[], nextId: number | undefined, quota: Quota | undefined): Totals {
   let bytes = held.bytes;
@@ -87,17 +81,18 @@ export function loadTotals(held: Totals, pets: readonly Pet[], nextId: number | 
   const count = held.count + pets.length;
   const problem = quotaProblem(quota, count, bytes);
   if (problem) throw quotaRefusal(problem, 'loaded');
-  return { count, bytes, nextId: Math.max(nextId ?? 0, held.nextId, highest + 1) };
+  return { count, bytes, nextId: nextIdAfterLoad(held.nextId, nextId, highest) };
 }
 
 /**
  * The content a reset or load gives a workspace: pets sorted by id, within
  * the quota (else a StoreFailure, nothing loaded), and the next id: at least
- * `nextId` and past the highest id (`loadTotals`).
+ * `nextId` and `heldNextId` (an append's: the next id it keeps), and past
+ * the highest id (`loadTotals`).
  */
-export function nextGeneration(pets: readonly Pet[], nextId: number | undefined, quota: Quota | undefined): Generation {
+export function nextGeneration(pets: readonly Pet[], nextId: number | undefined, quota: Quota | undefined, heldNextId = EMPTY.nextId): Generation {
   const sorted = [...pets].sort((a, b) => a.id - b.id);
-  const totals = loadTotals(EMPTY, sorted, nextId, quota);
+  const totals = loadTotals({ ...EMPTY, nextId: heldNextId }, sorted, nextId, quota);
   return { pets: sorted, bytes: totals.bytes, nextId: totals.nextId };
 }
 

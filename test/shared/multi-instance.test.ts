@@ -48,15 +48,17 @@ describe('two instances on one database', () => {
     expect(await list()).toEqual([1, 2]);
   });
 
-  it('200 concurrent creates split across A and B get 200 distinct ids, all listed through either', async () => {
+  it('200 concurrent creates split across A and B get the next 200 ids, none twice and none skipped, all listed through either', async () => {
+    const { nextId } = (await two.a.ctl('GET', '/export')).body as { nextId: number };
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) => (i % 2 ? two.a : two.b).call('/v1/pets', { method: 'POST', json: { name: `Burst ${i}`, categoryId: 1 } })),
     );
     expect(results.map((r) => r.status)).toEqual(Array(200).fill(201));
     const ids = results.map((r) => (r.body as Pet).id);
-    expect(new Set(ids).size).toBe(200);
-    const exported = await two.b.ctl('GET', '/export');
-    const stored = new Set((exported.body as { pets: Pet[] }).pets.map((p) => p.id));
+    expect([...ids].sort((x, y) => x - y)).toEqual(Array.from({ length: 200 }, (_, i) => nextId + i));
+    const exported = (await two.b.ctl('GET', '/export')).body as { nextId: number; pets: Pet[] };
+    expect(exported.nextId).toBe(nextId + 200);
+    const stored = new Set(exported.pets.map((p) => p.id));
     for (const id of ids) expect(stored.has(id)).toBe(true);
   });
 

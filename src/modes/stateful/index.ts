@@ -1,4 +1,4 @@
-import type { MaybePromise, Workspace, WorkspaceStore } from '../../store/backend.js';
+import type { MaybePromise, WorkspaceData, WorkspaceStore } from '../../store/backend.js';
 import { ApiError } from '../../http/errors.js';
 import type { ModeHandler, OperationRequest, Reply } from '../../core/operation.js';
 import type { Page, PetText } from '../../store/pet-index.js';
@@ -24,7 +24,7 @@ function petReply(text: PetText | undefined, id: unknown): Reply {
 /** The stateful mode: answers from the caller's workspace, whatever backend keeps it. */
 export function createStatefulMode(workspaces: WorkspaceStore): ModeHandler {
   /** A read of a workspace: at once when it can be read at once (an open file workspace), else once it is available. */
-  const read = (key: string, work: (workspace: Workspace) => MaybePromise<Reply>): MaybePromise<Reply> => {
+  const read = (key: string, work: (workspace: WorkspaceData) => MaybePromise<Reply>): MaybePromise<Reply> => {
     const workspace = workspaces.peek(key);
     return workspace ? work(workspace) : workspaces.use(key, work);
   };

@@ -2,14 +2,15 @@ import type { Low } from 'lowdb';
 import type { CommitLog } from './commit-log.js';
 import { Compactor } from './compactor.js';
 import { RenamedNotDurable } from './durable-entries.js';
-import { encodeBatch, prepareCreate, type PendingCreate } from './create-batch.js';
+import { encodeBatch } from './create-batch.js';
 import { StoreError, StoreFailure, storageFailure } from '../errors.js';
 import { PetIndex, type Page, type PetText, type Quota } from '../pet-index.js';
-import { appendClash, nextGeneration } from '../rules.js';
+import { takeIds } from '../ids.js';
+import { appendClash, nextGeneration, prepareCreate, type PendingCreate } from '../rules.js';
 import { recoverFiles, type RecoverOptions } from './recover.js';
 import type { NewPet, Pet, PetStatus, StoreData } from '../types.js';
 import { WriteQueue } from './write-queue.js';
-import type { Summary, Workspace } from '../backend.js';
+import type { Summary, WorkspaceData } from '../backend.js';
 import { exportJson } from '../export-json.js';
 
 export type { Page } from '../pet-index.js';
@@ -20,8 +21,6 @@ export interface PetStoreOptions extends RecoverOptions {
   /** Most pets and most bytes of pet JSON the store may hold. */
   quota?: Quota;
 }
-
-export { MAX_ID } from './create-batch.js';
 
 /**
  * One workspace's pets: an in-memory index that reads are served from, a
@@ -36,7 +35,7 @@ export { MAX_ID } from './create-batch.js';
  * (and the log emptied) on reset and load, when the log grows past
  * `compactAfter` records and past the pets of the snapshot, and on close.
  */
-export class PetStore implements Workspace {
+export class PetStore implements WorkspaceData {
   readonly logFile: string;
   private readonly index: PetIndex;
   private readonly queue: WriteQueue<PendingCreate, PetText>;
@@ -116,21 +115,18 @@ export class PetStore implements Workspace {
   }
 
   /**
-   * Adds a pet with the next id; resolves once it is durably written, and
-   * only then can it be read. Rejects with a StoreFailure when no id is
-   * left, a quota would be exceeded, or storage fails.
+   * Adds a pet with the next id, with its JSON text (the one its log record
+   * holds); resolves once it is durably written, and only then can it be
+   * read. Rejects with a StoreFailure when no id is left, a quota would be
+   * exceeded, or storage fails.
    */
-  create(input: NewPet): Promise<Pet> {
-    return this.createText(input).then((text) => text.pet);
-  }
-
-  /** `create` with the pet's JSON text: the one its log record holds. */
   createText(input: NewPet): Promise<PetText> {
     this.assertOpen();
     const held = { pets: this.index.size + this.pending.pets, bytes: this.index.bytes + this.pending.bytes };
     let item: PendingCreate;
     try {
-      item = prepareCreate(input, this.nextId + this.pending.pets, held, this.options.quota);
+      // The id it gets if every create waiting before it is stored: the last of their block and its own.
+      item = prepareCreate(input, takeIds(this.nextId, this.pending.pets + 1).last, held, this.options.quota);
     } catch (error) {
       return Promise.reject(error as Error);
     }
@@ -155,7 +151,7 @@ export class PetStore implements Workspace {
     return this.queue.exclusive(() => {
       const clash = appendClash((id) => this.index.get(id) !== undefined, pets);
       if (clash) throw clash;
-      return this.swap([...this.index.all(), ...pets], Math.max(nextId ?? 0, this.nextId));
+      return this.swap([...this.index.all(), ...pets], nextId, this.nextId);
     });
   }
 
@@ -221,9 +217,9 @@ export class PetStore implements Workspace {
     }
   }
 
-  /** The new generation is written aside, renamed over the snapshot, and only then served. */
-  private async swap(pets: readonly Pet[], nextId: number | undefined): Promise<void> {
-    const { pets: sorted, bytes, nextId: next } = nextGeneration(pets, nextId, this.options.quota);
+  /** The new generation is written aside, renamed over the snapshot, and only then served; an append's keeps at least the next id held (`heldNextId`). */
+  private async swap(pets: readonly Pet[], nextId: number | undefined, heldNextId?: number): Promise<void> {
+    const { pets: sorted, bytes, nextId: next } = nextGeneration(pets, nextId, this.options.quota, heldNextId);
     const data: StoreData = { format: 1, epoch: this.epoch + 1, nextId: next, pets: sorted };
     const unsynced = await this.db.adapter.write(data).then(
       () => undefined,

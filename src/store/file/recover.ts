@@ -4,6 +4,7 @@ import { CommitLog } from './commit-log.js';
 import { renameFile } from './durable-entries.js';
 import { DurableJsonFile } from './durable-file.js';
 import { StoreError, storageFailure } from '../errors.js';
+import { idAfter } from '../ids.js';
 import { seededGeneration } from '../rules.js';
 import type { Pet, StoreData } from '../types.js';
 
@@ -60,7 +61,7 @@ function replay(data: StoreData, record: unknown): number {
   if (!Number.isSafeInteger(e) || !pet || typeof pet !== 'object' || !Number.isSafeInteger(pet.id)) return 0;
   if (e !== data.epoch || pet.id < data.nextId) return 1;
   data.pets.push(pet);
-  data.nextId = pet.id + 1;
+  data.nextId = idAfter(pet.id);
   return 1;
 }
 

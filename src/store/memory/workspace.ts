@@ -1,5 +1,6 @@
-import type { Summary, Workspace } from '../backend.js';
+import type { Summary, WorkspaceData } from '../backend.js';
 import { exportJson } from '../export-json.js';
+import { takeIds } from '../ids.js';
 import { PetIndex, type Page, type PetText, type Quota } from '../pet-index.js';
 import { appendClash, nextGeneration, prepareCreate, type Generation } from '../rules.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
@@ -9,7 +10,7 @@ import type { NewPet, Pet, PetStatus } from '../types.js';
  * rules every store shares (ids, quotas, clashes), without a file. A write
  * is applied at once, whole or not at all, and lasts as long as the process.
  */
-export class MemoryWorkspace implements Workspace {
+export class MemoryWorkspace implements WorkspaceData {
   private readonly index: PetIndex;
   private nextId: number;
 
@@ -34,17 +35,17 @@ export class MemoryWorkspace implements Workspace {
     return this.index.text(id);
   }
 
-  /** Adds a pet with the next id; rejects with a StoreFailure when no id is left or the quota would be passed. */
-  create(input: NewPet): Promise<Pet> {
-    return this.createText(input).then((text) => text.pet);
-  }
-
-  /** `create` with the pet's JSON text, the one its quota was counted on. */
+  /**
+   * Adds a pet with the next id, with its JSON text (the one its quota was
+   * counted on); rejects with a StoreFailure when no id is left or the quota
+   * would be passed.
+   */
   createText(input: NewPet): Promise<PetText> {
     try {
-      const { pet, json, reserved } = prepareCreate(input, this.nextId, { pets: this.index.size, bytes: this.index.bytes }, this.quota);
+      const ids = takeIds(this.nextId, 1);
+      const { pet, json, reserved } = prepareCreate(input, ids.first, { pets: this.index.size, bytes: this.index.bytes }, this.quota);
       this.index.add(pet, reserved);
-      this.nextId += 1;
+      this.nextId = ids.after;
       return Promise.resolve({ pet, json, byteLength: reserved });
     } catch (error) {
       return Promise.reject(error as Error);
@@ -52,18 +53,13 @@ export class MemoryWorkspace implements Workspace {
   }
 
   replace(pets: readonly Pet[], nextId?: number): Promise<void> {
-    try {
-      this.swap(pets, nextId);
-      return Promise.resolve();
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+    return atOnce(() => this.swap(pets, nextId));
   }
 
   append(pets: readonly Pet[], nextId?: number): Promise<void> {
     const clash = appendClash((id) => this.index.get(id) !== undefined, pets);
     if (clash) return Promise.reject(clash);
-    return this.replace([...this.index.all(), ...pets], Math.max(nextId ?? 0, this.nextId));
+    return atOnce(() => this.swap([...this.index.all(), ...pets], nextId, this.nextId));
   }
 
   summary(): Summary {
@@ -74,9 +70,20 @@ export class MemoryWorkspace implements Workspace {
     return exportJson(this.index.all(), this.nextId);
   }
 
-  private swap(pets: readonly Pet[], nextId: number | undefined): void {
-    const generation = nextGeneration(pets, nextId, this.quota);
+  /** The new content; an append's keeps at least the next id held (`heldNextId`). */
+  private swap(pets: readonly Pet[], nextId: number | undefined, heldNextId?: number): void {
+    const generation = nextGeneration(pets, nextId, this.quota, heldNextId);
     this.index.reset(generation.pets, generation.bytes);
     this.nextId = generation.nextId;
+  }
+}
+
+/** `work`, done at once, as a promise: resolved, or rejected with what it threw. */
+function atOnce(work: () => void): Promise<void> {
+  try {
+    work();
+    return Promise.resolve();
+  } catch (error) {
+    return Promise.reject(error as Error);
   }
 }

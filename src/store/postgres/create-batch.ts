@@ -1,8 +1,9 @@
 import type pg from 'pg';
-import { MAX_ID } from '../rules.js';
+import { idAt } from '../ids.js';
 import { buildPet, type Quota } from '../pet-index.js';
 import type { NewPet, Pet } from '../types.js';
 import { BatchQueue, rejectEach } from './batch-queue.js';
+import { takeIdsSql } from './id-sql.js';
 
 /** A create waiting for its statement: what was sent and the pet's JSON after the id. */
 export interface QueuedCreate {
@@ -12,6 +13,19 @@ export interface QueuedCreate {
   resolve(pet: Pet): void;
   reject(error: unknown): void;
 }
+
+/** A batch of creates: their ids taken (id-sql.ts), in arrival order (the ordinality of `$6`), and their pets stored, in one statement. */
+const CREATE_BATCH = (() => {
+  const take = takeIdsSql({ count: '$2', fixedBytes: '$3', quotaPets: '$4', quotaBytes: '$5' });
+  const id = take.idAt('(t.ord - 1)');
+  return `WITH ${take.with},
+    ins AS (
+      INSERT INTO petstore_pets (workspace, id, status, json)
+      SELECT $1, ${id}, t.status, '{"id":' || ${id} || t.rest
+      FROM w, ROWS FROM (json_to_recordset($6::json) AS (status text, rest text)) WITH ORDINALITY AS t(status, rest, ord)
+      RETURNING 1)
+    SELECT (SELECT first FROM w), (SELECT count(*) FROM ins) AS stored`;
+})();
 
 /**
  * Group commit for PostgreSQL: the creates of a workspace that arrive
@@ -49,24 +63,13 @@ export class CreateBatcher {
   /** The whole batch in one statement, or undefined when it cannot be stored whole. */
   private async many(batch: QueuedCreate[]): Promise<Pet[] | undefined> {
     const n = batch.length;
-    const digits = '(SELECT sum(length(g::text)) FROM generate_series(next_id, next_id + $2 - 1) g)';
     const { rows } = await this.pool.query<{ first: string | null; stored: string }>({
       name: 'petstore-create-batch',
-      text: `WITH w AS (
-         UPDATE petstore_workspaces SET version = version + 1, next_id = next_id + $2, pet_count = pet_count + $2, bytes = bytes + $3 + ${digits}
-         WHERE id = $1 AND next_id + $2 - 1 <= $4 AND pet_count + $2 <= $5 AND bytes + $3 + ${digits} <= $6
-         RETURNING next_id - $2 AS first),
-       ins AS (
-         INSERT INTO petstore_pets (workspace, id, status, json)
-         SELECT $1, w.first + t.ord - 1, t.status, '{"id":' || (w.first + t.ord - 1) || t.rest
-         FROM w, ROWS FROM (json_to_recordset($7::json) AS (status text, rest text)) WITH ORDINALITY AS t(status, rest, ord)
-         RETURNING 1)
-       SELECT (SELECT first FROM w), (SELECT count(*) FROM ins) AS stored`,
+      text: CREATE_BATCH,
       values: [
         this.workspace,
         n,
         batch.reduce((sum, item) => sum + item.fixedBytes, 0),
-        MAX_ID,
         this.quota.pets,
         this.quota.bytes,
         // One JSON parameter: an array parameter would be escaped a character at a time.
@@ -76,6 +79,6 @@ export class CreateBatcher {
     // Stored as their text was built: the same pets, made here rather than read back.
     const first = rows[0]?.first;
     if (first === undefined || first === null || Number(rows[0]?.stored) !== n) return undefined;
-    return batch.map((item, i) => buildPet(Number(first) + i, item.input));
+    return batch.map((item, i) => buildPet(idAt(Number(first), i), item.input));
   }
 }

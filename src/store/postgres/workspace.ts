@@ -1,13 +1,15 @@
 import { parseJson, stringifyJson } from '../../core/exact-json.js';
 import type pg from 'pg';
-import type { CheckpointInput, Summary, Workspace } from '../backend.js';
+import type { CheckpointInput, Summary, WorkspaceData } from '../backend.js';
 import type { StoreFailure } from '../errors.js';
 import { buildPet, quotaProblem, type Page, type PetText, type Quota } from '../pet-index.js';
-import { EMPTY, MAX_ID, appendClash, loadTotals, noIdsLeft, quotaRefusal, type Totals } from '../rules.js';
+import { idBytes, nextIdAfterLoad, takeIds } from '../ids.js';
+import { EMPTY, appendClash, loadTotals, quotaRefusal, type Totals } from '../rules.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
 import { failed, transaction } from './pool.js';
 import { exportRows, insertPets, missing, readExport } from './workspace-rows.js';
 import { CreateBatcher, type QueuedCreate } from './create-batch.js';
+import { takeIdsSql } from './id-sql.js';
 import type { ReadCache } from './read-cache.js';
 
 /** A pet's JSON after its id: `{"id":` + id + this is its whole text, as `JSON.stringify(buildPet(id, input))` gives it. */
@@ -15,12 +17,19 @@ function textAfterId(input: NewPet): string {
   return stringifyJson(buildPet(0, input)).slice('{"id":0'.length);
 }
 
+/** One create: its id taken (id-sql.ts) and its pet stored, in one statement. */
+const CREATE_ONE = (() => {
+  const take = takeIdsSql({ count: '1', fixedBytes: '$3', quotaPets: '$4', quotaBytes: '$5' });
+  return `WITH ${take.with}
+    INSERT INTO petstore_pets (workspace, id, status, json) SELECT $1, ${take.idAt('0')}, $2, '{"id":' || ${take.idAt('0')} || $6 FROM w RETURNING id`;
+})();
+
 /**
  * One API key's pets in PostgreSQL. Nothing is cached: every read asks the
  * database, so a change made through any instance is seen by the next
  * request to any other. A write resolves once committed.
  */
-export class PgWorkspace implements Workspace {
+export class PgWorkspace implements WorkspaceData {
   constructor(
     private readonly pool: pg.Pool,
     readonly id: string,
@@ -87,17 +96,14 @@ export class PgWorkspace implements Workspace {
   /** Creates of this workspace through this instance, grouped into one statement each while one runs. */
   private readonly batcher: CreateBatcher;
 
-  /** Adds a pet with the next id; resolves after the COMMIT of its statement (see CreateBatcher). */
-  create(input: NewPet): Promise<Pet> {
-    const rest = textAfterId(input);
-    return this.batcher.add(input, rest, Buffer.byteLength(`{"id":${rest}`));
-  }
-
-  /** `create` with the pet's JSON text, built as the database builds the stored one: `{"id":` + id + the rest. */
+  /**
+   * Adds a pet with the next id; resolves after the COMMIT of its statement (see CreateBatcher), with the pet's
+   * JSON text built as the database builds the stored one: `{"id":` + id + the rest.
+   */
   createText(input: NewPet): Promise<PetText> {
     const rest = textAfterId(input);
     const fixedBytes = Buffer.byteLength(`{"id":${rest}`);
-    return this.batcher.add(input, rest, fixedBytes).then((pet) => ({ pet, json: `{"id":${pet.id}${rest}`, byteLength: fixedBytes + String(pet.id).length }));
+    return this.batcher.add(input, rest, fixedBytes).then((pet) => ({ pet, json: `{"id":${pet.id}${rest}`, byteLength: fixedBytes + idBytes(pet.id) }));
   }
 
   /**
@@ -110,12 +116,8 @@ export class PgWorkspace implements Workspace {
     const { rows } = await this.pool
       .query<{ id: string }>({
         name: 'petstore-create',
-        text: `WITH w AS (
-           UPDATE petstore_workspaces SET version = version + 1, next_id = next_id + 1, pet_count = pet_count + 1, bytes = bytes + $3 + length(next_id::text)
-           WHERE id = $1 AND next_id <= $4 AND pet_count < $5 AND bytes + $3 + length(next_id::text) <= $6
-           RETURNING next_id - 1 AS id)
-         INSERT INTO petstore_pets (workspace, id, status, json) SELECT $1, w.id, $2, '{"id":' || w.id || $7 FROM w RETURNING id`,
-        values: [this.id, input.status ?? null, fixedBytes, MAX_ID, this.quota.pets, this.quota.bytes, rest],
+        text: CREATE_ONE,
+        values: [this.id, input.status ?? null, fixedBytes, this.quota.pets, this.quota.bytes, rest],
       })
       .catch(failed('Could not store the pet'));
     // Stored as its text was built: the same pet, made here rather than read back.
@@ -123,11 +125,11 @@ export class PgWorkspace implements Workspace {
     throw await this.refusal(fixedBytes);
   }
 
-  /** Why a create stored nothing: no id left, or a quota. */
+  /** Why a create stored nothing: no id left (`takeIds` rejects with it), or a quota. */
   private async refusal(fixedBytes: number): Promise<StoreFailure> {
     const s = await this.state(this.pool);
-    if (s.nextId > MAX_ID) return noIdsLeft();
-    const problem = quotaProblem(this.quota, s.count + 1, s.bytes + fixedBytes + String(s.nextId).length);
+    const id = takeIds(s.nextId, 1).first;
+    const problem = quotaProblem(this.quota, s.count + 1, s.bytes + fixedBytes + idBytes(id));
     return quotaRefusal(problem ?? 'The workspace is at its quota.', 'stored');
   }
 
@@ -143,7 +145,7 @@ export class PgWorkspace implements Workspace {
   /** Pets added to those stored, in one transaction; none may have an id already stored. */
   append(pets: readonly Pet[], nextId?: number): Promise<void> {
     return transaction(this.pool, async (client) => {
-      const held = await this.lock(client);
+      const held = await this.lock(client, true);
       const { rows } = await client.query<{ id: string }>('SELECT id FROM petstore_pets WHERE workspace = $1 AND id = ANY($2::bigint[])', [
         this.id,
         pets.map((p) => p.id),
@@ -171,12 +173,20 @@ export class PgWorkspace implements Workspace {
     return { count, nextId, text: pieces };
   }
 
-  /** The workspace's row, locked until the transaction ends: loads and resets of one workspace take turns. */
-  private async lock(client: pg.PoolClient): Promise<{ nextId: number; count: number; bytes: number }> {
-    return this.state(client, ' FOR UPDATE');
+  /**
+   * The workspace's row, locked until the transaction ends: loads and resets
+   * of one workspace take turns. With `stored`, its next id is also past the
+   * highest id its table holds (`nextIdAfterLoad`): an append keeps those
+   * pets, and the next id never falls on one, whatever the counter said.
+   */
+  private async lock(client: pg.PoolClient, stored = false): Promise<Totals> {
+    const held = await this.state(client, ' FOR UPDATE');
+    if (!stored) return held;
+    const { rows } = await client.query<{ highest: string }>('SELECT coalesce(max(id), 0) AS highest FROM petstore_pets WHERE workspace = $1', [this.id]);
+    return { ...held, nextId: nextIdAfterLoad(held.nextId, undefined, Number(rows[0]?.highest ?? 0)) };
   }
 
-  private async state(db: pg.Pool | pg.PoolClient, lock = ''): Promise<{ nextId: number; count: number; bytes: number }> {
+  private async state(db: pg.Pool | pg.PoolClient, lock = ''): Promise<Totals> {
     const { rows } = await db.query<{ next_id: string; pet_count: string; bytes: string }>(
       `SELECT next_id, pet_count, bytes FROM petstore_workspaces WHERE id = $1${lock}`,
       [this.id],
@@ -186,15 +196,12 @@ export class PgWorkspace implements Workspace {
     return { nextId: Number(row.next_id), count: Number(row.pet_count), bytes: Number(row.bytes) };
   }
 
-  /** Inserts `pets` beside `held` (`loadTotals`: the quota checked first) and sets the counts and the next id. */
+  /** Inserts `pets` beside `held` (`loadTotals`: the quota checked first, the next id decided) and sets the counts and the next id. */
   private async store(client: pg.PoolClient, pets: readonly Pet[], nextId: number | undefined, held: Totals): Promise<void> {
     const totals = loadTotals(held, pets, nextId, this.quota);
     await insertPets(client, this.id, pets);
-    // The table's highest id too: a next id never falls on a stored pet, whatever the counter said.
     await client.query(
-      `UPDATE petstore_workspaces SET generation = generation + 1, version = version + 1, pet_count = $2, bytes = $3,
-         next_id = GREATEST($4::bigint, (SELECT coalesce(max(id), 0) + 1 FROM petstore_pets WHERE workspace = $1))
-       WHERE id = $1`,
+      'UPDATE petstore_workspaces SET generation = generation + 1, version = version + 1, pet_count = $2, bytes = $3, next_id = $4 WHERE id = $1',
       [this.id, totals.count, totals.bytes, totals.nextId],
     );
   }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { MaybePromise, Workspace, WorkspaceStore } from '../backend.js';
+import type { MaybePromise, WorkspaceData, WorkspaceStore } from '../backend.js';
 import { workspaceIdsOf } from '../workspace-id.js';
 import { WorkspaceUsers } from '../workspace-users.js';
 import type { OpenKeyPolicy } from '../open-key-policy.js';
@@ -79,7 +79,7 @@ export class PgWorkspaces implements WorkspaceStore {
     return this.ids(key);
   }
 
-  async use<T>(key: string, work: (workspace: Workspace) => MaybePromise<T>): Promise<T> {
+  async use<T>(key: string, work: (workspace: WorkspaceData) => MaybePromise<T>): Promise<T> {
     const id = this.idOf(key);
     this.users.enter(id);
     try {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PetStore } from '../../../src/store/file/pet-store.js';
 import { tempDir } from '../../support/harness.js';
+import { createPet } from '../../support/create-pet.js';
 
 const MAX = 2n ** 63n - 1n;
 const MIN = -(2n ** 63n);
@@ -29,8 +30,8 @@ const exported = async (store: PetStore) => [...store.exportPieces()].join('');
 describe('a categoryId past 2^53 in the file store', () => {
   it('is held as the exact bigint, written digit for digit to the commit log, the snapshot, pages and the export', async () => {
     let store = await open(join(tempDir('petstore-int64-'), 'db.json'));
-    const max = await store.create({ name: 'Max', categoryId: MAX });
-    await store.create({ name: 'Min', categoryId: MIN, status: 'sold' });
+    const max = await createPet(store, { name: 'Max', categoryId: MAX });
+    await createPet(store, { name: 'Min', categoryId: MIN, status: 'sold' });
     expect(max.categoryId).toBe(MAX);
     const texts = ['{"id":1,"name":"Max","categoryId":9223372036854775807}', '{"id":2,"name":"Min","categoryId":-9223372036854775808,"status":"sold"}'];
     expect(store.page(10).json).toBe(`[${texts.join(',')}]`);
@@ -53,7 +54,7 @@ describe('a categoryId past 2^53 in the file store', () => {
 
   it('a safe categoryId stays a number', async () => {
     const store = await open(join(tempDir('petstore-int64-'), 'db.json'));
-    expect((await store.create({ name: 'Safe', categoryId: 9007199254740991 })).categoryId).toBe(9007199254740991);
+    expect((await createPet(store, { name: 'Safe', categoryId: 9007199254740991 })).categoryId).toBe(9007199254740991);
     const again = await closeAndOpen(store, true);
     expect(again.get(1)?.categoryId).toBe(9007199254740991);
   });

@@ -40,7 +40,7 @@ async function start(policy: { max?: number; ttlMs?: number } = {}, dir = tempDi
 
 /** Workspace files (snapshots and logs) beside the data file, by id. */
 const onDisk = (dir: string) => new Set(readdirSync(dir).flatMap((f) => /^db\.([0-9a-f]{16})\.json/.exec(f)?.[1] ?? []));
-const create = (ws: Workspaces, key: string, name = `of ${key}`) => ws.use(key, (store) => store.create({ name, categoryId: 1 }));
+const create = (ws: Workspaces, key: string, name = `of ${key}`) => ws.use(key, (store) => store.createText({ name, categoryId: 1 }));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('workspaces of open keys', () => {

@@ -10,6 +10,7 @@ import { StoreFailure } from '../../../src/store/errors.js';
 import { PetStore, type PetStoreOptions } from '../../../src/store/file/pet-store.js';
 import type { Pet } from '../../../src/store/types.js';
 import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from '../../support/tmpfs.js';
+import { createPet } from '../../support/create-pet.js';
 
 let fs: Tmpfs;
 const stores: PetStore[] = [];
@@ -38,10 +39,10 @@ const bigName = (n: number) => `${n}-${'x'.repeat(20_000)}`;
 describe.skipIf(tmpfsUnavailable)('PetStore on a failing disk', () => {
   it('a create on a full disk fails with insufficient_storage and leaves no trace; the next one after space is freed gets the next id', async () => {
     const store = await open();
-    const acked: Pet[] = [await store.create({ name: bigName(1), categoryId: 1 })];
+    const acked: Pet[] = [await createPet(store, { name: bigName(1), categoryId: 1 })];
     const before = { size: store.size, nextId: store.nextId, log: statSync(store.logFile).size };
     const unfill = fs.fill(8 * 1024);
-    const failed = await Promise.allSettled([1, 2, 3].map((n) => store.create({ name: bigName(n), categoryId: 99 })));
+    const failed = await Promise.allSettled([1, 2, 3].map((n) => createPet(store, { name: bigName(n), categoryId: 99 })));
     for (const result of failed) {
       expect(result.status).toBe('rejected');
       const reason = (result as PromiseRejectedResult).reason as StoreFailure;
@@ -52,7 +53,7 @@ describe.skipIf(tmpfsUnavailable)('PetStore on a failing disk', () => {
     expect({ size: store.size, nextId: store.nextId, log: statSync(store.logFile).size }).toEqual(before);
     expect(store.list(100).filter((p) => p.categoryId === 99)).toEqual([]);
     unfill();
-    acked.push(await store.create({ name: 'after', categoryId: 3 }));
+    acked.push(await createPet(store, { name: 'after', categoryId: 3 }));
     expect(acked[1]?.id).toBe(before.nextId);
     const again = await reopen(store);
     expect(again.all().slice(-2)).toEqual(acked);
@@ -83,7 +84,7 @@ describe.skipIf(tmpfsUnavailable)('PetStore on a failing disk', () => {
     // Room for log records, not for a second copy of the snapshot.
     const unfill = fs.fill(statSync(store.file).size / 2);
     const acked = [];
-    for (let n = 0; n < 5; n++) acked.push(await store.create({ name: `logged ${n}`, categoryId: 4 }));
+    for (let n = 0; n < 5; n++) acked.push(await createPet(store, { name: `logged ${n}`, categoryId: 4 }));
     await store.flush();
     expect(warnings.some((w) => /Could not fold/.test(w))).toBe(true);
     unfill();
@@ -94,14 +95,14 @@ describe.skipIf(tmpfsUnavailable)('PetStore on a failing disk', () => {
   it('on a read-only file system writes fail with service_unavailable naming it, reads go on, and writes work after a remount', async () => {
     // Linux refuses to remount read-only while a file is open for writing: the store starts on it read-only.
     const first = await open();
-    const acked = await first.create({ name: 'first', categoryId: 1 });
+    const acked = await createPet(first, { name: 'first', categoryId: 1 });
     await first.close();
     stores.splice(0);
     fs.readOnly(true);
     let store: PetStore;
     try {
       store = await open();
-      const error = await store.create({ name: 'refused', categoryId: 1 }).catch((e: unknown) => e);
+      const error = await createPet(store, { name: 'refused', categoryId: 1 }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StoreFailure);
       expect((error as StoreFailure).code).toBe('service_unavailable');
       expect((error as StoreFailure).message).toMatch(/read-only/);
@@ -110,7 +111,7 @@ describe.skipIf(tmpfsUnavailable)('PetStore on a failing disk', () => {
     } finally {
       fs.readOnly(false);
     }
-    const later = await store.create({ name: 'later', categoryId: 1 });
+    const later = await createPet(store, { name: 'later', categoryId: 1 });
     expect(later.id).toBe(acked.id + 1);
     expect((await reopen(store)).all().slice(-2)).toEqual([acked, later]);
   });

@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeRecord } from '../../../src/store/file/commit-log.js';
 import type { StoreFailure } from '../../../src/store/errors.js';
-import { MAX_ID, PetStore, type PetStoreOptions } from '../../../src/store/file/pet-store.js';
+import { PetStore, type PetStoreOptions } from '../../../src/store/file/pet-store.js';
+import { MAX_ID } from '../../../src/store/ids.js';
 import { StoreError } from '../../../src/store/types.js';
 import { tempDir } from '../../support/harness.js';
+import { createPet } from '../../support/create-pet.js';
 
 const opened: PetStore[] = [];
 afterEach(async () => {
@@ -55,7 +57,7 @@ describe('PetStore', () => {
     const before = matches(100);
     matches(100, 'sold');
     expect(store.page(100)).toBe(before);
-    await store.create({ name: 'Newcomer', categoryId: 2, status: 'sold' });
+    await createPet(store, { name: 'Newcomer', categoryId: 2, status: 'sold' });
     expect(matches(100).pets.at(-1)?.name).toBe('Newcomer');
     expect(matches(100, 'sold').pets.at(-1)?.name).toBe('Newcomer');
     await store.replace([{ id: 7, name: 'Only', categoryId: 1 }]);
@@ -64,10 +66,11 @@ describe('PetStore', () => {
     for (let limit = 1; limit <= 100; limit++) matches(limit);
   });
 
-  it('creates with the next id, keeps no status key when none is given, and survives a reopen', async () => {
+  it('creates with the next id, keeps no status key when none is given, answers the JSON text it stored, and survives a reopen', async () => {
     const store = await openStore(fileIn());
-    const a = await store.create({ name: 'A', categoryId: 1 });
-    const b = await store.create({ name: 'B', categoryId: 2, status: 'pending' });
+    const { pet: a, json, byteLength } = await store.createText({ name: 'A', categoryId: 1 });
+    expect([json, byteLength]).toEqual(['{"id":11,"name":"A","categoryId":1}', 35]);
+    const b = await createPet(store, { name: 'B', categoryId: 2, status: 'pending' });
     expect([a, b]).toEqual([
       { id: 11, name: 'A', categoryId: 1 },
       { id: 12, name: 'B', categoryId: 2, status: 'pending' },
@@ -80,7 +83,7 @@ describe('PetStore', () => {
 
   it('parallel creates get distinct ids and all reach the disk', async () => {
     const store = await openStore(fileIn(), { seed: { seed: 1, count: 0 } });
-    const pets = await Promise.all(Array.from({ length: 100 }, (_, i) => store.create({ name: `p${i}`, categoryId: i })));
+    const pets = await Promise.all(Array.from({ length: 100 }, (_, i) => createPet(store, { name: `p${i}`, categoryId: i })));
     expect(new Set(pets.map((p) => p.id)).size).toBe(100);
     const again = await reopen(store);
     expect(again.all()).toEqual([...pets].sort((x, y) => x.id - y.id));
@@ -88,7 +91,7 @@ describe('PetStore', () => {
 
   /** Creates `n` pets one after the other, then the pets in the snapshot and the records in the log. */
   async function createAndCount(store: PetStore, n: number): Promise<{ snapshot: number; log: number }> {
-    for (let i = 0; i < n; i++) await store.create({ name: `c${i}`, categoryId: 1 });
+    for (let i = 0; i < n; i++) await createPet(store, { name: `c${i}`, categoryId: 1 });
     await store.flush();
     const snapshot = (JSON.parse(readFileSync(store.file, 'utf8')) as { pets: unknown[] }).pets.length;
     const log = existsSync(`${store.file}.log`) ? readFileSync(`${store.file}.log`, 'utf8').split('\n').filter(Boolean).length : 0;
@@ -114,7 +117,7 @@ describe('PetStore', () => {
 
   it('replace swaps every pet, voids the old log and never lowers nextId below max id + 1', async () => {
     const store = await openStore(fileIn());
-    await store.create({ name: 'Logged', categoryId: 1 });
+    await createPet(store, { name: 'Logged', categoryId: 1 });
     await store.replace([
       { id: 5, name: 'Five', categoryId: 1 },
       { id: 2, name: 'Two', categoryId: 1 },
@@ -127,7 +130,7 @@ describe('PetStore', () => {
     expect(store.nextId).toBe(40);
     const again = await reopen(store);
     expect(again.all()).toEqual([{ id: 1, name: 'One', categoryId: 1 }]);
-    expect((await again.create({ name: 'Next', categoryId: 1 })).id).toBe(40);
+    expect((await createPet(again, { name: 'Next', categoryId: 1 })).id).toBe(40);
   });
 
   it('a replace issued the moment the previous one resolves is written too', async () => {
@@ -143,13 +146,13 @@ describe('PetStore', () => {
   it('ignores a torn last log line (an unacknowledged write)', async () => {
     const file = fileIn();
     const store = await openStore(file, { seed: { seed: 1, count: 0 } });
-    await store.create({ name: 'Whole', categoryId: 1 });
+    await createPet(store, { name: 'Whole', categoryId: 1 });
     await store.close();
     opened.splice(0);
     writeFileSync(`${file}.log`, readFileSync(`${file}.log`, 'utf8') + '{"e":0,"pet":{"id":2,"na');
     const again = await openStore(file);
     expect(again.all()).toEqual([{ id: 1, name: 'Whole', categoryId: 1 }]);
-    expect((await again.create({ name: 'Next', categoryId: 1 })).id).toBe(2);
+    expect((await createPet(again, { name: 'Next', categoryId: 1 })).id).toBe(2);
   });
 
   it('sorts records stored out of order', async () => {
@@ -216,12 +219,12 @@ describe('PetStore', () => {
   it('refuses writes once closed', async () => {
     const store = await openStore(fileIn());
     await store.close();
-    expect(() => store.create({ name: 'Late', categoryId: 1 })).toThrow(StoreError);
+    expect(() => createPet(store, { name: 'Late', categoryId: 1 })).toThrow(StoreError);
   });
 
   it('a create is visible only once it is durable', async () => {
     const store = await openStore(fileIn());
-    const pending = store.create({ name: 'Pending', categoryId: 1 });
+    const pending = createPet(store, { name: 'Pending', categoryId: 1 });
     expect(store.get(11)).toBeUndefined();
     expect(store.list(100).map((p) => p.name)).not.toContain('Pending');
     expect(store.size).toBe(10);
@@ -232,13 +235,13 @@ describe('PetStore', () => {
 
   it('refuses a create past the pet quota or the byte quota, counting creates still waiting, and stores nothing', async () => {
     const store = await openStore(fileIn(), { quota: { pets: 12, bytes: 10_000 } });
-    const results = await Promise.allSettled([1, 2, 3].map((n) => store.create({ name: `q${n}`, categoryId: 1 })));
+    const results = await Promise.allSettled([1, 2, 3].map((n) => createPet(store, { name: `q${n}`, categoryId: 1 })));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
     const refused = (results[2] as PromiseRejectedResult).reason as StoreFailure;
     expect([refused.code, refused.message]).toEqual(['quota_exceeded', expect.stringMatching(/quota of 12 pets.*Nothing was stored/)]);
     expect(store.size).toBe(12);
     const bytes = await openStore(fileIn(), { quota: { pets: 100, bytes: 2_000 } });
-    const big = await bytes.create({ name: 'x'.repeat(2_000), categoryId: 1 }).catch((e: unknown) => e);
+    const big = await createPet(bytes, { name: 'x'.repeat(2_000), categoryId: 1 }).catch((e: unknown) => e);
     expect((big as StoreFailure).code).toBe('quota_exceeded');
     expect(bytes.size).toBe(10);
     expect(bytes.bytes).toBeLessThanOrEqual(2_000);
@@ -256,7 +259,7 @@ describe('PetStore', () => {
   it('never gives an id past 2^53 - 2, counting creates still waiting', async () => {
     const store = await openStore(fileIn());
     await store.replace([{ id: MAX_ID - 1, name: 'Almost', categoryId: 1 }]);
-    const results = await Promise.allSettled([store.create({ name: 'Last', categoryId: 1 }), store.create({ name: 'Beyond', categoryId: 1 })]);
+    const results = await Promise.allSettled([createPet(store, { name: 'Last', categoryId: 1 }), createPet(store, { name: 'Beyond', categoryId: 1 })]);
     expect(results[0]).toMatchObject({ status: 'fulfilled', value: { id: MAX_ID } });
     expect(results[1]).toMatchObject({ status: 'rejected', reason: { code: 'invalid_request', message: expect.stringMatching(/No ids left/) } });
   });

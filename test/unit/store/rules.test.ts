@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StoreFailure } from '../../../src/store/errors.js';
 import { exportJson } from '../../../src/store/export-json.js';
-import { EMPTY, MAX_ID, appendClash, loadTotals, nextGeneration, noIdsLeft, prepareCreate, quotaRefusal, seededGeneration } from '../../../src/store/rules.js';
+import { EMPTY, appendClash, loadTotals, nextGeneration, prepareCreate, quotaRefusal, seededGeneration } from '../../../src/store/rules.js';
 import { generatePets } from '../../../src/store/seed.js';
 import { stringifyJson } from '../../../src/core/exact-json.js';
 import type { Pet } from '../../../src/store/types.js';
@@ -27,15 +27,6 @@ describe('the rules every store keeps alike', () => {
     expect(made.pet).toEqual({ id: 7, name: 'Rex', categoryId: 1, status: 'available' });
     expect(made.json).toBe('{"id":7,"name":"Rex","categoryId":1,"status":"available"}');
     expect(made.reserved).toBe(made.json.length);
-  });
-
-  it('no id is given past MAX_ID, with the one message every store answers', () => {
-    expect(() => prepareCreate(rex, MAX_ID, { pets: 0, bytes: 0 }, undefined)).not.toThrow();
-    expect(refusal(() => prepareCreate(rex, MAX_ID + 1, { pets: 0, bytes: 0 }, undefined))).toEqual({
-      code: 'invalid_request',
-      message: `No ids left: the last id, ${MAX_ID}, is taken. Reset the workspace or load pets with lower ids.`,
-    });
-    expect(noIdsLeft().message).toMatch(/^No ids left/);
   });
 
   it('a create past the quota, counting what waits, is refused: nothing stored', () => {
@@ -64,6 +55,9 @@ describe('the rules every store keeps alike', () => {
     expect(generation.nextId).toBe(10);
     expect(nextGeneration([pet(9)], 50, undefined).nextId).toBe(50);
     expect(nextGeneration([], undefined, undefined).nextId).toBe(1);
+    // An append's: at least the next id the workspace held.
+    expect(nextGeneration([pet(9)], 20, undefined, 70).nextId).toBe(70);
+    expect(nextGeneration([pet(90)], 20, undefined, 70).nextId).toBe(91);
     expect(refusal(() => nextGeneration([pet(1), pet(2)], undefined, { pets: 1, bytes: 1000 })).message).toBe(
       'The workspace holds its quota of 1 pets (--quota-pets). Nothing was loaded.',
     );

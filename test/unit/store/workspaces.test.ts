@@ -32,8 +32,8 @@ describe('Workspaces', () => {
   it('closes the least recently used idle workspace to open another, and reopens it with its data', async () => {
     const ws = await workspaces({ maxOpen: 3 });
     await ws.use('main', () => undefined);
-    await ws.use('a', (store) => store.create({ name: 'of a', categoryId: 1 }));
-    await ws.use('b', (store) => store.create({ name: 'of b', categoryId: 1 }));
+    await ws.use('a', (store) => store.createText({ name: 'of a', categoryId: 1 }));
+    await ws.use('b', (store) => store.createText({ name: 'of b', categoryId: 1 }));
     await ws.use('c', () => undefined);
     expect(ws.openIds().sort()).toEqual(['main', 'b', 'c'].map((k) => ws.idOf(k)).sort());
     expect(await names(ws, 'a')).toContain('of a');
@@ -61,7 +61,7 @@ describe('Workspaces', () => {
   it('closes workspaces left idle, never the default one, and reopens them on demand', async () => {
     const ws = await workspaces({ idleMs: 40 });
     await ws.use('main', () => undefined);
-    await ws.use('a', (store) => store.create({ name: 'kept', categoryId: 1 }));
+    await ws.use('a', (store) => store.createText({ name: 'kept', categoryId: 1 }));
     for (let i = 0; i < 50 && ws.openIds().length > 1; i++) await sleep(20);
     expect(ws.openIds()).toEqual([ws.idOf('main')]);
     expect(await names(ws, 'a')).toContain('kept');
