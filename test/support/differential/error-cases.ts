@@ -15,32 +15,7 @@
  */
 import { brotliCompressSync } from 'node:zlib';
 import { KEY } from '../harness.js';
-import type { WireRequest } from './wire.js';
-
-type Case = Omit<WireRequest, 'body'> & { body?: string };
-
-const key = { authorization: `Bearer ${KEY}` };
-const json = { ...key, 'content-type': 'application/json' };
-/** The control plane, acting on KEY's workspace. */
-const admin = { authorization: 'Bearer sandbox-admin', 'x-sandbox-key': KEY };
-const adminJson = { ...admin, 'content-type': 'application/json' };
-const b64 = (text: string | Uint8Array): string => Buffer.from(text).toString('base64');
-
-const get = (name: string, target: string, headers: Record<string, string> = key): Case => ({ name, method: 'GET', target, headers });
-const post = (name: string, body: string | Uint8Array | undefined, headers: Record<string, string> = json, target = '/v1/pets'): Case => ({
-  name,
-  method: 'POST',
-  target,
-  headers,
-  ...(body === undefined ? {} : { body: b64(body) }),
-});
-const control = (name: string, method: string, target: string, body?: unknown): Case => ({
-  name,
-  method,
-  target: `/__sandbox${target}`,
-  headers: body === undefined ? admin : adminJson,
-  ...(body === undefined ? {} : { body: b64(JSON.stringify(body)) }),
-});
+import { b64, control, get, json, key, post, type Case } from './cases.js';
 
 /** The credentials of a 401: missing, unknown, another scheme, no token, a token with more after it. */
 const CREDENTIALS: Record<string, string>[] = [
