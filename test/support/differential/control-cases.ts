@@ -4,13 +4,13 @@
  * `{"pets":[...]}`, spec/sandbox-control.yaml's LoadRequest) and read back
  * (a page, a status, one pet, the export); a checkpoint saved and listed;
  * a set of about 60 MB loaded and read back, then the checkpoint restored
- * and deleted; faults added, listed, met by a request, cleared. Every body
- * here is over /v1's 100 KB limit and under the control plane's 64 MiB.
+ * and deleted; faults added, listed, met by a request, cleared. The loads'
+ * bodies are over /v1's 100 KB and under the control plane's 64 MiB.
  *
- * The 60 MB set has long names (about 1 KB each, some 55,000 pets): the
- * same bytes as short names would be some 880,000 pets, which PostgreSQL
- * took 19 s to load and 13 s to export per way (against 6 s and 2 s), on
- * the file store 3.7 s and 1.5 s, on the memory store 3.7 s and 1.6 s,
+ * The 60 MB set has long names (about 1 KB each, some 49,000 pets): the
+ * same bytes in short names are some 880,000 pets, which PostgreSQL took
+ * 19 s to load and 13 s to export per way (6 s and 2 s with names of 1 KB;
+ * the file store 3.7 s and 1.5 s, the memory store 3.7 s and 1.6 s),
  * measured through the server on a 2-core machine: too long to send to
  * every way in on every store.
  */

@@ -7,11 +7,11 @@
  *
  * Not here: 408 and 431, which only a socket can provoke (a head or body
  * that did not arrive in time; a head over 16 KiB, refused by Node's
- * parser); 502 `upstream_unavailable` (proxy mode, which a library
- * sandbox has not); 503/507 from a failing disk (robustness suite); and
- * the 503 of every open workspace busy (it needs requests in flight at
- * once; the corpus is sent one at a time, so that every way sees one
- * order). Faults force 500, 502, 503 and 504 on every operation instead.
+ * parser); 502 `upstream_unavailable` (an upstream that does not answer;
+ * proxy mode's cases are in proxy-cases.ts); 503/507 from a failing disk
+ * (robustness suite); and the 503 of every open workspace busy (it needs
+ * requests in flight at once; the corpus is sent one at a time, so that
+ * every way sees one order). Faults force 500, 502, 503 and 504 on every operation instead.
  */
 import { brotliCompressSync } from 'node:zlib';
 import { KEY } from '../harness.js';
