@@ -17,13 +17,20 @@ import { servesPath } from '../../../src/core/served-paths.js';
 import { patching, type SourcePatch } from '../bundle.js';
 import { ROOT } from '../spawn.js';
 import { UNSENDABLE } from './corpus.js';
+import { answeredInProxyMode } from './proxy-cases.js';
 import type { Way } from './ways.js';
 import type { RawAnswer, WireRequest } from './wire.js';
 
-/** The page's script: the sandbox's handlers in MSW's worker, started before the page says it is ready. */
+/**
+ * The page's script: the sandbox's handlers in MSW's worker, started before
+ * the page says it is ready; and the corpus's body builders (bodies.ts), for
+ * a bulk body made in the page and a slow body sent from it.
+ */
 const ENTRY = (options: object) => `
 import { setupWorker } from 'msw/browser';
 import { sandboxHandlers } from './src/msw-browser.ts';
+import { expandBulk, slowStream } from './test/support/differential/bodies.ts';
+globalThis.differentialBodies = { expandBulk, slowStream };
 const sandbox = sandboxHandlers(${JSON.stringify(options)});
 await sandbox.ready;
 await setupWorker(...sandbox.handlers).start({ quiet: true, onUnhandledFrame: 'bypass', serviceWorker: { url: '/mockServiceWorker.js' } });
@@ -67,13 +74,30 @@ async function staticServer(script: string): Promise<Server> {
   return server;
 }
 
-/** Sends one request with the page's fetch (run in the page: no DOM types needed). */
+/** What the page's script exposes of bodies.ts. */
+interface PageBodies {
+  expandBulk(bulk: NonNullable<WireRequest['bulk']>): string;
+  slowStream(bytes: Uint8Array, slow: NonNullable<WireRequest['slow']>): ReadableStream<Uint8Array>;
+}
+
+/**
+ * Sends one request with the page's fetch (run in the page: no DOM types
+ * needed): a bulk body made there, a slow one as a stream of its pieces.
+ */
 async function sendInPage(wire: WireRequest): Promise<RawAnswer> {
-  const body = wire.body === undefined ? undefined : Uint8Array.from(atob(wire.body), (c) => c.charCodeAt(0));
-  const response = await fetch(wire.target, { method: wire.method, headers: wire.headers, ...(body ? { body } : {}) });
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  const bodies = (globalThis as unknown as { differentialBodies: PageBodies }).differentialBodies;
+  const bytes =
+    wire.bulk ? new TextEncoder().encode(bodies.expandBulk(wire.bulk))
+    : wire.body === undefined ? undefined
+    : Uint8Array.from(atob(wire.body), (c) => c.charCodeAt(0));
+  const body =
+    bytes && wire.slow ? { body: bodies.slowStream(bytes, wire.slow), duplex: 'half' }
+    : bytes ? { body: bytes }
+    : {};
+  const response = await fetch(wire.target, { method: wire.method, headers: wire.headers, ...body } as RequestInit);
+  const answer = new Uint8Array(await response.arrayBuffer());
   let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
+  for (let at = 0; at < answer.length; at += 0x8000) binary += String.fromCharCode(...answer.subarray(at, at + 0x8000));
   const headers: [string, string][] = [];
   response.headers.forEach((value, name) => headers.push([name, value]));
   return { status: response.status, headers, body: btoa(binary) };
@@ -82,11 +106,14 @@ async function sendInPage(wire: WireRequest): Promise<RawAnswer> {
 /**
  * What the browser build answers as the server does, by design: a path the
  * engine serves (as MSW in Node), without `Prefer` (answered 501: Prism,
- * which answers it elsewhere, needs Node) and not in Brotli (refused 415:
- * a browser has no Brotli decoder). docs/test-runners.md says so.
+ * which answers it elsewhere, needs Node), not in Brotli (refused 415: a
+ * browser has no Brotli decoder), and not proxy mode's: the switch to proxy
+ * is refused 501 (a page cannot forward), so what is sent after it is
+ * answered from the store (the browser test holds the 501 to itself).
+ * docs/test-runners.md says so.
  */
 const browserBuildTakes = (request: WireRequest): boolean =>
-  servesPath(request.target) && !('prefer' in request.headers) && request.headers['content-encoding'] !== 'br';
+  servesPath(request.target) && !('prefer' in request.headers) && request.headers['content-encoding'] !== 'br' && !answeredInProxyMode(request);
 
 /** Opens the page in a fresh context of `browser` and waits until MSW's worker controls it. */
 async function openPage(browser: Browser, origin: string): Promise<Page> {

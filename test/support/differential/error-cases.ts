@@ -7,40 +7,15 @@
  *
  * Not here: 408 and 431, which only a socket can provoke (a head or body
  * that did not arrive in time; a head over 16 KiB, refused by Node's
- * parser); 502 `upstream_unavailable` (proxy mode, which a library
- * sandbox has not); 503/507 from a failing disk (robustness suite); and
- * the 503 of every open workspace busy (it needs requests in flight at
- * once; the corpus is sent one at a time, so that every way sees one
- * order). Faults force 500, 502, 503 and 504 on every operation instead.
+ * parser); 502 `upstream_unavailable` (an upstream that does not answer;
+ * proxy mode's cases are in proxy-cases.ts); 503/507 from a failing disk
+ * (robustness suite); and the 503 of every open workspace busy (it needs
+ * requests in flight at once; the corpus is sent one at a time, so that
+ * every way sees one order). Faults force 500, 502, 503 and 504 on every operation instead.
  */
 import { brotliCompressSync } from 'node:zlib';
 import { KEY } from '../harness.js';
-import type { WireRequest } from './wire.js';
-
-type Case = Omit<WireRequest, 'body'> & { body?: string };
-
-const key = { authorization: `Bearer ${KEY}` };
-const json = { ...key, 'content-type': 'application/json' };
-/** The control plane, acting on KEY's workspace. */
-const admin = { authorization: 'Bearer sandbox-admin', 'x-sandbox-key': KEY };
-const adminJson = { ...admin, 'content-type': 'application/json' };
-const b64 = (text: string | Uint8Array): string => Buffer.from(text).toString('base64');
-
-const get = (name: string, target: string, headers: Record<string, string> = key): Case => ({ name, method: 'GET', target, headers });
-const post = (name: string, body: string | Uint8Array | undefined, headers: Record<string, string> = json, target = '/v1/pets'): Case => ({
-  name,
-  method: 'POST',
-  target,
-  headers,
-  ...(body === undefined ? {} : { body: b64(body) }),
-});
-const control = (name: string, method: string, target: string, body?: unknown): Case => ({
-  name,
-  method,
-  target: `/__sandbox${target}`,
-  headers: body === undefined ? admin : adminJson,
-  ...(body === undefined ? {} : { body: b64(JSON.stringify(body)) }),
-});
+import { b64, control, get, json, key, post, type Case } from './cases.js';
 
 /** The credentials of a 401: missing, unknown, another scheme, no token, a token with more after it. */
 const CREDENTIALS: Record<string, string>[] = [

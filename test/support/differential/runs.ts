@@ -1,6 +1,6 @@
 /**
- * A way in's run of the corpus, and its comparison with a fresh server's
- * run on exactly the cases that way takes.
+ * A way in's run of the corpus, and its comparison with a server's run on
+ * exactly the cases that way takes.
  */
 import { sendable } from './corpus.js';
 import { differences, keptVia, runCorpus, type Run } from './compare.js';
@@ -11,12 +11,14 @@ import type { WireRequest } from './wire.js';
 export const casesFor = (way: Way, corpus: readonly WireRequest[]): WireRequest[] =>
   sendable(corpus, way.refuses).filter((request) => way.takes?.(request) ?? true);
 
-/** Opens a way, sends it `requests` and reads what it kept, then closes it. */
-export async function runWay(
-  open: () => Promise<Way>,
-  requests: readonly WireRequest[],
-  fromCorpus = false,
-): Promise<{ run: Run; requests: readonly WireRequest[] }> {
+/** A run and the cases it was sent. */
+export interface RunOf {
+  run: Run;
+  requests: readonly WireRequest[];
+}
+
+/** Opens a way, sends it `requests` (those it takes, if `fromCorpus`) and reads what it kept, then closes it. */
+export async function runWay(open: () => Promise<Way>, requests: readonly WireRequest[], fromCorpus = false): Promise<RunOf> {
   const way = await open();
   try {
     const cases = fromCorpus ? casesFor(way, requests) : requests;
@@ -34,9 +36,28 @@ export async function runWay(
   }
 }
 
-/** The way's run of the cases of `corpus` it takes, and a fresh server's on the same cases: how many were sent, and where they differ (none when they agree). */
-export async function against(open: () => Promise<Way>, corpus: readonly WireRequest[]): Promise<{ sent: number; differences: string[] }> {
+/**
+ * The way's run of the cases of `corpus` it takes, and a fresh server's
+ * (`reference`, the server over HTTP by default) on the same cases: how many
+ * were sent, and where they differ (none when they agree).
+ */
+export async function against(
+  open: () => Promise<Way>,
+  corpus: readonly WireRequest[],
+  reference: () => Promise<Way> = httpWay,
+): Promise<{ sent: number; differences: string[] }> {
   const { run: theirs, requests } = await runWay(open, corpus, true);
-  const { run: reference } = await runWay(httpWay, requests);
-  return { sent: requests.length, differences: differences(reference, theirs, requests) };
+  const { run: ours } = await runWay(reference, requests);
+  return { sent: requests.length, differences: differences(ours, theirs, requests) };
+}
+
+/**
+ * The way's run compared with a reference run already made (a server's, on
+ * the same options): for a way that takes every case, so that one reference
+ * run serves every way (a 60 MB load is sent once per way, not twice).
+ */
+export async function againstRun(open: () => Promise<Way>, reference: RunOf): Promise<string[]> {
+  const { run, requests } = await runWay(open, reference.requests, true);
+  if (requests.length !== reference.requests.length) throw new Error(`${run.way} takes ${requests.length} of the ${reference.requests.length} cases`);
+  return differences(reference.run, run, requests);
 }
