@@ -36,7 +36,9 @@ async function collect(stream: ReadableStream<Uint8Array>, limit: number, decodi
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       size += chunk.value.length;
       if (size > limit) {
-        await reader.cancel().catch(() => undefined);
+        // Not awaited: a cancel of one branch of a teed stream (MSW clones each request) settles only once the other
+        // branch is cancelled too, which may never come; the refusal must not wait for it.
+        reader.cancel().catch(() => undefined);
         throw tooLarge(limit);
       }
       chunks.push(chunk.value);
