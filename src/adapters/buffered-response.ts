@@ -63,7 +63,8 @@ class BufferedResponse extends ResponseBase {
 
   async bytes(): Promise<Uint8Array<ArrayBuffer>> {
     const content = this.#take();
-    return (typeof content === 'string' ? encoder.encode(content) : content.slice()) as Uint8Array<ArrayBuffer>;
+    // A copy in an ArrayBuffer of its own: bytes may be a Node Buffer, whose slice() is a view and whose buffer is a shared pool.
+    return (typeof content === 'string' ? encoder.encode(content) : new Uint8Array(content)) as Uint8Array<ArrayBuffer>;
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {

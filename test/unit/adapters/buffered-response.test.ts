@@ -33,6 +33,8 @@ const outcome = (read: () => Promise<unknown>) =>
 describe.each([
   ['text', TEXT],
   ['bytes', new TextEncoder().encode(TEXT)],
+  // A small Node Buffer is a view on a shared 8 KiB pool: its slice() is a view too, and its buffer holds other data.
+  ['a pooled Node Buffer', Buffer.concat([Buffer.from(TEXT)])],
 ])('a buffered Response of %s', (_label, content) => {
   const pair = () => [new Response(content, init), bufferedResponse(content, init)] as const;
 
