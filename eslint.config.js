@@ -6,7 +6,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 /** app.ts composes the pipeline from the parts below it: only the wiring above it (sandbox.ts) may import it. */
-const APP_IMPORT = { regex: '(^|/)app\\.js$', message: 'Nothing below app.ts imports it: shared types live in src/core/operation.ts.' };
+const APP_IMPORT = { regex: '(^|/)app\\.js$', message: 'Nothing below app.ts imports it: shared types live in src/kernel/.' };
 
 /**
  * Calls that create, rename or remove folder entries: in src/ they go through src/store/file/durable-entries.ts, which syncs the
@@ -84,14 +84,14 @@ export default tseslint.config(
   },
   {
     // The engine knows no transport, file or database (src/README.md): those are handed to it by the adapters and stores.
-    files: ['src/core/**/*.ts'],
+    files: ['src/kernel/**/*.ts', 'src/v1/**/*.ts', 'src/control/**/*.ts', 'src/engine/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           paths: ['node:http', 'node:https', 'node:http2', 'node:net', 'node:fs', 'node:fs/promises', 'express', 'pg'].map((name) => ({
             name,
-            message: 'src/core/ knows no transport, file or database: take what it needs as a parameter (src/README.md).',
+            message: "The engine's folders know no transport, file or database: take what it needs as a parameter (src/README.md).",
           })),
           patterns: [APP_IMPORT],
         },

@@ -6,7 +6,7 @@
 export { createSandbox, type PetstoreSandbox } from './library/create-sandbox.js';
 export type { CreateSandboxOptions } from './library/options.js';
 export type { Workspace } from './library/workspace.js';
-export type { BodyReader, EngineRequest, EngineResponse, EngineHeaders, EngineStream } from './core/types.js';
+export type { BodyReader, EngineRequest, EngineResponse, EngineHeaders, EngineStream } from './kernel/types.js';
 export type { ServerSentEvent } from './control/sse.js';
 export type { ControlBody, ControlQuery, ControlResult } from './control/routes.js';
 export { ControlError } from './control/client.js';

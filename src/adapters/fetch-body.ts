@@ -1,6 +1,6 @@
-import { tooLarge } from '../core/request-body.js';
-import type { BodyReader } from '../core/types.js';
-import { ApiError } from '../http/errors.js';
+import { tooLarge } from '../kernel/request-body.js';
+import type { BodyReader } from '../kernel/types.js';
+import { ApiError } from '../kernel/errors.js';
 
 /** A decoder of one Content-Encoding: the encoded bytes in, the decoded bytes out. */
 export type BodyDecoder = (encoded: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array>;

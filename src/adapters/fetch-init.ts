@@ -1,4 +1,4 @@
-import type { EngineHeaders, EngineRequest } from '../core/types.js';
+import type { EngineHeaders, EngineRequest } from '../kernel/types.js';
 
 /** Methods fetch upper-cases (RFC 9110's and the Fetch standard's "normalize"); any other keeps its case. */
 const NORMALIZED = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);

@@ -1,5 +1,5 @@
-import type { Engine } from '../core/engine.js';
-import { isEngineStream, type EngineHeaders, type EngineRequest, type EngineResponse, type EngineStream } from '../core/types.js';
+import type { Engine } from '../engine/engine.js';
+import { isEngineStream, type EngineHeaders, type EngineRequest, type EngineResponse, type EngineStream } from '../kernel/types.js';
 import { fetchBody, type BodyDecoders } from './fetch-body.js';
 import { engineRequestOf } from './fetch-init.js';
 import { bufferedResponse } from './buffered-response.js';

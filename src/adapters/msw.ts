@@ -1,5 +1,5 @@
 import { http, type HttpHandler } from 'msw';
-import { servesPath } from '../core/served-paths.js';
+import { servesPath } from '../engine/served-paths.js';
 
 /** Where the MSW handlers answer. */
 export interface MswHandlerOptions {

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Engine } from '../core/engine.js';
-import { servesPath } from '../core/served-paths.js';
-import type { BodyReader, EngineHeaders, EngineRequest, EngineResponse } from '../core/types.js';
-import { writeError } from '../http/error-handler.js';
-import { hasBody } from '../http/has-body.js';
-import { readBody, readRawBody } from '../http/read-json-body.js';
-import { requestSignal } from '../http/request-signal.js';
+import type { Engine } from '../engine/engine.js';
+import { servesPath } from '../engine/served-paths.js';
+import type { BodyReader, EngineHeaders, EngineRequest, EngineResponse } from '../kernel/types.js';
+import { writeError } from './node-error.js';
+import { hasBody } from './node-has-body.js';
+import { readBody, readRawBody } from './node-body.js';
+import { requestSignal } from './node-signal.js';
 import { writeEngineResponse } from './node-response.js';
 
 /** Connect's and Express's middleware signature. */

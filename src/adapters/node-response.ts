@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
-import { isEngineStream, type EngineResponse, type EngineStream } from '../core/types.js';
+import { isEngineStream, type EngineResponse, type EngineStream } from '../kernel/types.js';
 
 /** Resolves once `res` can take more (drained) or will take nothing more (closed). */
 function drained(res: ServerResponse): Promise<void> {

@@ -3,14 +3,14 @@ import type { Config } from '../config/load.js';
 import { checkpointHandlers, type CheckpointOperation } from '../control/checkpoint-handlers.js';
 import type { ControlCall, KeyRole } from '../control/handler-types.js';
 import type { ControlInput, ControlResult } from '../control/routes.js';
-import { createKeyMatcher } from '../http/auth.js';
-import { ApiError } from '../http/errors.js';
-import { silentLogger } from '../ops/silent-logger.js';
+import { createKeyMatcher } from '../kernel/auth.js';
+import { ApiError } from '../kernel/errors.js';
+import { silentLogger } from '../kernel/logger.js';
 import { loadSpec } from '../openapi/load-spec.js';
 import { createValidators } from '../openapi/validate.js';
 import { FileCheckpoints } from '../store/file/checkpoints.js';
 import { openWorkspaces } from '../store/file/file-backend.js';
-import { StoreError } from '../store/errors.js';
+import { StoreError } from '../kernel/store-errors.js';
 
 /** What `checkpoint` does with its name. */
 const ACTIONS = ['list', 'save', 'restore', 'delete'] as const;

@@ -1,6 +1,6 @@
 import type { Backend, WorkspaceData } from '../store/backend.js';
 import type { Config } from '../config/load.js';
-import { silentLogger } from '../ops/silent-logger.js';
+import { silentLogger } from '../kernel/logger.js';
 import { loadSpec } from '../openapi/load-spec.js';
 import { createValidators, type Validators } from '../openapi/validate.js';
 import { openPostgresBackend } from '../store/postgres/backend.js';

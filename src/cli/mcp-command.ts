@@ -7,7 +7,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from '../config/load.js';
 import { PACKAGE_VERSION } from '../config/paths.js';
-import { loadControlSpec } from '../control/control-spec.js';
+import { loadControlSpec } from '../server/control-spec.js';
 import { createMcpServer } from '../mcp/server.js';
 import { loadSpec } from '../openapi/load-spec.js';
 

@@ -1,6 +1,6 @@
 import type { CheckpointInput, CheckpointStore, WorkspaceData } from '../store/backend.js';
-import { parseJson } from '../core/exact-json.js';
-import { ApiError } from '../http/errors.js';
+import { parseJson } from '../kernel/exact-json.js';
+import { ApiError } from '../kernel/errors.js';
 import { resolveFixture } from './fixtures.js';
 import type { ControlContext, ControlDeps, HandlerGroup } from './handler-types.js';
 import type { ControlBody } from './routes.js';

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../kernel/errors.js';
 import { buildCoverage } from './coverage.js';
 import { coverageJunit, coverageMarkdown, formatOfAccept, type CoverageFormat } from './coverage-formats.js';
 import { TextAnswer, type ControlContext, type HandlerGroup } from './handler-types.js';

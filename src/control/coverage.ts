@@ -1,5 +1,5 @@
 import type { OperationSpec } from '../openapi/spec.js';
-import type { CoverageCount } from './coverage-types.js';
+import type { CoverageCount } from '../store/journal/coverage-types.js';
 import type { ControlResult } from './routes.js';
 
 /** The coverage report, as `GET /__sandbox/coverage` answers it in JSON. */

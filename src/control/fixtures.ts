@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../kernel/errors.js';
 import type { SchemaCheck } from '../openapi/validate.js';
 import { formatIssues } from '../openapi/validate.js';
 import { MAX_ID } from '../store/ids.js';

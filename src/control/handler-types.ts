@@ -3,7 +3,7 @@ import type { FixtureSource } from './fixtures.js';
 import type { Config, Mode } from '../config/load.js';
 import type { OperationSpec } from '../openapi/spec.js';
 import type { SchemaCheck } from '../openapi/validate.js';
-import type { EventStream } from '../core/control/event-stream.js';
+import type { EventStream } from './event-stream.js';
 import type { ControlBody, ControlOperationId, ControlPathParams, ControlQuery, ControlResult } from './routes.js';
 
 /** What the probes ask of the sandbox. */

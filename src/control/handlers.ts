@@ -1,7 +1,7 @@
 import { MODES } from '../config/modes.js';
-import { ApiError } from '../http/errors.js';
-import { createKeyMatcher } from '../http/auth.js';
-import { faultStatuses, type FaultInput } from '../interceptors/faults.js';
+import { ApiError } from '../kernel/errors.js';
+import { createKeyMatcher } from '../kernel/auth.js';
+import { faultStatuses, type FaultInput } from '../store/faults.js';
 import { resolveFixture } from './fixtures.js';
 import { JsonPieces, type ControlContext, type ControlDeps, type ControlHandlers, type HandlerGroup, type KeyRole } from './handler-types.js';
 import { journalHandlers } from './journal-handlers.js';

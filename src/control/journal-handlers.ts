@@ -1,6 +1,6 @@
-import { EventStream } from '../core/control/event-stream.js';
+import { EventStream } from './event-stream.js';
 import type { ControlContext, HandlerGroup } from './handler-types.js';
-import { UNAUTHENTICATED } from './journal.js';
+import { UNAUTHENTICATED } from '../store/journal/journal.js';
 import { recordPact } from './pact-record.js';
 
 /** The journals: a workspace's, and the one of requests without a valid key (X-Sandbox-Key does not apply to it); a pact recorded from them. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../kernel/errors.js';
 import type { WorkspaceData } from '../store/backend.js';
 import { generatePets } from '../store/seed.js';
 import type { Pet } from '../store/types.js';

@@ -5,8 +5,8 @@
  * has), are matched by type; what the request decides (the id asked for,
  * the status filtered by, a created pet's fields) stays exact.
  */
-import { parseJson } from '../core/exact-json.js';
-import type { JournalEntry } from './journal-types.js';
+import { parseJson } from '../kernel/exact-json.js';
+import type { JournalEntry } from '../store/journal/types.js';
 import { PET_STATUSES } from './provider-states.js';
 
 export type Matcher = { match: 'type'; min?: number; max?: number } | { match: 'integer' } | { match: 'regex'; regex: string } | { match: 'equality' };

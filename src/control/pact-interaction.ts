@@ -5,9 +5,9 @@
  * sandbox's vocabulary, that the answer needed.
  */
 import { isBodyText, isObject, responseBody, type PactBody, type Rules } from './pact-bodies.js';
-import type { JournalEntry } from './journal-types.js';
+import type { JournalEntry } from '../store/journal/types.js';
 import { PET_STATUSES } from './provider-states.js';
-import { FAULT_MESSAGE } from '../interceptors/faults.js';
+import { FAULT_MESSAGE } from '../store/faults.js';
 
 /** What stands for the consumer's key: the sandbox's documented development key, and a matcher for any bearer token. */
 export const KEY_PLACEHOLDER = 'Bearer sandbox-key';

@@ -4,7 +4,7 @@
  * `pet-store-api`, one interaction per distinct operation, status and
  * request shape (the first one seen of each).
  */
-import type { JournalEntry } from './journal-types.js';
+import type { JournalEntry } from '../store/journal/types.js';
 import { recordInteraction, type PactInteraction } from './pact-interaction.js';
 
 /** The provider name every pact with this service uses. */

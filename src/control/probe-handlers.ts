@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../kernel/errors.js';
 import { TextAnswer, type ControlContext, type HandlerGroup } from './handler-types.js';
 import type { ControlResult } from './routes.js';
 

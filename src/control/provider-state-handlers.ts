@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../kernel/errors.js';
 import { resolveFixture } from './fixtures.js';
 import type { ControlContext, HandlerGroup } from './handler-types.js';
 import { readStateChange } from './provider-state-request.js';

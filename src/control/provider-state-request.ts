@@ -11,8 +11,8 @@
  * state, with an empty name (Ruby's with `null`): that is a change to
  * nothing, not an unknown state.
  */
-import { parseJson } from '../core/exact-json.js';
-import { ApiError } from '../http/errors.js';
+import { parseJson } from '../kernel/exact-json.js';
+import { ApiError } from '../kernel/errors.js';
 import type { StateParams } from './provider-states.js';
 
 export type StateAction = 'setup' | 'teardown';

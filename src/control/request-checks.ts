@@ -1,6 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import type { EngineHeaders } from '../core/types.js';
-import { ApiError } from '../http/errors.js';
+import type { EngineHeaders } from '../kernel/types.js';
+import { ApiError } from '../kernel/errors.js';
 import type { Spec } from '../openapi/spec.js';
 import { createValidators, type Issue, type RequestValidator } from '../openapi/validate.js';
 import { CONTROL_BASE, CONTROL_ROUTES, type ControlOperationId, type ControlRoute } from './routes.js';
@@ -112,7 +111,7 @@ export function createControlChecks(
     const v = validatorOf(operationId);
     const path = v.path(req.params);
     if (!path.ok) throw ApiError.of('not_found', `Nothing found at ${CONTROL_ROUTES[operationId].path}: ${formatControlIssues(path.issues)}`);
-    const header = v.header(req.headers as IncomingHttpHeaders);
+    const header = v.header(req.headers);
     const query = v.query(req.query);
     const body = v.body(req.body);
     const issues = [header, query, body].flatMap((c) => (c.ok ? [] : c.issues));

@@ -1,7 +1,7 @@
-import type { Interceptor } from '../core/operation.js';
-import type { PrismEngine } from '../modes/prism/engine.js';
+import type { Interceptor } from '../kernel/operation.js';
+import type { PrismRunner } from '../modes/prism/runner.js';
 import { mockFor } from '../modes/prism/mock-config.js';
-import { readPreferences } from '../http/preferences.js';
+import { readPreferences } from '../kernel/preferences.js';
 
 /**
  * `Prefer` in every mode. A malformed preference or an undocumented
@@ -11,11 +11,11 @@ import { readPreferences } from '../http/preferences.js';
  * without reading or changing the store. Prism modes honour `Prefer`
  * themselves, so there the request goes on.
  */
-export function createPreferInterceptor(options: { engine: PrismEngine; seed: number }): Interceptor {
+export function createPreferInterceptor(options: { prism: PrismRunner; seed: number }): Interceptor {
   const intercept: Interceptor = async (request, mode) => {
     const preferences = readPreferences(request);
     if (mode !== 'stateful' || (preferences.code === undefined && preferences.example === undefined)) return undefined;
-    return options.engine.respond(request, mockFor(preferences, { dynamic: false, seed: options.seed }, request));
+    return options.prism.respond(request, mockFor(preferences, { dynamic: false, seed: options.seed }, request));
   };
   // Without a Prefer header there is nothing to read: answered at once, not a turn of the event loop later.
   return (request, mode) => (request.headers.prefer === undefined ? undefined : intercept(request, mode));

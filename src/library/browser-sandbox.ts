@@ -1,17 +1,17 @@
 import { createFetchHandler, createInProcessFetch } from '../adapters/fetch.js';
 import type { BodyDecoders } from '../adapters/fetch-body.js';
-import { assembleEngine } from '../assembly/assemble-engine.js';
+import { assembleEngine } from '../engine/assemble.js';
 import type { Mode } from '../config/modes.js';
 import { createControlClient } from '../control/client.js';
 import { checkRoutes } from '../control/request-checks.js';
-import { responseChecker } from '../control/journal-capture.js';
-import { ApiError } from '../http/errors.js';
+import { responseChecker } from '../store/journal/capture.js';
+import { ApiError } from '../kernel/errors.js';
 import { createPreferInterceptor } from '../interceptors/prefer.js';
-import type { PrismEngine } from '../modes/prism/engine.js';
+import type { PrismRunner } from '../modes/prism/runner.js';
 import { indexSpec } from '../openapi/spec.js';
 import { createValidators } from '../openapi/validate.js';
 import { createNoMetrics } from '../ops/no-metrics.js';
-import { silentLogger } from '../ops/silent-logger.js';
+import { silentLogger } from '../kernel/logger.js';
 import { openMemoryBackend } from '../store/memory/backend.js';
 import { browserConfigOf } from './browser-options.js';
 import { embeddedSources } from './embedded.js';
@@ -28,7 +28,7 @@ const prismRefusal = (what: string) =>
   ApiError.of('not_implemented', `${what} answers through Prism, which runs only on Node: a sandbox in a browser answers in stateful mode.`);
 
 /** Prism in a browser: every use refused clearly (a `Prefer: code=` or `example=` in stateful mode). */
-const NO_PRISM: PrismEngine = {
+const NO_PRISM: PrismRunner = {
   ready: () => Promise.reject(prismRefusal('Prism')),
   respond: () => Promise.reject(prismRefusal("A Prefer header's code= or example=")),
 };
@@ -79,7 +79,7 @@ export async function createBrowserSandbox(options: CreateSandboxOptions = {}): 
     createMetrics: createNoMetrics,
     modes: {},
     prepareMode,
-    prefer: createPreferInterceptor({ engine: NO_PRISM, seed: config.seed }),
+    prefer: createPreferInterceptor({ prism: NO_PRISM, seed: config.seed }),
   });
   const fetchOptions = { decoders: BROWSER_DECODERS };
   const fetchIn = createInProcessFetch(engine, fetchOptions, IN_PROCESS_ORIGIN);

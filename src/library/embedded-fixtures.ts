@@ -1,5 +1,5 @@
-import { parseJson } from '../core/exact-json.js';
-import { ApiError } from '../http/errors.js';
+import { parseJson } from '../kernel/exact-json.js';
+import { ApiError } from '../kernel/errors.js';
 import type { FixtureSet, FixtureSource } from '../control/fixtures.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

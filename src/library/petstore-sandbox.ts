@@ -1,4 +1,4 @@
-import type { EngineRequest, EngineResponse } from '../core/types.js';
+import type { EngineRequest, EngineResponse } from '../kernel/types.js';
 import type { Workspace } from './workspace.js';
 
 /** The origin relative URLs of the in-process `fetch` are resolved against; nothing listens there. */

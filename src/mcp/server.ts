@@ -18,7 +18,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ControlError, createControlClient, type ControlClient } from '../control/client.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../kernel/errors.js';
 import type { Spec } from '../openapi/spec.js';
 import { ArgumentError, createTools, toRequest, type Tool } from './tools.js';
 

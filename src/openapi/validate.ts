@@ -1,10 +1,11 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { IncomingHttpHeaders } from 'node:http';
 import { INT64_KEYWORD, withExactInt64 } from './int64.js';
 import { toDraft7 } from './json-schema.js';
 import type { OperationSpec, Spec } from './spec.js';
 
+/** A request's headers as Node keeps them: lower-case names, a repeated one as a list. */
+export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
 /** One reason a request or record does not match the spec. */
 export interface Issue {
   /** Where: `query`, `path`, `header`, `body`, or a record index for fixture sets. */
@@ -85,7 +86,7 @@ export interface RequestValidator {
   query(raw: Record<string, unknown>): Checked<Record<string, unknown>>;
   path(raw: Record<string, string>): Checked<Record<string, unknown>>;
   /** The operation's declared header parameters, by their declared names; other headers are not looked at. */
-  header(raw: IncomingHttpHeaders): Checked<Record<string, unknown>>;
+  header(raw: RequestHeaders): Checked<Record<string, unknown>>;
   /** `raw` is `undefined` when the request had no body. */
   body(raw: unknown): Checked<unknown>;
 }
@@ -113,7 +114,7 @@ function inline(id: string, document: unknown, pointer: string): unknown {
 const absolute = (id: string, ref: string) => (ref.startsWith('#') ? `${id}${ref}` : ref.replace(/^\.\//, ''));
 
 /** The declared header parameters' values, by their declared names (Node lowercases header names). */
-function declaredHeaders(names: readonly string[], raw: IncomingHttpHeaders): Record<string, unknown> {
+function declaredHeaders(names: readonly string[], raw: RequestHeaders): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of names) {
     const value = raw[name.toLowerCase()];

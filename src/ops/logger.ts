@@ -1,25 +1,7 @@
 import { pino, type DestinationStream } from 'pino';
 import type { LogLevel } from '../config/ops.js';
-import { requestLineWriter, type RequestLine } from './request-line.js';
-
-export type { RequestLine };
-
-/** Where the sandbox says what it does not answer to a client: start-up, each request, repairs, unexpected failures. */
-export interface Logger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  /** A line written at every level but `silent` (as level info): the start-up line, which scripts read to learn the address. */
-  notice(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, error?: unknown): void;
-  /** One line per answered request (level info). */
-  request(line: RequestLine): void;
-  /** Whether request lines are written: when not, callers need not build them. */
-  readonly logsRequests: boolean;
-  /** Writes what is buffered, before the process exits. */
-  flush(): void;
-  /** Request lines dropped since start because their destination did not keep up (docs/operating.md). */
-  droppedLines?(): number;
-}
+import { requestLineWriter } from './request-line.js';
+import type { Logger } from '../kernel/logger.js';
 
 export interface LoggerOptions {
   level: LogLevel;

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MaybePromise, WorkspaceStore } from '../store/backend.js';
-import type { JournalMemory } from '../control/journal-types.js';
+import type { JournalMemory } from '../store/journal/types.js';
 
 /** What the gauges read when Prometheus scrapes. */
 export interface MetricSources {

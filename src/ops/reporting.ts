@@ -1,10 +1,10 @@
 import type { AnswerChecks } from '../config/ops.js';
-import type { ResponseCheck } from '../control/journal-types.js';
-import type { Logger } from './logger.js';
-import type { AnsweredRequest, Runtime, V1Exchange } from '../core/operation.js';
-import type { RefusedRequest } from '../http/server.js';
+import type { ResponseCheck } from '../store/journal/types.js';
+import type { Logger } from '../kernel/logger.js';
+import type { AnsweredRequest, Runtime, V1Exchange } from '../kernel/operation.js';
+import type { RefusedRequest } from './request-log.js';
 import type { Issue } from '../openapi/validate.js';
-import { FAULT_MESSAGE } from '../interceptors/faults.js';
+import { FAULT_MESSAGE } from '../store/faults.js';
 import type { Metrics, MismatchReason } from './metrics.js';
 import { createRequestLog } from './request-log.js';
 

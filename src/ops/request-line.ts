@@ -1,19 +1,5 @@
 import { pino, type DestinationStream, type Logger as Pino } from 'pino';
-
-/** One answered request, as its log line has it: never a key or a token. */
-export interface RequestLine {
-  requestId: string;
-  method: string;
-  /** The path without its query string (a query may carry what a log should not keep). */
-  path: string;
-  status: number;
-  durationMs: number;
-  /** The spec operation (`listPets`) or control operation (`getReadiness`) answered, if one was. */
-  operation: string | undefined;
-  /** The workspace id of the accepted API key (a keyed hash, never the key). */
-  workspace: string | undefined;
-  mode: string;
-}
+import type { RequestLine } from '../kernel/logger.js';
 
 /** A string pino would escape otherwise than `JSON.stringify` does (a lone surrogate): such a line goes through pino. */
 const UNPAIRED = /[\ud800-\udfff]/;

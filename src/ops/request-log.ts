@@ -1,8 +1,13 @@
-import type { Runtime } from '../core/operation.js';
-import type { AnsweredRequest, V1Exchange } from '../core/operation.js';
-import type { RefusedRequest } from '../http/server.js';
-import type { Logger, RequestLine } from './logger.js';
+import type { Runtime } from '../kernel/operation.js';
+import type { AnsweredRequest, V1Exchange } from '../kernel/operation.js';
+import type { ErrorCode } from '../kernel/errors.js';
+import type { Logger, RequestLine } from '../kernel/logger.js';
 
+/** A request Node's parser refused before any handler saw it, and the status it was answered with. */
+export interface RefusedRequest {
+  status: number;
+  code: ErrorCode;
+}
 /** The path of a request target, without its query string. */
 export function pathOf(url: string): string {
   const query = url.indexOf('?');

@@ -1,10 +1,10 @@
 import express from 'express';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createNodeMiddleware } from '../adapters/node-middleware.js';
-import type { Engine } from '../core/engine.js';
-import type { AnsweredRequest } from '../core/operation.js';
-import { requestIdOf } from '../core/request-id.js';
-import { writeError } from '../http/error-handler.js';
+import type { Engine } from '../engine/engine.js';
+import type { AnsweredRequest } from '../kernel/operation.js';
+import { requestIdOf } from '../kernel/request-id.js';
+import { writeError } from '../adapters/node-error.js';
 import { isPagePath } from './pages.js';
 
 export interface ServerAppDeps {

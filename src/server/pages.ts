@@ -1,8 +1,8 @@
 import express, { type Response } from 'express';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiError } from '../http/errors.js';
-import { sendJson } from '../http/send.js';
+import { ApiError } from '../kernel/errors.js';
+import { sendJson } from './send-json.js';
 import { readSpecDocument } from '../openapi/spec-cache.js';
 import { CONTROL_SPEC_FILE, SPEC_FILE } from '../config/paths.js';
 

@@ -1,7 +1,7 @@
 import type { RequestListener, Server } from 'node:http';
 import type { Backend, ModeStore, WorkspaceStore } from '../store/backend.js';
-import type { RefusedRequest } from '../http/server.js';
-import type { Engine } from '../core/engine.js';
+import type { RefusedRequest } from '../ops/request-log.js';
+import type { Engine } from '../engine/engine.js';
 
 export interface Sandbox {
   /** e.g. `http://127.0.0.1:4010` */

@@ -3,32 +3,32 @@ import type { Assembled, Sandbox, SandboxOptions } from './sandbox-types.js';
 import { createServerListener } from './app.js';
 import type { Config } from '../config/load.js';
 import type { Backend } from '../store/backend.js';
-import { responseChecker } from '../control/journal-capture.js';
-import { assembleEngine } from '../assembly/assemble-engine.js';
+import { responseChecker } from '../store/journal/capture.js';
+import { assembleEngine } from '../engine/assemble.js';
 import { checkExposure } from '../config/exposure.js';
-import { closeServer, listen } from '../http/server.js';
-import { perClientCap } from '../http/client-limits.js';
+import { closeServer, listen } from '../adapters/node-server.js';
+import { perClientCap } from '../adapters/node-client-limits.js';
 import { acquireLock } from '../store/file/lock.js';
 import { createPreferInterceptor } from '../interceptors/prefer.js';
-import { createPrismEngine, createPrismMode, type PrismEngine } from '../modes/prism/index.js';
+import { createPrismRunner, createPrismMode, type PrismRunner } from '../modes/prism/index.js';
 import { createProxyMode, type ProxyMode } from '../modes/proxy/index.js';
 import type { Spec } from '../openapi/spec.js';
 import { loadSpec } from '../openapi/load-spec.js';
-import { loadControlSpec } from '../control/control-spec.js';
-import { fixtureFiles } from '../control/fixture-files.js';
+import { loadControlSpec } from './control-spec.js';
+import { fixtureFiles } from './fixture-files.js';
 import { createValidators, formatIssues, type Validators } from '../openapi/validate.js';
 import { PACKAGE_VERSION, UI_DIR } from '../config/paths.js';
 import { descriptorCaps, openFileLimit } from './file-limit.js';
-import type { Logger } from '../ops/logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { openFileBackend } from '../store/file/file-backend.js';
 import { createPages } from './pages.js';
 import { openPostgresBackend } from '../store/postgres/backend.js';
 import { openMemoryBackend } from '../store/memory/backend.js';
 
-import { silentLogger } from '../ops/silent-logger.js';
+import { silentLogger } from '../kernel/logger.js';
 import { createMetrics } from '../ops/metrics.js';
-export { silentLogger } from '../ops/silent-logger.js';
-export type { Logger } from '../ops/logger.js';
+export { silentLogger } from '../kernel/logger.js';
+export type { Logger } from '../kernel/logger.js';
 export { openWorkspaces } from '../store/file/file-backend.js';
 export type { Sandbox, SandboxOptions } from './sandbox-types.js';
 
@@ -89,7 +89,7 @@ interface Parts {
   spec: Spec;
   validators: Validators;
   backend: Backend;
-  prism: PrismEngine;
+  prism: PrismRunner;
   proxy: ProxyMode | undefined;
   startedAt: number;
   draining: () => boolean;
@@ -111,11 +111,11 @@ function createListener(parts: Parts): Listening {
     fixtures: fixtureFiles(),
     createMetrics,
     modes: {
-      example: createPrismMode({ spec, engine: prism, dynamic: false, seed: config.seed }),
-      dynamic: createPrismMode({ spec, engine: prism, dynamic: true, seed: config.seed }),
+      example: createPrismMode({ spec, prism, dynamic: false, seed: config.seed }),
+      dynamic: createPrismMode({ spec, prism, dynamic: true, seed: config.seed }),
     },
     prepareMode: (mode) => (usesPrism(mode) ? prism.ready() : Promise.resolve()),
-    prefer: createPreferInterceptor({ engine: prism, seed: config.seed }),
+    prefer: createPreferInterceptor({ prism, seed: config.seed }),
     passThrough: proxy,
   });
   const listener = createServerListener({ engine, pages: createPages(UI_DIR), onPage: reporting.onAnswered });
@@ -135,7 +135,7 @@ export async function assembleSandbox(config: Config, logger: Logger = silentLog
   const caps = descriptorCaps({ connections: config.maxConnections, workspaces: config.maxWorkspaces }, openFileLimit());
   const backend = await openBackend(config, logger, spec, validators, caps.workspaces, options.workspaceSecret);
   // Prism loads lazily (seconds of imports): at start-up only when a Prism mode is chosen, else on first use.
-  const prism = createPrismEngine([...spec.operations.keys()]);
+  const prism = createPrismRunner([...spec.operations.keys()]);
   const proxy = config.upstream ? createProxyMode({ spec, validators, config }) : undefined;
   const close = async () => {
     proxy?.close();

@@ -9,10 +9,10 @@
  * reads from memory, a database cannot.
  */
 import type { Mode } from '../config/load.js';
-import type { JournalEntry, JournalListener, JournalMemory, JournalRecord } from '../control/journal-types.js';
-import type { CoverageCount } from '../control/coverage-types.js';
-import type { Fault, FaultInput } from '../interceptors/faults.js';
-import type { Interceptor, Runtime } from '../core/operation.js';
+import type { JournalEntry, JournalListener, JournalMemory, JournalRecord } from './journal/types.js';
+import type { CoverageCount } from './journal/coverage-types.js';
+import type { Fault, FaultInput } from './faults.js';
+import type { Interceptor, Runtime } from '../kernel/operation.js';
 import type { Page, PetText } from './pet-index.js';
 import type { NewPet, Pet, PetStatus } from './types.js';
 

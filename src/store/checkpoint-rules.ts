@@ -1,4 +1,4 @@
-import { StoreFailure } from './errors.js';
+import { StoreFailure } from '../kernel/store-errors.js';
 
 /**
  * What every backend's checkpoints share: the name rule, the head line whose

@@ -12,7 +12,7 @@
  * in the one statement that stores the pets: the same rule, spelled in SQL
  * (`postgres/id-sql.ts`), not a second one written beside it.
  */
-import { StoreFailure } from './errors.js';
+import { StoreFailure } from '../kernel/store-errors.js';
 
 /** The largest id: the next id after it must still be exact in JSON (2^53 - 1). */
 export const MAX_ID = Number.MAX_SAFE_INTEGER - 1;

@@ -4,7 +4,7 @@
  * goes (its files removed, or its memory dropped) is each store's own.
  */
 import type { Config } from '../config/load.js';
-import type { Logger } from '../ops/logger.js';
+import type { Logger } from '../kernel/logger.js';
 
 /** Why a workspace was removed: beyond `--open-key-workspaces`, or unused for `--open-key-ttl`. */
 export type RemovalReason = 'cap' | 'ttl';

@@ -1,10 +1,10 @@
-import { stringifyJson } from '../core/exact-json.js';
-import { StoreFailure } from './errors.js';
+import { stringifyJson } from '../kernel/exact-json.js';
+import { StoreFailure } from '../kernel/store-errors.js';
 import { nextIdAfterLoad } from './ids.js';
 import { buildPet, petBytes, quotaProblem, type Quota } from './pet-index.js';
 import { generatePets } from './seed.js';
 import type { NewPet, Pet } from './types.js';
-import { utf8Length } from '../core/utf8-length.js';
+import { utf8Length } from '../kernel/utf8-length.js';
 
 /**
  * The rules a workspace keeps whatever keeps its pets (the file and the

@@ -39,4 +39,4 @@ export interface StoreData {
   pets: Pet[];
 }
 
-export { StoreError } from './errors.js';
+export { StoreError } from '../kernel/store-errors.js';

@@ -1,4 +1,4 @@
-import { StoreFailure } from './errors.js';
+import { StoreFailure } from '../kernel/store-errors.js';
 
 /** The refusal of a workspace beyond `--max-workspaces`, worded once for every store. */
 export const tooManyWorkspaces = (max: number): StoreFailure =>

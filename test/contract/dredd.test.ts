@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDredd, type DreddReport } from '../../contracts/dredd/run-dredd.js';
-import type { JournalEntry } from '../../src/control/journal-types.js';
+import type { JournalEntry } from '../../src/store/journal/types.js';
 import { clientOf } from '../support/control-client.js';
 import { KEY, startTestSandbox, type TestSandbox } from '../support/harness.js';
 import { ALL_TRANSACTIONS } from '../support/dredd-transactions.js';

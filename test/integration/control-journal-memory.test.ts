@@ -4,7 +4,7 @@
  * within --journal-memory, the oldest entries going first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/control/journal-types.js';
+import type { JournalEntry } from '../../src/store/journal/types.js';
 import { startControlSandbox, type Control } from '../support/control-client.js';
 import type { TestSandbox } from '../support/harness.js';
 

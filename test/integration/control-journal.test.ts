@@ -3,7 +3,7 @@
  * it keeps, how it cuts long bodies and shows bodies that are not JSON.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEntry as Entry } from '../../src/control/journal-types.js';
+import type { JournalEntry as Entry } from '../../src/store/journal/types.js';
 import { startControlSandbox, type Control } from '../support/control-client.js';
 import type { TestSandbox } from '../support/harness.js';
 

@@ -13,8 +13,8 @@ import fc from 'fast-check';
 import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createV1Matcher, decodeSegment, splitUrl } from '../../src/core/match.js';
-import { allowByPath, compileRoutes } from '../../src/core/routes.js';
+import { createV1Matcher, decodeSegment, splitUrl } from '../../src/v1/match.js';
+import { allowByPath, compileRoutes } from '../../src/v1/routes.js';
 import { loadSpec } from '../../src/openapi/load-spec.js';
 import { createValidators } from '../../src/openapi/validate.js';
 

@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeMiddleware } from '../../src/adapters/node-middleware.js';
-import { closeServer, listen } from '../../src/http/server.js';
-import type { ModeHandler } from '../../src/core/operation.js';
+import { closeServer, listen } from '../../src/adapters/node-server.js';
+import type { ModeHandler } from '../../src/kernel/operation.js';
 import { loadSpec } from '../../src/openapi/load-spec.js';
 import { engineOf } from '../support/engine-of.js';
 import { KEY, testConfig } from '../support/harness.js';

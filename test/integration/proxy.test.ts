@@ -7,8 +7,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/control/journal-types.js';
-import type { Violation } from '../../src/core/operation.js';
+import type { JournalEntry } from '../../src/store/journal/types.js';
+import type { Violation } from '../../src/kernel/operation.js';
 import { startBrokenServer, type BrokenServer } from '../support/broken-server.js';
 import { controlOf } from '../support/control-client.js';
 import { expectError } from '../support/error-check.js';

@@ -5,7 +5,7 @@
  * shows what was sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/control/journal-types.js';
+import type { JournalEntry } from '../../src/store/journal/types.js';
 import { rawRequest } from '../support/raw-http.js';
 import { controlOf, type Control } from '../support/control-client.js';
 import { KEY, startTestSandbox, type CallResult, type TestSandbox } from '../support/harness.js';

@@ -8,7 +8,7 @@
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_LIMITS } from '../../src/http/server.js';
+import { SERVER_LIMITS } from '../../src/adapters/node-server.js';
 import { startTestSandbox, type TestSandbox } from '../support/harness.js';
 
 let sb: TestSandbox;

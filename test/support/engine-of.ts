@@ -5,11 +5,11 @@
  * kept for the test to read.
  */
 import type { Config } from '../../src/config/load.js';
-import type { ControlPlane } from '../../src/core/control/plane.js';
-import { createCors } from '../../src/core/cors.js';
-import { createEngine, type Engine } from '../../src/core/engine.js';
-import type { AnsweredRequest, Interceptor, ModeHandler, V1Exchange } from '../../src/core/operation.js';
-import { createV1Pipeline } from '../../src/core/v1-pipeline.js';
+import type { ControlPlane } from '../../src/control/plane.js';
+import { createCors } from '../../src/v1/cors.js';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
+import type { AnsweredRequest, Interceptor, ModeHandler, V1Exchange } from '../../src/kernel/operation.js';
+import { createV1Pipeline } from '../../src/v1/pipeline.js';
 import type { Spec } from '../../src/openapi/spec.js';
 import { createValidators } from '../../src/openapi/validate.js';
 

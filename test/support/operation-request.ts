@@ -1,7 +1,7 @@
 import { DEFAULT_API_KEY } from '../../src/config/load.js';
 import { operation } from '../../src/openapi/spec.js';
 import { loadSpec } from '../../src/openapi/load-spec.js';
-import type { OperationRequest } from '../../src/core/operation.js';
+import type { OperationRequest } from '../../src/kernel/operation.js';
 
 /** The interface's spec, loaded once per test file. */
 export const spec = loadSpec();

@@ -6,7 +6,7 @@
  * (a create's body) and in what was answered (a list, a create).
  */
 import { createControlClient } from '../../src/control/client.js';
-import type { JournalEntry } from '../../src/control/journal-types.js';
+import type { JournalEntry } from '../../src/store/journal/types.js';
 import { workspaceOf } from '../../src/library/workspace.js';
 
 /** What one test file of a worker recorded: its worker's key and tag. */

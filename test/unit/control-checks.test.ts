@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/kernel/errors.js';
 import type { Spec } from '../../src/openapi/spec.js';
 import { loadSpec } from '../../src/openapi/load-spec.js';
 import { checkRoutes, createControlChecks, formatControlIssues, type ControlRequestParts } from '../../src/control/request-checks.js';
-import { loadControlSpec } from '../../src/control/control-spec.js';
+import { loadControlSpec } from '../../src/server/control-spec.js';
 import { CONTROL_ROUTES, routePath } from '../../src/control/routes.js';
 import { CONTROL_SPEC_FILE } from '../../src/config/paths.js';
 

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { VERIFY_OPTIONS } from '../../contracts/verify-options.js';
 import { COMMAND_OPTIONS } from '../../src/cli/commands.js';
 import { OPTIONS } from '../../src/config/load.js';
-import { ERROR_CODES } from '../../src/http/errors.js';
+import { ERROR_CODES } from '../../src/kernel/errors.js';
 import { docFiles, docText, linksOf, proseOf, ROOT } from '../support/docs.js';
 
 /** The text of every TypeScript and JavaScript file under `dirs`, type declarations left out. */

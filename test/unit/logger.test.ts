@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createLogger, type RequestLine } from '../../src/ops/logger.js';
+import { createLogger } from '../../src/ops/logger.js';
+import type { RequestLine } from '../../src/kernel/logger.js';
 
 /** A stream that keeps what it is given. */
 function sink() {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { assembleEngine } from '../../src/assembly/assemble-engine.js';
+import { assembleEngine } from '../../src/engine/assemble.js';
 import { createNoMetrics } from '../../src/ops/no-metrics.js';
-import { silentLogger } from '../../src/ops/silent-logger.js';
-import { loadControlSpec } from '../../src/control/control-spec.js';
-import { fixtureFiles } from '../../src/control/fixture-files.js';
+import { silentLogger } from '../../src/kernel/logger.js';
+import { loadControlSpec } from '../../src/server/control-spec.js';
+import { fixtureFiles } from '../../src/server/fixture-files.js';
 import { openMemoryBackend } from '../../src/store/memory/backend.js';
 import { createStatefulMode } from '../../src/modes/stateful/index.js';
 import { loadSpec } from '../../src/openapi/load-spec.js';

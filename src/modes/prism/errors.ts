@@ -1,7 +1,7 @@
-import { unauthorized } from '../../http/auth.js';
-import { ApiError } from '../../http/errors.js';
-import { documentedCodes } from '../../http/preferences.js';
-import type { OperationRequest } from '../../core/operation.js';
+import { unauthorized } from '../../kernel/auth.js';
+import { ApiError } from '../../kernel/errors.js';
+import { documentedCodes } from '../../kernel/preferences.js';
+import type { OperationRequest } from '../../kernel/operation.js';
 import type { HttpOperation } from './types.js';
 import type { PrismMock } from './mock-config.js';
 

@@ -1,10 +1,10 @@
 import type { Spec } from '../../openapi/spec.js';
-import { readPreferences } from '../../http/preferences.js';
-import type { ModeHandler } from '../../core/operation.js';
-import type { PrismEngine } from './engine.js';
+import { readPreferences } from '../../kernel/preferences.js';
+import type { ModeHandler } from '../../kernel/operation.js';
+import type { PrismRunner } from './runner.js';
 import { mockFor } from './mock-config.js';
 
-export { createPrismEngine, type PrismEngine } from './engine.js';
+export { createPrismRunner, type PrismRunner } from './runner.js';
 
 /** A Prism-backed mode; `ready()` loads Prism ahead of the first request. */
 export interface PrismMode extends ModeHandler {
@@ -17,11 +17,11 @@ export interface PrismMode extends ModeHandler {
  * schemas (seeded per request, see `requestSeed`). `Prefer` works as in Prism.
  * Nothing is stored: a created pet is not listed afterwards.
  */
-export function createPrismMode(options: { spec: Spec; engine: PrismEngine; dynamic: boolean; seed: number }): PrismMode {
-  const { engine } = options;
+export function createPrismMode(options: { spec: Spec; prism: PrismRunner; dynamic: boolean; seed: number }): PrismMode {
+  const { prism } = options;
   return {
     operations: new Set(options.spec.operations.keys()),
-    ready: () => engine.ready(),
-    handle: (request) => engine.respond(request, mockFor(readPreferences(request), options, request)),
+    ready: () => prism.ready(),
+    handle: (request) => prism.respond(request, mockFor(readPreferences(request), options, request)),
   };
 }

@@ -1,6 +1,6 @@
-import { stringifyJson } from '../../core/exact-json.js';
-import type { OperationRequest } from '../../core/operation.js';
-import type { Preferences } from '../../http/preferences.js';
+import { stringifyJson } from '../../kernel/exact-json.js';
+import type { OperationRequest } from '../../kernel/operation.js';
+import type { Preferences } from '../../kernel/preferences.js';
 
 /** What Prism's mocker is asked for one request (its `config.mock`). */
 export interface PrismMock {

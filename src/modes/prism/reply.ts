@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { IHttpResponse } from '@stoplight/prism-http';
-import { ApiError, codeForStatus, isErrorCode, type ErrorBody } from '../../http/errors.js';
-import type { OperationRequest, Reply } from '../../core/operation.js';
+import { ApiError, codeForStatus, isErrorCode, type ErrorBody } from '../../kernel/errors.js';
+import type { OperationRequest, Reply } from '../../kernel/operation.js';
 import type { HttpOperation } from './types.js';
 import type { PrismMock } from './mock-config.js';
 import { fromPrismStatus } from './errors.js';

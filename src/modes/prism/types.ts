@@ -1,4 +1,4 @@
 import type * as PrismHttp from '@stoplight/prism-http';
 
-/** An operation as Prism reads it from the spec: what the engine hands on, and the reply and error mappings read. */
+/** An operation as Prism reads it from the spec: what the runner hands on, and the reply and error mappings read. */
 export type HttpOperation = Awaited<ReturnType<typeof PrismHttp.getHttpOperationsFromSpec>>[number];

@@ -1,4 +1,4 @@
-import type { Violation } from '../../core/operation.js';
+import type { Violation } from '../../kernel/operation.js';
 
 /** The response header that lists what a proxied exchange broke of the spec (Prism's is `sl-violations`). */
 export const VIOLATIONS_HEADER = 'Sandbox-Violations';

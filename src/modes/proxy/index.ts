@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Config } from '../../config/load.js';
-import type { Violation } from '../../core/operation.js';
+import type { Violation } from '../../kernel/operation.js';
 import type { ForwardReply, ForwardRequest, PassThroughMode } from './types.js';
 import { responseIssues } from '../../openapi/response-issues.js';
 import type { OperationSpec, Spec } from '../../openapi/spec.js';

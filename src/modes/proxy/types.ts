@@ -5,8 +5,8 @@
  * `PassThroughMode` handed to it (on Node, `createProxyMode` over node:http);
  * a sandbox without one (a browser) refuses proxy mode.
  */
-import type { Violation } from '../../core/operation.js';
-import type { EngineHeaders } from '../../core/types.js';
+import type { Violation } from '../../kernel/operation.js';
+import type { EngineHeaders } from '../../kernel/types.js';
 import type { OperationSpec } from '../../openapi/spec.js';
 
 /** A /v1 request as it arrived, for a mode that passes requests on instead of answering them. */

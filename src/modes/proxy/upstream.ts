@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../kernel/errors.js';
 
 /** Headers of one connection only (RFC 9110 7.6.1): never passed on, in either direction. */
 const HOP_BY_HOP = new Set([

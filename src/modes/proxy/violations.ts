@@ -1,8 +1,8 @@
 import { parse as parseContentType } from 'content-type';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { bearerToken } from '../../http/auth.js';
-import type { Violation } from '../../core/operation.js';
-import type { EngineHeaders } from '../../core/types.js';
+import { bearerToken } from '../../kernel/auth.js';
+import type { Violation } from '../../kernel/operation.js';
+import type { EngineHeaders } from '../../kernel/types.js';
 import type { ForwardRequest } from './types.js';
 import type { ResponseIssues } from '../../openapi/response-issues.js';
 import type { OperationSpec } from '../../openapi/spec.js';

@@ -1,6 +1,6 @@
 import type { MaybePromise, WorkspaceData, WorkspaceStore } from '../../store/backend.js';
-import { ApiError } from '../../http/errors.js';
-import type { ModeHandler, OperationRequest, Reply } from '../../core/operation.js';
+import { ApiError } from '../../kernel/errors.js';
+import type { ModeHandler, OperationRequest, Reply } from '../../kernel/operation.js';
 import type { Page, PetText } from '../../store/pet-index.js';
 import type { NewPet, PetStatus } from '../../store/types.js';
 

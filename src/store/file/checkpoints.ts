@@ -3,7 +3,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import type { CheckpointInfo, CheckpointInput, CheckpointLimits, CheckpointStore } from '../backend.js';
 import { removeFile, RenamedNotDurable, writeFileAtomic } from './durable-entries.js';
 import { CHECKPOINT_NAME, headLine, refusals, saveBudget, type Head } from '../checkpoint-rules.js';
-import { errnoOf, StoreError, StoreFailure, storageFailure } from '../errors.js';
+import { errnoOf, StoreError, StoreFailure, storageFailure } from '../../kernel/store-errors.js';
 import { KeyedSerial } from '../keyed-serial.js';
 
 export { CHECKPOINT_NAME, headLine, refusals, type Head } from '../checkpoint-rules.js';

@@ -2,8 +2,8 @@ import { createReadStream } from 'node:fs';
 import { stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { parseJson } from '../../core/exact-json.js';
-import { StoreError } from '../errors.js';
+import { parseJson } from '../../kernel/exact-json.js';
+import { StoreError } from '../../kernel/store-errors.js';
 import { createFile, openForWrite, syncIfPending } from './durable-entries.js';
 import { readLines, writeAll, type Line } from './file-io.js';
 

@@ -1,4 +1,4 @@
-import { stringifyJson } from '../../core/exact-json.js';
+import { stringifyJson } from '../../kernel/exact-json.js';
 import { encodeRecord } from './commit-log.js';
 import { idAt, takeIds } from '../ids.js';
 import { buildPet } from '../pet-index.js';

@@ -1,13 +1,13 @@
 import { stat } from 'node:fs/promises';
 import type { Backend } from '../backend.js';
 import type { Config } from '../../config/load.js';
-import { Journal } from '../../control/journal.js';
-import type { ResponseCheck } from '../../control/journal-types.js';
-import { Faults } from '../../interceptors/faults.js';
-import type { Logger } from '../../ops/logger.js';
+import { Journal } from '../journal/journal.js';
+import type { ResponseCheck } from '../journal/types.js';
+import { Faults } from '../faults.js';
+import type { Logger } from '../../kernel/logger.js';
 import type { OperationSpec } from '../../openapi/spec.js';
 import { FileCheckpoints } from './checkpoints.js';
-import { storageFailure } from '../errors.js';
+import { storageFailure } from '../../kernel/store-errors.js';
 import { memoryMode } from '../memory/mode.js';
 import { openKeyPolicyOf } from '../open-key-policy.js';
 import { Workspaces, type WorkspacesOptions } from './workspaces.js';

@@ -3,7 +3,7 @@ import type { CommitLog } from './commit-log.js';
 import { Compactor } from './compactor.js';
 import { RenamedNotDurable } from './durable-entries.js';
 import { encodeBatch } from './create-batch.js';
-import { StoreError, StoreFailure, storageFailure } from '../errors.js';
+import { StoreError, StoreFailure, storageFailure } from '../../kernel/store-errors.js';
 import { PetIndex, type Page, type PetText, type Quota } from '../pet-index.js';
 import { takeIds } from '../ids.js';
 import { appendClash, nextGeneration, prepareCreate, type PendingCreate } from '../rules.js';

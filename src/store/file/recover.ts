@@ -3,7 +3,7 @@ import { Low } from 'lowdb';
 import { CommitLog } from './commit-log.js';
 import { renameFile } from './durable-entries.js';
 import { DurableJsonFile } from './durable-file.js';
-import { StoreError, storageFailure } from '../errors.js';
+import { StoreError, storageFailure } from '../../kernel/store-errors.js';
 import { idAfter } from '../ids.js';
 import { seededGeneration } from '../rules.js';
 import type { Pet, StoreData } from '../types.js';

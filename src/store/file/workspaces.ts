@@ -1,6 +1,6 @@
 import { afterSettled } from '../settled.js';
 import { basename, dirname, extname, join } from 'node:path';
-import { StoreError, errnoOf, storageFailure } from '../errors.js';
+import { StoreError, errnoOf, storageFailure } from '../../kernel/store-errors.js';
 import { PetStore, type PetStoreOptions } from './pet-store.js';
 import type { OpenKeyPolicy } from '../open-key-policy.js';
 import { OpenKeyWorkspaces } from './open-key-workspaces.js';

@@ -1,9 +1,9 @@
 import type { Backend } from '../backend.js';
 import type { Config } from '../../config/load.js';
-import { Journal } from '../../control/journal.js';
-import type { ResponseCheck } from '../../control/journal-types.js';
-import { Faults } from '../../interceptors/faults.js';
-import type { Logger } from '../../ops/logger.js';
+import { Journal } from '../journal/journal.js';
+import type { ResponseCheck } from '../journal/types.js';
+import { Faults } from '../faults.js';
+import type { Logger } from '../../kernel/logger.js';
 import type { OperationSpec } from '../../openapi/spec.js';
 import { openKeyPolicyOf } from '../open-key-policy.js';
 import { MemoryCheckpoints } from './checkpoints.js';

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { FaultStore } from '../backend.js';
-import { applyFirst, checkFault, type Fault, type FaultInput } from '../../interceptors/faults.js';
+import { applyFirst, checkFault, type Fault, type FaultInput } from '../faults.js';
 import type { OperationSpec } from '../../openapi/spec.js';
-import type { Interceptor, OperationRequest } from '../../core/operation.js';
+import type { Interceptor, OperationRequest } from '../../kernel/operation.js';
 import { failed } from './pool.js';
 
 interface FaultRow {

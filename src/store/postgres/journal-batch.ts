@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { CoverageCount } from '../../control/coverage-types.js';
-import type { JournalRecord } from '../../control/journal-types.js';
+import type { CoverageCount } from '../journal/coverage-types.js';
+import type { JournalRecord } from '../journal/types.js';
 import { failed } from './pool.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { JournalRecord } from '../../control/journal-types.js';
+import type { JournalRecord } from '../journal/types.js';
 import { ADD_COUNTS } from './journal-batch.js';
 import { JOURNAL_CHANNEL } from './journal-tail.js';
 

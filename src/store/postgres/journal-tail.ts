@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { JournalRecord } from '../../control/journal-types.js';
+import type { JournalRecord } from '../journal/types.js';
 
 /** The channel every journal write notifies, with the workspaces it wrote (or `*`). */
 export const JOURNAL_CHANNEL = 'petstore_journal';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { JournalStore } from '../backend.js';
-import type { JournalListener } from '../../control/journal-types.js';
-import { JournalFollowers } from '../../control/journal-followers.js';
-import { entryBytes, showRecord } from '../../control/journal.js';
-import type { JournalEntry, JournalMemory, JournalRecord, ResponseCheck } from '../../control/journal-types.js';
-import type { CoverageCount } from '../../control/coverage-types.js';
+import type { JournalListener } from '../journal/types.js';
+import { JournalFollowers } from '../journal/followers.js';
+import { entryBytes, showRecord } from '../journal/journal.js';
+import type { JournalEntry, JournalMemory, JournalRecord, ResponseCheck } from '../journal/types.js';
+import type { CoverageCount } from '../journal/coverage-types.js';
 import { countsOf, dropCounts, newestPerWorkspace, readCounts } from './journal-batch.js';
 import { journalInsert } from './journal-insert.js';
 import { JournalTail, noticeOf } from './journal-tail.js';

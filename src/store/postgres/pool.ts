@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StoreError, StoreFailure } from '../errors.js';
+import { StoreError, StoreFailure } from '../../kernel/store-errors.js';
 
 /** Where a database is, for messages: `host:port/database`, never the user's password. */
 export function describeTarget(url: string): string {

@@ -1,6 +1,6 @@
-import { stringifyJson } from '../../core/exact-json.js';
+import { stringifyJson } from '../../kernel/exact-json.js';
 import type pg from 'pg';
-import { StoreFailure } from '../errors.js';
+import { StoreFailure } from '../../kernel/store-errors.js';
 import { EXPORT_TAIL, exportHead } from '../export-json.js';
 import type { Pet } from '../types.js';
 import { failed, transaction } from './pool.js';

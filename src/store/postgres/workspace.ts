@@ -1,7 +1,7 @@
-import { parseJson, stringifyJson } from '../../core/exact-json.js';
+import { parseJson, stringifyJson } from '../../kernel/exact-json.js';
 import type pg from 'pg';
 import type { CheckpointInput, Summary, WorkspaceData } from '../backend.js';
-import type { StoreFailure } from '../errors.js';
+import type { StoreFailure } from '../../kernel/store-errors.js';
 import { buildPet, quotaProblem, type Page, type PetText, type Quota } from '../pet-index.js';
 import { idBytes, nextIdAfterLoad, takeIds } from '../ids.js';
 import { EMPTY, appendClash, loadTotals, quotaRefusal, type Totals } from '../rules.js';

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
 import { browserSwaps } from '../../../scripts/browser-bundle.mjs';
 import type { Browser, Page } from 'playwright-core';
-import { servesPath } from '../../../src/core/served-paths.js';
+import { servesPath } from '../../../src/engine/served-paths.js';
 import { patching, type SourcePatch } from '../bundle.js';
 import { ROOT } from '../spawn.js';
 import { UNSENDABLE } from './corpus.js';

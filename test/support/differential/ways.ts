@@ -13,7 +13,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { setupServer } from 'msw/node';
-import { servesPath } from '../../../src/core/served-paths.js';
+import { servesPath } from '../../../src/engine/served-paths.js';
 import { petstoreSandbox } from '../../../src/middleware.js';
 import { sandboxHandlers } from '../../../src/msw.js';
 import { createSandbox, type PetstoreSandbox } from '../../../src/index.js';

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkpointHandlers, type CheckpointContext } from '../../../src/control/checkpoint-handlers.js';
-import { ApiError } from '../../../src/http/errors.js';
+import { ApiError } from '../../../src/kernel/errors.js';
 import { createValidators } from '../../../src/openapi/validate.js';
 import { Workspaces } from '../../../src/store/file/workspaces.js';
 import { tempDir } from '../../support/harness.js';

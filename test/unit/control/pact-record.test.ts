@@ -1,6 +1,6 @@
 /** Recording a pact from journal entries, without HTTP: which entries become interactions, and how. */
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../../src/control/journal-types.js';
+import type { JournalEntry } from '../../../src/store/journal/types.js';
 import { firstElement } from '../../../src/control/pact-bodies.js';
 import { recordPact } from '../../../src/control/pact-record.js';
 import { pactV4Problems } from '../../support/pact-v4.js';

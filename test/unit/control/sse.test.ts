@@ -1,6 +1,6 @@
 /** The Server-Sent Events reader the control client and the QA console share. */
 import { describe, expect, it } from 'vitest';
-import { formatEvent } from '../../../src/core/control/event-stream.js';
+import { formatEvent } from '../../../src/control/event-stream.js';
 import { createEventParser, type ServerSentEvent } from '../../../src/control/sse.js';
 
 const parse = (chunks: string[]): ServerSentEvent[] => {

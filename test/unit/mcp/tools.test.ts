@@ -6,7 +6,7 @@
  */
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { loadControlSpec } from '../../../src/control/control-spec.js';
+import { loadControlSpec } from '../../../src/server/control-spec.js';
 import { createTools, toRequest, ArgumentError } from '../../../src/mcp/tools.js';
 import { toolArguments } from '../../../src/mcp/tool-schemas.js';
 import { loadSpec } from '../../../src/openapi/load-spec.js';

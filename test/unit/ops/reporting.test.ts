@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerChecks } from '../../../src/config/ops.js';
-import { responseChecker } from '../../../src/control/journal-capture.js';
-import type { V1Exchange } from '../../../src/core/operation.js';
+import { responseChecker } from '../../../src/store/journal/capture.js';
+import type { V1Exchange } from '../../../src/kernel/operation.js';
 import { loadSpec } from '../../../src/openapi/load-spec.js';
 import { createValidators } from '../../../src/openapi/validate.js';
 import type { MismatchReason } from '../../../src/ops/metrics.js';
 import { createNoMetrics } from '../../../src/ops/no-metrics.js';
 import { createReporting } from '../../../src/ops/reporting.js';
-import { silentLogger } from '../../../src/ops/silent-logger.js';
+import { silentLogger } from '../../../src/kernel/logger.js';
 
 const spec = loadSpec();
 const check = responseChecker(spec, createValidators(spec));

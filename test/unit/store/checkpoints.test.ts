@@ -8,7 +8,7 @@ import { readdirSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHECKPOINT_NAME, FileCheckpoints } from '../../../src/store/file/checkpoints.js';
-import { StoreFailure } from '../../../src/store/errors.js';
+import { StoreFailure } from '../../../src/kernel/store-errors.js';
 import { tempDir } from '../../support/harness.js';
 
 const WS = '0123456789abcdef';

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CommitLog, encodeRecord } from '../../../src/store/file/commit-log.js';
-import { StoreError } from '../../../src/store/errors.js';
+import { StoreError } from '../../../src/kernel/store-errors.js';
 import { tempDir } from '../../support/harness.js';
 
 const record = (n: number) => encodeRecord(JSON.stringify({ e: 0, pet: { id: n, name: `p${n} ✓`, categoryId: 1 } }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StoreFailure } from '../../../src/store/errors.js';
+import { StoreFailure } from '../../../src/kernel/store-errors.js';
 import { MAX_ID, idAfter, idAt, idBytes, idRule, nextIdAfterLoad, noIdsLeft, takeIds } from '../../../src/store/ids.js';
 import { buildPet, petBytes } from '../../../src/store/pet-index.js';
 import { SQL_NUMBERS, takeIdsSql } from '../../../src/store/postgres/id-sql.js';

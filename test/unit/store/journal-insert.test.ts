@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalRecord } from '../../../src/control/journal-types.js';
+import type { JournalRecord } from '../../../src/store/journal/types.js';
 import { journalInsert, slotsFor } from '../../../src/store/postgres/journal-insert.js';
 
 const entry = (workspace: string, n: number) => ({ workspace, record: { status: 201, n } as unknown as JournalRecord, bytes: 100 + n });

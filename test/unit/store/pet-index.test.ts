@@ -4,7 +4,7 @@
  * reset, bounded, never kept for an id not held.
  */
 import { describe, expect, it } from 'vitest';
-import { stringifyJson } from '../../../src/core/exact-json.js';
+import { stringifyJson } from '../../../src/kernel/exact-json.js';
 import { PetIndex, buildPet } from '../../../src/store/pet-index.js';
 
 const pets = (names: string[]) => names.map((name, i) => buildPet(i + 1, { name, categoryId: 1, status: 'sold' }));

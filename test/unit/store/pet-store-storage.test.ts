@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreFailure } from '../../../src/store/errors.js';
+import { StoreFailure } from '../../../src/kernel/store-errors.js';
 import { PetStore, type PetStoreOptions } from '../../../src/store/file/pet-store.js';
 import type { Pet } from '../../../src/store/types.js';
 import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from '../../support/tmpfs.js';

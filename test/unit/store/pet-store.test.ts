@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeRecord } from '../../../src/store/file/commit-log.js';
-import type { StoreFailure } from '../../../src/store/errors.js';
+import type { StoreFailure } from '../../../src/kernel/store-errors.js';
 import { PetStore, type PetStoreOptions } from '../../../src/store/file/pet-store.js';
 import { MAX_ID } from '../../../src/store/ids.js';
 import { StoreError } from '../../../src/store/types.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { StoreFailure } from '../../../src/store/errors.js';
+import { StoreFailure } from '../../../src/kernel/store-errors.js';
 import { exportJson } from '../../../src/store/export-json.js';
 import { EMPTY, appendClash, loadTotals, nextGeneration, prepareCreate, quotaRefusal, seededGeneration } from '../../../src/store/rules.js';
 import { generatePets } from '../../../src/store/seed.js';
-import { stringifyJson } from '../../../src/core/exact-json.js';
+import { stringifyJson } from '../../../src/kernel/exact-json.js';
 import type { Pet } from '../../../src/store/types.js';
 
 const rex = { name: 'Rex', categoryId: 1 };

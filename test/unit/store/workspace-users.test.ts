@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StoreFailure } from '../../../src/store/errors.js';
+import { StoreFailure } from '../../../src/kernel/store-errors.js';
 import { WorkspaceUsers, tooManyWorkspaces } from '../../../src/store/workspace-users.js';
 
 describe('the workspaces in use and their cap (--max-workspaces)', () => {

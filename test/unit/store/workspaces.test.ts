@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StoreFailure } from '../../../src/store/errors.js';
+import { StoreFailure } from '../../../src/kernel/store-errors.js';
 import { Workspaces, type WorkspacesOptions } from '../../../src/store/file/workspaces.js';
 import { tempDir } from '../../support/harness.js';
 

@@ -6,17 +6,17 @@
  */
 import { INVALID_CONTENT_TYPE, NOT_ACCEPTABLE, ProblemJsonError, SCHEMA_TOO_COMPLEX, UNAUTHORIZED, UNPROCESSABLE_ENTITY } from '@stoplight/prism-http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../../src/http/errors.js';
+import { ApiError } from '../../../../src/kernel/errors.js';
 import { fromPrismFailure } from '../../../../src/modes/prism/errors.js';
-import { createPrismEngine, type PrismEngine } from '../../../../src/modes/prism/index.js';
+import { createPrismRunner, type PrismRunner } from '../../../../src/modes/prism/index.js';
 import type { HttpOperation } from '../../../../src/modes/prism/types.js';
 import type { PrismMock } from '../../../../src/modes/prism/mock-config.js';
-import type { OperationRequest } from '../../../../src/core/operation.js';
+import type { OperationRequest } from '../../../../src/kernel/operation.js';
 import { operationRequest, spec } from '../../../support/operation-request.js';
 
-let engine: PrismEngine;
+let engine: PrismRunner;
 beforeAll(async () => {
-  engine = createPrismEngine([...spec.operations.keys()]);
+  engine = createPrismRunner([...spec.operations.keys()]);
   await engine.ready();
 }, 120_000);
 

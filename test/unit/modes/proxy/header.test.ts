@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VIOLATIONS_HEADER_LIMIT, violationsHeader } from '../../../../src/modes/proxy/header.js';
-import type { Violation } from '../../../../src/core/operation.js';
+import type { Violation } from '../../../../src/kernel/operation.js';
 
 const violation = (message: string, name = 'limit'): Violation => ({ at: 'request', in: 'query', name, message });
 

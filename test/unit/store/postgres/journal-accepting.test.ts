@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import type { JournalRecord } from '../../../../src/control/journal-types.js';
+import type { JournalRecord } from '../../../../src/store/journal/types.js';
 import { PgJournal } from '../../../../src/store/postgres/journal.js';
 
 const record: JournalRecord = {

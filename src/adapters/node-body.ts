@@ -1,0 +1,83 @@
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { tooLarge } from '../kernel/request-body.js';
+import { ApiError } from '../kernel/errors.js';
+
+/** Decoders of the Content-Encodings a JSON body may have (as Express's body parser accepts them). */
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/** The request's body stream, decoded as its Content-Encoding says; 415 for an encoding it cannot undo. */
+function decoded(req: IncomingMessage, limit: number): Readable {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+  if (encoding === 'identity') {
+    // A declared length over the limit is refused before a byte is read.
+    if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
+    return req;
+  }
+  const decoder = DECODERS[encoding];
+  if (!decoder) throw ApiError.of('unsupported_media_type', `Unsupported content encoding '${encoding}'.`);
+  return req.pipe(decoder()) as unknown as Readable;
+}
+
+/** Every byte of `stream`, at most `limit` of them once decoded. */
+function collect(req: IncomingMessage, stream: Readable, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (error: ApiError) => {
+      stream.off('data', onData);
+      if (stream !== req) {
+        req.unpipe(stream as unknown as NodeJS.WritableStream);
+        stream.destroy();
+      }
+      req.pause();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) stop(tooLarge(limit));
+      else chunks.push(chunk);
+    };
+    stream.on('data', onData);
+    stream.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
+    // An error of the decoder is a body that does not decode: zlib's codes are Z_*, Brotli's ERR__ERROR_* (the request's own never reach it).
+    stream.once('error', (error: Error) =>
+      stop(
+        stream !== req ?
+          ApiError.of('invalid_request', `Request body does not decode as its Content-Encoding says (${error.message}).`)
+        : ApiError.of('invalid_request', 'The request body was aborted.'),
+      ),
+    );
+    const aborted = () => {
+      if (!req.complete) stop(ApiError.of('invalid_request', 'The request body was aborted.'));
+    };
+    // A request read after a wait may have closed already: no `close` would come to settle this.
+    if (req.closed) aborted();
+    else req.once('close', aborted);
+  });
+}
+
+/**
+ * A request's body bytes with its Content-Encoding undone, for the engine
+ * to check and parse: refuses an encoding it cannot undo (415) and a body
+ * over `limit` bytes once decoded (413), while the bytes stream in. A body
+ * refused before its end leaves the rest unread (the answer then closes
+ * the connection).
+ */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return collect(req, decoded(req, limit), limit);
+}
+
+/**
+ * A request's body as sent, its Content-Encoding left as it is. Only the size is refused (413 over `limit` bytes), for
+ * a proxy that passes the bytes on and judges them separately.
+ */
+export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
+  return collect(req, req, limit);
+}

@@ -1,0 +1,149 @@
+import type { Config, Mode } from '../config/load.js';
+import { createEngine, type Engine } from './engine.js';
+import { createControlPlane } from '../control/plane.js';
+import { createCors } from '../v1/cors.js';
+import type { Interceptor, ModeHandler, V1Exchange } from '../kernel/operation.js';
+import { createV1Pipeline } from '../v1/pipeline.js';
+import { UNAUTHENTICATED } from '../store/journal/journal.js';
+import { createJournalCapture, responseChecker } from '../store/journal/capture.js';
+import type { FixtureSource } from '../control/fixtures.js';
+import type { JournalRecord } from '../store/journal/types.js';
+import { createStatefulMode } from '../modes/stateful/index.js';
+import type { Spec } from '../openapi/spec.js';
+import type { Validators } from '../openapi/validate.js';
+import { instrumentWorkspaces } from '../ops/instrument-store.js';
+import type { Logger } from '../kernel/logger.js';
+import type { Metrics, MetricSources } from '../ops/metrics.js';
+import { createReporting } from '../ops/reporting.js';
+import type { Backend } from '../store/backend.js';
+import type { PassThroughMode } from '../modes/proxy/types.js';
+
+/** What the engine is made of, every piece handed in as a value: it reads no file and loads nothing of a platform. */
+export interface EngineParts {
+  config: Config;
+  logger: Logger;
+  /** The interface's spec, and its validators. */
+  spec: Spec;
+  validators: Validators;
+  /** The control plane's spec (checked against its route table) and the fixture sets it loads by name. */
+  controlSpec: Spec;
+  fixtures: FixtureSource;
+  /** The opened store. */
+  backend: Backend;
+  version: string;
+  startedAt: number;
+  /** Whether the sandbox is shutting down (`/readyz` answers 503). */
+  draining: () => boolean;
+  /** The metrics over their sources: Prometheus's on Node, none in a browser. */
+  createMetrics: (sources: MetricSources) => Metrics;
+  /** Handlers of the modes beyond `stateful` (Prism's, on Node), each serving every operation of the spec. */
+  modes: Partial<Record<Mode, ModeHandler>>;
+  /** Readies a mode before the control plane switches to it; a rejection is the switch's answer. */
+  prepareMode: (mode: Mode) => Promise<void>;
+  /** The `Prefer` interceptor, after the faults. */
+  prefer: Interceptor;
+  /** Proxy mode's way to the upstream (Node's, when `--upstream` is set); without it proxy mode is refused. */
+  passThrough?: PassThroughMode | undefined;
+}
+
+/** The engine assembled, and the reporting its events feed (the Node server reports its pages and refused connections there too). */
+export interface AssembledEngine {
+  engine: Engine;
+  reporting: ReturnType<typeof createReporting>;
+}
+
+/** A handler for every operation of the spec, or the sandbox would answer some of them from nowhere. */
+function checkModes(spec: Spec, modes: Record<string, ModeHandler>): void {
+  for (const [name, mode] of Object.entries(modes)) {
+    for (const op of spec.operations.keys()) if (!mode.operations.has(op)) throw new Error(`Mode ${name} has no handler for spec operation ${op}`);
+  }
+}
+
+/**
+ * The id of the last key asked, kept: an answer's journal entry and its log
+ * line ask for the same key's id one after the other, and most requests
+ * come with the key of the one before. An id never changes for its key.
+ */
+function lastIdOf(idOf: (key: string) => string): (key: string) => string {
+  let lastKey: string | undefined;
+  let lastId = '';
+  return (key) => {
+    if (key !== lastKey) {
+      lastId = idOf(key);
+      lastKey = key;
+    }
+    return lastId;
+  };
+}
+
+/** What journals a /v1 answer. Nothing is copied for a journal that would not keep it; a request without a valid key never displaces a workspace's entries. */
+function journaling(journal: Backend['journal'], capture: (e: V1Exchange) => JournalRecord, workspaceOf: (key: string) => string) {
+  return (e: V1Exchange): void => {
+    if (journal.size > 0 && journal.accepting?.() !== false) journal.add(e.key === undefined ? UNAUTHENTICATED : workspaceOf(e.key), capture(e));
+  };
+}
+
+/**
+ * The engine of a sandbox from its parts, with no platform of its own: the
+ * same assembly serves the Node server (server/sandbox.ts, which reads the
+ * files, opens the store and adds Prism, proxy mode and Express) and the
+ * browser (library/browser-sandbox.ts, with everything embedded at build time).
+ */
+export function assembleEngine(parts: EngineParts): AssembledEngine {
+  const { config, logger, spec, validators, backend } = parts;
+  const { journal, faults, mode: runtime } = backend;
+  const check = responseChecker(spec, validators);
+  const droppedLogLines = () => logger.droppedLines?.() ?? 0;
+  const metrics = parts.createMetrics({ workspaces: backend.workspaces, journalMemory: () => journal.memory(), droppedLogLines });
+  const workspaces = instrumentWorkspaces(backend.workspaces, metrics);
+  const workspaceOf = lastIdOf((key) => workspaces.idOf(key));
+  const reporting = createReporting({
+    logger,
+    metrics,
+    runtime,
+    workspaceOf,
+    check,
+    checks: config.checkAnswers,
+    also: journaling(journal, createJournalCapture(check), workspaceOf),
+  });
+  const sync = backend.sync?.bind(backend);
+  const onUnexpected = (error: unknown, request: { method: string; url: string }) =>
+    logger.error(`Unexpected error on ${request.method} ${request.url}`, error);
+  const control = createControlPlane({
+    config,
+    runtime,
+    workspaces,
+    journal,
+    faults,
+    ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
+    checkPet: validators.schema('/components/schemas/Pet', 'record'),
+    operations: spec.operations,
+    version: parts.version,
+    startedAt: parts.startedAt,
+    prepareMode: parts.prepareMode,
+    probes: { draining: parts.draining, backend },
+    fixtures: parts.fixtures,
+    controlSpec: parts.controlSpec,
+    interfaceSpec: spec,
+    metrics,
+    ...(sync ? { sync } : {}),
+    onUnexpected,
+  });
+  const modes = { ...parts.modes, stateful: createStatefulMode(workspaces) };
+  checkModes(spec, modes);
+  const cors = createCors(config);
+  const v1 = createV1Pipeline({
+    config,
+    spec,
+    validators,
+    cors,
+    runtime,
+    modes,
+    passThrough: parts.passThrough,
+    interceptors: [faults.interceptor, parts.prefer],
+    sync,
+    onUnexpected,
+  });
+  const events = { exchange: reporting.onResponse, answered: reporting.onAnswered };
+  return { engine: createEngine({ config, v1, control, cors, events, onUnexpected }), reporting };
+}

@@ -1,0 +1,142 @@
+import type { Config, Mode } from '../config/load.js';
+import { bearerToken, checkApiKey, createKeyMatcher } from '../kernel/auth.js';
+import { ApiError } from '../kernel/errors.js';
+import type { PassThroughMode } from '../modes/proxy/types.js';
+import type { Spec } from '../openapi/spec.js';
+import type { Validators } from '../openapi/validate.js';
+import { createAnswer, type AnswerDeps } from './answer.js';
+import { createResponder } from './respond.js';
+import type { Cors } from './cors.js';
+import type { Unexpected } from '../kernel/error-exit.js';
+import { Exchange } from './exchange.js';
+import { parseJsonBody } from '../kernel/json-body.js';
+import { createV1Matcher, splitUrl, type Miss, type Target } from './match.js';
+import type { ModeHandler } from '../kernel/operation.js';
+import { jsonBytes } from '../kernel/request-body.js';
+import { compileRoutes } from './routes.js';
+import type { EngineHeaders, EngineRequest } from '../kernel/types.js';
+import { createForwarding } from './forward.js';
+
+export interface V1PipelineDeps extends AnswerDeps {
+  config: Pick<Config, 'apiKeys' | 'openKeys' | 'bodyLimit' | 'upstreamKey'>;
+  spec: Spec;
+  validators: Validators;
+  /** /v1's CORS, shared with the dispatcher (which answers the preflights). */
+  cors: Cors;
+  /** A handler for each mode that answers from the sandbox; a mode with none is refused (501), never answered by another. */
+  modes: Partial<Record<Mode, ModeHandler>>;
+  /** Proxy mode: how a request is passed on to the upstream; absent where nothing can forward (a browser). */
+  passThrough?: PassThroughMode | undefined;
+  /** Brings shared state (mode, faults, the key's pets) up to date after auth, before the request is answered; absent when nothing is shared. */
+  sync?: ((key: string) => void | Promise<void>) | undefined;
+  /** Hears unexpected (500) failures, with the error; the client sees none of it. */
+  onUnexpected?: Unexpected | undefined;
+}
+
+/** The /v1 pipeline: a request in, its exchange out, answered; synchronous whenever every stage is. */
+export interface V1Pipeline {
+  /** Answers an actual request (not a preflight) whose path is `/v1` or under it; the exchange holds the answer. */
+  handle(request: EngineRequest): Exchange | Promise<Exchange>;
+}
+
+const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => value instanceof Promise;
+
+/** /v1's API keys: the request's key when the sandbox accepts it (`accepted`, no refusal), or the interface's 401 (`authenticate`). */
+function createAuth(config: Pick<Config, 'apiKeys' | 'openKeys'>) {
+  // With open keys any well-formed token is accepted (bearerToken() enforces the form).
+  const accepts = config.openKeys ? () => true : createKeyMatcher(config.apiKeys);
+  return {
+    accepted(headers: EngineHeaders): string | undefined {
+      const token = bearerToken(headers);
+      return token !== undefined && accepts(token) ? token : undefined;
+    },
+    authenticate: (headers: EngineHeaders) => checkApiKey(headers, accepts),
+  };
+}
+
+/**
+ * The /v1 pipeline without a transport: CORS -> match -> shared state
+ * (for a key it accepts) -> mode -> pinned headers -> auth -> body (its
+ * media type before a byte is read, then at most `--body-limit` bytes) ->
+ * validation -> interceptors -> the mode's answer, every failure to the one
+ * error exit. In proxy mode the request is passed on instead, after the
+ * shared state (`v1-proxy.ts`). A read of an open workspace is answered
+ * without a promise.
+ */
+export function createV1Pipeline(deps: V1PipelineDeps): V1Pipeline {
+  const { config, cors, runtime, modes } = deps;
+  const match = createV1Matcher(compileRoutes(deps.spec, deps.validators));
+  const answer = createAnswer(deps);
+  const { accepted, authenticate } = createAuth(config);
+  const { fail, answered, pass } = createResponder(deps.onUnexpected);
+  const forward = createForwarding({ ...deps, authenticate, fail, pass });
+
+  /** The rest, once the body (if any) is read: its value, then the answer of the request's mode. */
+  function complete(ex: Exchange, target: Target, key: string, mode: ModeHandler, bytes: Uint8Array | undefined): Exchange | Promise<Exchange> {
+    try {
+      let body: unknown;
+      if (bytes !== undefined) {
+        ex.bytes = bytes;
+        body = parseJsonBody(bytes);
+      }
+      return answered(ex, target, answer(ex.request, target, key, body, mode));
+    } catch (error) {
+      return fail(ex, error);
+    }
+  }
+
+  /** Once shared state is current: the mode read (the one place it is), then proxy's branch or auth, route, body and the mode's answer. */
+  function route(ex: Exchange, key: string | undefined): Exchange | Promise<Exchange> {
+    const chosen = runtime.mode;
+    if (chosen === 'proxy') return forward(ex, key);
+    const { request } = ex;
+    const target = ex.target as Target | Miss;
+    try {
+      if (target.route) for (const [name, value] of target.route.pinned) ex.out[name] = value;
+      ex.key = key ?? authenticate(request.headers);
+      if (!target.route) throw missed(target, request);
+      const mode = modes[chosen];
+      if (!mode) throw ApiError.of('not_implemented', `Mode '${chosen}' cannot answer in this sandbox.`);
+      if (!target.route.readsBody || request.body === undefined) return complete(ex, target, ex.key, mode, undefined);
+      const bytes = jsonBytes(request, config.bodyLimit);
+      if (!isPromise(bytes)) return complete(ex, target, ex.key, mode, bytes);
+      return bytes.then(
+        (read) => complete(ex, target, ex.key as string, mode, read),
+        (error: unknown) => fail(ex, error),
+      );
+    } catch (error) {
+      return fail(ex, error);
+    }
+  }
+
+  function handle(request: EngineRequest): Exchange | Promise<Exchange> {
+    const ex = new Exchange(request);
+    cors.actual(request.headers, ex.out);
+    const { path, query } = splitUrl(request.url);
+    ex.target = match(request.method, path, query);
+    const key = accepted(request.headers);
+    // Shared state (the mode, faults, the key's pets) is brought up to date for a key the sandbox accepts; a request
+    // without one reads no workspace, and is answered in the mode as last known (refused, or passed on in proxy mode).
+    const synced = key === undefined ? undefined : deps.sync?.(key);
+    if (!synced) return route(ex, key);
+    return synced.then(
+      () => route(ex, key),
+      (error: unknown) => fail(ex, error),
+    );
+  }
+
+  return { handle };
+}
+
+/** The refusal of a /v1 request no operation takes, given after auth (every endpoint requires a key). */
+function missed(miss: Miss, { method, url }: EngineRequest): ApiError {
+  const sent = url.split('?')[0] as string;
+  if (miss.allow)
+    return ApiError.of('method_not_allowed', `${method} is not allowed on ${miss.base}${miss.rest}; allowed: ${miss.allow}.`, { Allow: miss.allow });
+  if (miss.store)
+    return ApiError.of(
+      'not_implemented',
+      `${method} ${sent} is part of the store area, whose methods, parameters and responses the interface does not describe.`,
+    );
+  return ApiError.of('not_found', `No operation at ${method} ${sent}.`);
+}
