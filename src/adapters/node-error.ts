@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorAnswer, type Unexpected } from '../kernel/error-exit.js';
 import type { OutHeaders } from '../kernel/types.js';
+import { closeAfterAnswer } from './lingering-close.js';
 import { writeEngineResponse } from './node-response.js';
 
 /**
@@ -10,14 +11,14 @@ import { writeEngineResponse } from './node-response.js';
  * Already answered (the server answered a request its parser broke on while
  * the body was being read): nothing more can be said, the response is
  * destroyed. A request answered before its body arrived whole closes its
- * connection: the rest of the body is never read.
+ * connection once the rest of the body is read and dropped, within bounds.
  */
 export function writeError(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, error: unknown, onUnexpected?: Unexpected): void {
   if (res.headersSent) {
     if (!res.writableEnded) res.destroy();
     return;
   }
-  if (!req.complete) res.shouldKeepAlive = false;
+  closeAfterAnswer(req, res);
   const out: OutHeaders = {};
   const { status, text } = errorAnswer(error, out, { method: req.method ?? '', url: req.originalUrl ?? req.url ?? '' }, onUnexpected);
   void writeEngineResponse(res, { status, headers: out, body: text });

@@ -6,6 +6,7 @@ import { writeError } from './node-error.js';
 import { hasBody } from './node-has-body.js';
 import { readBody, readRawBody } from './node-body.js';
 import { requestSignal } from './node-signal.js';
+import { closeAfterAnswer } from './lingering-close.js';
 import { writeEngineResponse } from './node-response.js';
 
 /** Connect's and Express's middleware signature. */
@@ -60,16 +61,17 @@ class NodeRequest implements EngineRequest {
 /**
  * The engine's answer on a Node response. A refusal answered before the
  * request's body arrived whole (over the limit, or refused before a byte was
- * read) closes its connection after the answer: the rest of the body is
- * never read. A response the server answered already (its parser broke on
- * the body) can take nothing more.
+ * read) closes its connection after the answer, once the rest of the body
+ * is read and dropped within bounds, so that a client still sending reads
+ * it (adapters/lingering-close.ts). A response the server answered already
+ * (its parser broke on the body) can take nothing more.
  */
 function write(req: IncomingMessage, res: ServerResponse, response: EngineResponse): void {
   if (res.headersSent) {
     if (!res.writableEnded) res.destroy();
     return;
   }
-  if (response.status >= 400 && !req.complete) res.shouldKeepAlive = false;
+  if (response.status >= 400) closeAfterAnswer(req, res);
   const written = writeEngineResponse(res, response, req.method === 'HEAD');
   // A stream that fails midway (an export whose read broke) can only end the response: its head is sent.
   if (written) written.catch(() => res.destroy());

@@ -21,6 +21,16 @@ export const SERVER_LIMITS = {
   timeoutCheckIntervalMs: 1_000,
   /** A connection answered with an error and closed is destroyed after this even if its peer never reads. */
   errorCloseGraceMs: 1_000,
+  /**
+   * A connection answered before its request arrived whole (adapters/lingering-close.ts) reads and drops the rest of the
+   * body before it closes, so that a client still sending reads its answer instead of a reset; it closes at the first of
+   * these bounds (docs/limits.md). Bytes read after the answer: twice the largest body any limit lets through (64 MiB).
+   */
+  lingerBytes: 128 * 1024 * 1024,
+  /** Time after the answer: about what 128 MiB takes at 100 Mbit/s; a trickling client holds its socket no longer. */
+  lingerTimeMs: 10_000,
+  /** Time without a byte from the client, as long as a new connection has for its first one. */
+  lingerIdleMs: 2_000,
   /** Once the listener closes, requests in flight get this long; then every connection still open is closed (live journal tails too). */
   closeGraceMs: 2_000,
 } as const;

@@ -1,9 +1,10 @@
 /**
  * A /v1 request refused before its body arrived whole (no key, another
  * media type, a declared length over the limit) is answered at once and its
- * connection closed after the answer: the rest of the body is never read,
- * and nothing of it can be taken for the next request. A request refused
- * for what its body holds (read whole) keeps its connection.
+ * connection closed after the answer: the rest of the body is read and
+ * dropped (test/robustness/over-limit-bodies.test.ts), never taken for the
+ * next request. A request refused for what its body holds (read whole), or
+ * one without a body, keeps its connection.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, startTestSandbox, type TestSandbox } from '../support/harness.js';
@@ -32,6 +33,12 @@ describe('a /v1 request refused while its body is still arriving', () => {
     const res = await rawRequest(port, post(headers, length, '{"name":', type));
     expect(res.status).toBe(status);
     expect(res.headers.connection).toBe('close');
+  });
+
+  it('while one without a body, refused at once, keeps its connection: nothing of it is left to come', async () => {
+    const res = await rawRequest(port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(res.status).toBe(401);
+    expect(res.headers.connection).toBe('keep-alive');
   });
 
   it('while one refused for what its whole body holds keeps its connection', async () => {

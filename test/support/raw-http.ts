@@ -24,7 +24,8 @@ export interface RawOptions {
   timeoutMs?: number;
 }
 
-function parse(buffer: Buffer, head = false): RawResponse | undefined {
+/** The first complete response in `buffer`; undefined while it is incomplete; throws on bytes that are not HTTP. */
+export function parseResponse(buffer: Buffer, head = false): RawResponse | undefined {
   // Interim answers (100 Continue) come before the real one: skip them.
   while (/^HTTP\/1\.[01] 1\d\d /.test(buffer.subarray(0, 13).toString('latin1'))) {
     const interimEnd = buffer.indexOf('\r\n\r\n');
@@ -68,7 +69,7 @@ export function rawRequest(port: number, request: string | Buffer, options: RawO
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
       try {
-        const response = parse(received, head);
+        const response = parseResponse(received, head);
         if (response) finish(undefined, response);
       } catch (error) {
         finish(error as Error);
@@ -78,7 +79,7 @@ export function rawRequest(port: number, request: string | Buffer, options: RawO
     const gone = (why: string) => {
       let response: RawResponse | undefined;
       try {
-        response = parse(received, head);
+        response = parseResponse(received, head);
       } catch {
         response = undefined;
       }
