@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { hasBody } from './node-has-body.js';
+import { hasBody } from './node-body.js';
 import { SERVER_LIMITS } from './node-server.js';
 
 /** When a lingering close stops reading and closes: whichever bound comes first. */

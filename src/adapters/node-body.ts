@@ -1,8 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { tooLarge } from '../kernel/request-body.js';
+import { tooLarge } from '../kernel/json-body.js';
 import { ApiError } from '../kernel/errors.js';
+import type { BodyReader } from '../kernel/types.js';
+
+/**
+ * Whether a request carries a body: a chunked one has no Content-Length, so
+ * both headers count. An empty `Content-Length: 0` body is no body.
+ */
+export const hasBody = (req: IncomingMessage): boolean => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /** Decoders of the Content-Encodings a JSON body may have (as Express's body parser accepts them). */
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
@@ -80,4 +87,15 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
 export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
   return collect(req, req, limit);
+}
+
+/** A Node request's body, read (and its Content-Encoding undone) only when the engine asks, within the limit it names. */
+export class NodeBody implements BodyReader {
+  constructor(readonly req: IncomingMessage) {}
+  read(limit: number): Promise<Uint8Array> {
+    return readBody(this.req, limit);
+  }
+  raw(limit: number): Promise<Uint8Array> {
+    return readRawBody(this.req, limit);
+  }
 }

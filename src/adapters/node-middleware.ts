@@ -3,25 +3,13 @@ import type { Engine } from '../engine/engine.js';
 import { servesPath } from '../engine/served-paths.js';
 import type { BodyReader, EngineHeaders, EngineRequest, EngineResponse } from '../kernel/types.js';
 import { writeError } from './node-error.js';
-import { hasBody } from './node-has-body.js';
-import { readBody, readRawBody } from './node-body.js';
+import { hasBody, NodeBody } from './node-body.js';
 import { requestSignal } from './node-signal.js';
 import { closeAfterAnswer } from './lingering-close.js';
 import { writeEngineResponse } from './node-response.js';
 
 /** Connect's and Express's middleware signature. */
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
-
-/** A Node request's body, read (and its Content-Encoding undone) only when the engine asks, within the limit it names. */
-class NodeBody implements BodyReader {
-  constructor(readonly req: IncomingMessage) {}
-  read(limit: number): Promise<Uint8Array> {
-    return readBody(this.req, limit);
-  }
-  raw(limit: number): Promise<Uint8Array> {
-    return readRawBody(this.req, limit);
-  }
-}
 
 /** The body a framework's own parser has taken already (`express.json()` mounted first), as bytes again. */
 function parsedBody(req: IncomingMessage): Uint8Array | undefined {

@@ -5,8 +5,7 @@ import { CONTROL_BASE, type ControlOperationId, type ControlRoute } from './rout
 import { ApiError } from '../kernel/errors.js';
 import type { Spec } from '../openapi/spec.js';
 import { parseJsonBody } from '../kernel/json-body.js';
-import { jsonBytes } from '../kernel/request-body.js';
-import { requestIdOf } from '../kernel/request-id.js';
+import { jsonBytes } from '../kernel/json-body.js';
 import type { EngineRequest, EngineResponse } from '../kernel/types.js';
 import { answerResponse, failureResponse } from './answers.js';
 import { createControlCors, type CorsOutcome } from './cors.js';
@@ -40,7 +39,7 @@ export interface ControlPlane {
    * `/metrics`). Never rejects. The response says which operation answered
    * (`operation`), for the request log and the metrics.
    */
-  handle(request: EngineRequest): Promise<ControlPlaneResponse> | undefined;
+  handle(request: EngineRequest, requestId: string): Promise<ControlPlaneResponse> | undefined;
 }
 
 /** Fixture sets and exports can be large: 10,000 pets and more. A transport refuses a larger body as it reads it. */
@@ -127,8 +126,8 @@ export function createControlPlane(options: ControlPlaneOptions): ControlPlane {
     return answerResponse(route.status, answer, { head: request.method === 'HEAD', signal: request.signal, onUnexpected });
   };
 
-  const respond = async (request: EngineRequest, resolved: Resolved): Promise<ControlPlaneResponse> => {
-    const shared = { ...resolved.cors.headers, 'X-Request-Id': requestIdOf(request.headers) };
+  const respond = async (request: EngineRequest, resolved: Resolved, requestId: string): Promise<ControlPlaneResponse> => {
+    const shared = { ...resolved.cors.headers, 'X-Request-Id': requestId };
     if (resolved.cors.preflight) return { status: 204, headers: { ...shared, 'Content-Length': '0' }, body: undefined, operation: undefined };
     let operation: ControlOperationId | undefined;
     let response: EngineResponse;
@@ -146,9 +145,9 @@ export function createControlPlane(options: ControlPlaneOptions): ControlPlane {
   };
 
   return {
-    handle(request) {
+    handle(request, requestId) {
       const resolved = resolve(request);
-      return resolved && respond(request, resolved);
+      return resolved && respond(request, resolved, requestId);
     },
   };
 }

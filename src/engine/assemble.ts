@@ -1,7 +1,6 @@
 import type { Config, Mode } from '../config/load.js';
 import { createEngine, type Engine } from './engine.js';
 import { createControlPlane } from '../control/plane.js';
-import { createCors } from '../v1/cors.js';
 import type { Interceptor, ModeHandler, V1Exchange } from '../kernel/operation.js';
 import { createV1Pipeline } from '../v1/pipeline.js';
 import { UNAUTHENTICATED } from '../store/journal/journal.js';
@@ -131,12 +130,10 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
   });
   const modes = { ...parts.modes, stateful: createStatefulMode(workspaces) };
   checkModes(spec, modes);
-  const cors = createCors(config);
   const v1 = createV1Pipeline({
     config,
     spec,
     validators,
-    cors,
     runtime,
     modes,
     passThrough: parts.passThrough,
@@ -145,5 +142,5 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     onUnexpected,
   });
   const events = { exchange: reporting.onResponse, answered: reporting.onAnswered };
-  return { engine: createEngine({ config, v1, control, cors, events, onUnexpected }), reporting };
+  return { engine: createEngine({ config, v1, control, events, onUnexpected }), reporting };
 }

@@ -1,13 +1,18 @@
+/**
+ * The dispatcher: one `handle(request)` that every way in calls (the Node
+ * server and middleware, the fetch handler, MSW, the library's `fetch` and
+ * `handle`), so the answers cannot differ by way in. It gives each request
+ * its id, owns /v1's CORS, and routes: /v1 to its pipeline, the control
+ * plane's requests to it, anything else to the unknown path's 404.
+ */
 import type { Config } from '../config/load.js';
-import { ApiError } from '../kernel/errors.js';
 import type { ControlPlane } from '../control/plane.js';
-import type { Cors } from '../v1/cors.js';
 import { errorAnswer } from '../kernel/error-exit.js';
+import { ApiError } from '../kernel/errors.js';
+import type { AnsweredRequest, V1Exchange } from '../kernel/operation.js';
+import type { EngineHeaders, EngineRequest, EngineResponse, OutHeaders } from '../kernel/types.js';
 import { exchangeValue, type Exchange } from '../v1/exchange.js';
 import { splitUrl, underV1 } from '../v1/match.js';
-import type { AnsweredRequest, V1Exchange } from '../kernel/operation.js';
-import { requestIdOf } from '../kernel/request-id.js';
-import type { EngineRequest, EngineResponse, OutHeaders } from '../kernel/types.js';
 import type { V1Pipeline } from '../v1/pipeline.js';
 
 /** What the dispatcher announces, once per request, when its answer is made: the journal, the request log and the metrics listen. */
@@ -27,8 +32,6 @@ export interface EngineDeps {
   config: Pick<Config, 'corsOrigins'>;
   v1: V1Pipeline;
   control: ControlPlane;
-  /** /v1's CORS, which also answers the preflights outside /v1 and the control plane. */
-  cors: Cors;
   events: EngineEvents;
   /** Hears a failure of a listener of `events`; the client's answer is not changed by it. */
   onUnexpected?: ((error: unknown, request: { method: string; url: string }) => void) | undefined;
@@ -37,18 +40,15 @@ export interface EngineDeps {
 /** The path and query of a request target: an absolute-form target (`GET http://host/path`) routes by its path. */
 const originForm = (target: string): string => target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
 
-const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => value instanceof Promise;
-
 /**
- * The dispatcher: every way in (the Node server and middleware, the fetch
- * handler, MSW, the library's `fetch` and `handle`) calls its `handle`, so
- * the answers cannot differ by way in. A request under `/v1` goes to the /v1
- * pipeline (its preflights answered here, with /v1's CORS), one the control
- * plane owns to the control plane, anything else is answered here: the
- * unknown path's 404, with /v1's CORS. Each answer is announced once, when
- * it is made (before the way in writes it).
+ * The dispatcher. A request under `/v1` goes to the /v1 pipeline with the
+ * first headers of its answer (its id, /v1's CORS; a preflight is answered
+ * here), one the control plane owns goes to it with its id, anything else
+ * is answered here: the unknown path's 404, with /v1's CORS. Each answer is
+ * announced once, when it is made (before the way in writes it).
  */
-export function createEngine({ config, v1, control, cors, events, onUnexpected }: EngineDeps): Engine {
+export function createEngine({ config, v1, control, events, onUnexpected }: EngineDeps): Engine {
+  const cors = createCors(config);
   const allows = (origin: string) => config.corsOrigins === '*' || config.corsOrigins.includes(origin);
   // A listener that throws is logged; the answer stands, and is never made a second time.
   const answered = (request: EngineRequest, start: number, response: EngineResponse, operation?: string): EngineResponse => {
@@ -81,8 +81,7 @@ export function createEngine({ config, v1, control, cors, events, onUnexpected }
    * CORS headers (a page calling a wrong path learns why). OPTIONS there is
    * a preflight only from an origin /v1's CORS allows, else the same 404.
    */
-  function unknown(request: EngineRequest, start: number): EngineResponse {
-    const out: OutHeaders = { 'X-Request-Id': requestIdOf(request.headers) };
+  function unknown(request: EngineRequest, start: number, out: OutHeaders): EngineResponse {
     const { method, headers } = request;
     if (method === 'OPTIONS') {
       const { origin } = headers;
@@ -97,15 +96,93 @@ export function createEngine({ config, v1, control, cors, events, onUnexpected }
   function handle(given: EngineRequest): EngineResponse | Promise<EngineResponse> {
     const start = performance.now();
     const request = given.url.charCodeAt(0) === 47 ? given : { ...given, url: originForm(given.url) };
+    const requestId = requestIdOf(request.headers);
     if (underV1(request.url)) {
-      if (request.method === 'OPTIONS') return preflight(request, start, { 'X-Request-Id': requestIdOf(request.headers) });
-      const ex = v1.handle(request);
-      return isPromise(ex) ? ex.then(exchanged) : exchanged(ex);
+      const out: OutHeaders = { 'X-Request-Id': requestId };
+      if (request.method === 'OPTIONS') return preflight(request, start, out);
+      cors.actual(request.headers, out);
+      const ex = v1.handle(request, out);
+      return ex instanceof Promise ? ex.then(exchanged) : exchanged(ex);
     }
-    const controlled = control.handle(request);
+    const controlled = control.handle(request, requestId);
     if (controlled) return controlled.then((response) => answered(request, start, response, response.operation));
-    return unknown(request, start);
+    return unknown(request, start, { 'X-Request-Id': requestId });
   }
 
   return { handle };
+}
+
+/** A client's id is kept when it is short visible ASCII (a UUID, a trace id); anything else is replaced, never echoed. */
+const ACCEPTED = /^[\x21-\x7e]{1,128}$/;
+
+/**
+ * A version 4 UUID from `getRandomValues`, for a page served over plain
+ * HTTP from another host than localhost: browsers offer `randomUUID` only
+ * in secure contexts, `getRandomValues` everywhere.
+ */
+export function uuidFromRandomValues(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Node's and a secure page's native UUIDs, else the same made from random values. */
+const newUuid: () => string = typeof crypto.randomUUID === 'function' ? () => crypto.randomUUID() : uuidFromRandomValues;
+
+/**
+ * A request's id: the client's `X-Request-Id` if it is acceptable, else a
+ * new UUID. Answers carry it as `X-Request-Id`, so a client and the log
+ * line name the same request.
+ */
+export function requestIdOf(headers: EngineHeaders): string {
+  const given = headers['x-request-id'];
+  return typeof given === 'string' && ACCEPTED.test(given) ? given : newUuid();
+}
+
+/** Headers a script in a browser may read on a /v1 answer. */
+const EXPOSED = 'Deprecation,Sunset,Link,WWW-Authenticate';
+const ALLOWED_HEADERS = 'Authorization,Content-Type,Prefer,Accept,X-Sandbox-Key';
+const ALLOWED_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE';
+
+/** CORS of /v1 (`--cors-origins`): the headers of an actual request, and the answer's headers of a preflight. */
+export interface Cors {
+  /** Adds the headers of an actual (non-OPTIONS) request's answer to `out`. */
+  actual(headers: EngineHeaders, out: OutHeaders): void;
+  /** Adds a preflight's headers to `out`: every OPTIONS request is answered 204 with them. */
+  preflight(headers: EngineHeaders, out: OutHeaders): void;
+}
+
+/**
+ * The headers the `cors` package sets with the sandbox's options (any origin,
+ * or a list reflected with `Vary: Origin`; the allowed headers, the exposed
+ * headers, a max age of 600 s), written out as plain values so that any
+ * transport can carry them. With any origin allowed, an actual request gets
+ * two constant headers.
+ */
+export function createCors(config: Pick<Config, 'corsOrigins'>): Cors {
+  const origins = config.corsOrigins;
+  const origin =
+    origins === '*' ?
+      (_headers: EngineHeaders, out: OutHeaders) => void (out['Access-Control-Allow-Origin'] = '*')
+    : (headers: EngineHeaders, out: OutHeaders) => {
+        const asked = headers.origin;
+        if (typeof asked === 'string' && origins.includes(asked)) out['Access-Control-Allow-Origin'] = asked;
+        out.Vary = 'Origin';
+      };
+  return {
+    actual(headers, out) {
+      origin(headers, out);
+      out['Access-Control-Expose-Headers'] = EXPOSED;
+    },
+    preflight(headers, out) {
+      origin(headers, out);
+      out['Access-Control-Allow-Methods'] = ALLOWED_METHODS;
+      out['Access-Control-Allow-Headers'] = ALLOWED_HEADERS;
+      out['Access-Control-Max-Age'] = '600';
+      out['Access-Control-Expose-Headers'] = EXPOSED;
+      out['Content-Length'] = '0';
+    },
+  };
 }

@@ -1,3 +1,5 @@
+import { parse as losslessParse, type ParseOptions, stringify as losslessStringify } from 'lossless-json';
+
 /**
  * JSON text whose integers are kept exactly, in and out.
  *
@@ -14,7 +16,6 @@
  * `lossless-json`. Writing tries `JSON.stringify` first, which throws a
  * TypeError on a `bigint`; only then does `lossless-json` write it.
  */
-import { parse as losslessParse, stringify as losslessStringify, type ParseOptions } from 'lossless-json';
 
 /** The shortest digit run that can be an integer a double rounds: 9007199254740993 has 16 digits. */
 const LONG_DIGITS = /\d{16}/;
@@ -67,3 +68,31 @@ export function stringifyJson(value: unknown, space?: number): string {
   }
   return losslessStringify(value, null, space) as string;
 }
+
+/** Node's Buffer, where there is one: its byte count is native, and the store counts every pet it writes. */
+const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }).Buffer;
+
+/** A string's length in UTF-8 bytes, counted as Node's Buffer counts it (a lone surrogate as the 3 bytes of U+FFFD), without a copy. */
+function countUtf8(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: two UTF-16 units, four bytes.
+      bytes += 2;
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/**
+ * A string's length in UTF-8 bytes: Node's native count on Node (the
+ * server's cost unchanged), the same count in JavaScript in a browser.
+ */
+export const utf8Length: (text: string) => number = nodeBuffer ? (text) => nodeBuffer.byteLength(text, 'utf8') : countUtf8;
+
+/** The count without Node, exported for the test that holds it equal to Buffer's. */
+export { countUtf8 };

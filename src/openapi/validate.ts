@@ -1,8 +1,49 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type KeywordDefinition, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { INT64_KEYWORD, withExactInt64 } from './int64.js';
-import { toDraft7 } from './json-schema.js';
+import { inline, notation, parametersSchema, toDraft7, withExactInt64, type ParamPlace } from './json-schema.js';
 import type { OperationSpec, Spec } from './spec.js';
+
+type Json = Record<string, unknown>;
+
+const MIN = -(2n ** 63n);
+const MAX = 2n ** 63n - 1n;
+
+/** The one message for an int64 out of range, or a number a double may have rounded. */
+export const INT64_MESSAGE = `must be an integer from ${MIN} to ${MAX} (past ±9007199254740991, written as plain digits)`;
+
+/** Draft 7's bounds on a schema node, as its numbers; a bigint must respect them like a number does. */
+function withinBounds(value: bigint, schema: Json): boolean {
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = schema;
+  if (typeof minimum === 'number' && value < minimum) return false;
+  if (typeof maximum === 'number' && value > maximum) return false;
+  if (typeof exclusiveMinimum === 'number' && value <= exclusiveMinimum) return false;
+  if (typeof exclusiveMaximum === 'number' && value >= exclusiveMaximum) return false;
+  return true;
+}
+
+/**
+ * `type: integer, format: int64` for values parsed by `parseJson`: a safe
+ * integer as a number (Ajv applies the node's bounds to it), or a bigint
+ * within int64 and the node's bounds. A number that is not a safe integer
+ * is refused: a literal such as `9.2e18` or `1e19` came through a double, so
+ * its digits may already be lost.
+ */
+const validateInt64: SchemaValidateFunction = (_schema: unknown, data: unknown, parentSchema?: unknown): boolean => {
+  const fail = (message: string, params: Record<string, unknown>) => {
+    validateInt64.errors = [{ keyword: 'x-int64', message, params }];
+    return false;
+  };
+  if (typeof data === 'bigint') {
+    if (data < MIN || data > MAX) return fail(INT64_MESSAGE, { format: 'int64' });
+    return withinBounds(data, (parentSchema ?? {}) as Json) || fail('is out of range', { bounds: true });
+  }
+  // Infinity (`1e400`) is a number past any int64, not a wrong type.
+  if (typeof data !== 'number' || Number.isNaN(data) || (Number.isFinite(data) && !Number.isInteger(data))) return fail('must be integer', { type: 'integer' });
+  return Number.isSafeInteger(data) || fail(INT64_MESSAGE, { format: 'int64' });
+};
+
+/** The keyword `withExactInt64` puts in place of `type: integer, format: int64`. */
+export const INT64_KEYWORD: KeywordDefinition = { keyword: 'x-int64', errors: true, validate: validateInt64 };
 
 /** A request's headers as Node keeps them: lower-case names, a repeated one as a list. */
 export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -91,28 +132,6 @@ export interface RequestValidator {
   body(raw: unknown): Checked<unknown>;
 }
 
-/**
- * A copy of the schema at `pointer` whose `$ref`s point into the spec
- * documents by id. Parameter schemas are inlined this way (not `$ref`'d) because Ajv
- * applies `default`s only to schemas it reaches without a `$ref`.
- */
-function inline(id: string, document: unknown, pointer: string): unknown {
-  const node = pointer
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((acc, key) => (acc as Record<string, unknown>)[key], document);
-  const rewrite = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(rewrite);
-    if (!value || typeof value !== 'object') return value;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? absolute(id, v) : rewrite(v)]));
-  };
-  return rewrite(node);
-}
-
-/** A `$ref` as Ajv finds it from a schema without a base: `#/x` of this document, `./other.yaml#/x` beside it. */
-const absolute = (id: string, ref: string) => (ref.startsWith('#') ? `${id}${ref}` : ref.replace(/^\.\//, ''));
-
 /** The declared header parameters' values, by their declared names (Node lowercases header names). */
 function declaredHeaders(names: readonly string[], raw: RequestHeaders): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -121,34 +140,6 @@ function declaredHeaders(names: readonly string[], raw: RequestHeaders): Record<
     if (value !== undefined) out[name] = value;
   }
   return out;
-}
-
-type ParamPlace = 'query' | 'path' | 'header';
-
-/** The object schema of an operation's parameters of one kind; each parameter's schema from `schemaAt`. */
-function parametersSchema(op: OperationSpec, where: ParamPlace, schemaAt: (pointer: string) => unknown) {
-  const params = op.parameters.filter((p) => p.in === where);
-  return {
-    type: 'object',
-    properties: Object.fromEntries(params.map((p) => [p.name, schemaAt(p.schemaPointer)])),
-    required: params.filter((p) => p.required).map((p) => p.name),
-  };
-}
-
-/**
- * Ajv coerces strings with `Number()`, which also reads `0x10`, `1e2`,
- * `+5` and ` 7`. A parameter's text must be plain decimal notation of its
- * schema type before it is coerced.
- */
-function notation(schema: ReturnType<typeof parametersSchema>): { name: string; pattern: RegExp; message: string }[] {
-  return Object.entries(schema.properties).flatMap(([name, s]) => {
-    const type = (s as { type?: unknown }).type;
-    const pattern =
-      type === 'integer' ? /^-?\d+$/
-      : type === 'number' ? /^-?\d+(\.\d+)?$/
-      : undefined;
-    return pattern ? [{ name, pattern, message: `must be ${String(type)}` }] : [];
-  });
 }
 
 function isEmpty(value: Record<string, unknown>): boolean {

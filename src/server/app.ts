@@ -1,9 +1,9 @@
 import express from 'express';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { RequestListener } from 'node:http';
 import { createNodeMiddleware } from '../adapters/node-middleware.js';
 import type { Engine } from '../engine/engine.js';
 import type { AnsweredRequest } from '../kernel/operation.js';
-import { requestIdOf } from '../kernel/request-id.js';
+import { requestIdOf } from '../engine/engine.js';
 import { writeError } from '../adapters/node-error.js';
 import { isPagePath } from './pages.js';
 
@@ -54,7 +54,6 @@ export function createServerListener(deps: ServerAppDeps): RequestListener {
   app.use(pagesStep(deps));
   app.use(createNodeMiddleware(deps.engine, { passOn: false }));
   const router = app.router;
-  return (req: IncomingMessage, res: ServerResponse) => {
-    router(req as express.Request, res as express.Response, (error?: unknown) => writeError(req, res, error));
-  };
+  // Nothing passes the middleware above: what reaches the end is a failure of the router itself, or a page's.
+  return (req, res) => router(req as express.Request, res as express.Response, (error?: unknown) => writeError(req, res, error));
 }

@@ -1,6 +1,6 @@
 import { stringifyJson } from '../kernel/exact-json.js';
 import type { NewPet, Pet, PetStatus } from './types.js';
-import { utf8Length } from '../kernel/utf8-length.js';
+import { utf8Length } from '../kernel/exact-json.js';
 
 /** A page of pets as `page` gives it, its JSON text and that text's length in bytes. None may be changed. */
 export interface Page {

@@ -4,7 +4,7 @@ import { nextIdAfterLoad } from './ids.js';
 import { buildPet, petBytes, quotaProblem, type Quota } from './pet-index.js';
 import { generatePets } from './seed.js';
 import type { NewPet, Pet } from './types.js';
-import { utf8Length } from '../kernel/utf8-length.js';
+import { utf8Length } from '../kernel/exact-json.js';
 
 /**
  * The rules a workspace keeps whatever keeps its pets (the file and the

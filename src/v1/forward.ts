@@ -4,8 +4,8 @@ import { VIOLATIONS_HEADER, violationsHeader } from '../modes/proxy/header.js';
 import type { ForwardReply, PassThroughMode } from '../modes/proxy/types.js';
 import type { Exchange } from './exchange.js';
 import type { Target } from './match.js';
-import type { PassedAnswer } from './respond.js';
-import { rawBytes } from '../kernel/request-body.js';
+import type { PassedAnswer } from './exchange.js';
+import { rawBytes } from '../kernel/json-body.js';
 import type { EngineHeaders, EngineRequest } from '../kernel/types.js';
 
 export interface ForwardingDeps {

@@ -53,6 +53,9 @@ export function underV1(target: string): boolean {
   return Number.isNaN(next) || next === 47 || next === 63 || next === 35;
 }
 
+/** A query string's parameters: none to parse when there is none (a create, most reads), a fresh object each time (validation fills defaults in). */
+const queryOf = (query: string): Record<string, string | string[]> => (query === '' ? Object.create(null) : parseQuery(query));
+
 type Segment = string | { param: string };
 
 function matchSegments(segments: readonly Segment[], parts: readonly string[]): Record<string, string> | undefined {
@@ -106,14 +109,14 @@ export function createV1Matcher(routes: readonly Route[]): (method: string, path
     if (rest.length > 1 && rest.endsWith('/')) rest = rest.slice(0, -1);
     const asked = method === 'HEAD' ? 'GET' : method;
     const route = exact.get(`${asked} ${rest}`);
-    if (route) return { route, params: {}, query: parseQuery(query) };
+    if (route) return { route, params: {}, query: queryOf(query) };
     const parts = rest.split('/');
     const candidates = withParams.get(asked) ?? [];
     for (let i = 0; i < candidates.length; i++) {
       const { route, segments } = candidates[i] as (typeof compiled)[number];
       if (segments.length !== parts.length) continue;
       const params = matchSegments(segments, parts);
-      if (params) return { route, params, query: parseQuery(query) };
+      if (params) return { route, params, query: queryOf(query) };
     }
     const allow = allows.find(({ segments }) => segments.length === parts.length && matchSegments(segments, parts))?.allow;
     const store = rest === '/store' || rest.startsWith('/store/');

@@ -6,7 +6,6 @@
  */
 import type { Config } from '../../src/config/load.js';
 import type { ControlPlane } from '../../src/control/plane.js';
-import { createCors } from '../../src/v1/cors.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import type { AnsweredRequest, Interceptor, ModeHandler, V1Exchange } from '../../src/kernel/operation.js';
 import { createV1Pipeline } from '../../src/v1/pipeline.js';
@@ -29,12 +28,10 @@ export function engineOf(options: {
   onUnexpected?: (error: unknown) => void;
 }): TestEngine {
   const { config, spec, onUnexpected } = options;
-  const cors = createCors(config);
   const v1 = createV1Pipeline({
     config,
     spec,
     validators: createValidators(spec),
-    cors,
     runtime: { mode: 'stateful' },
     modes: { stateful: options.stateful },
     interceptors: options.interceptors,
@@ -43,6 +40,6 @@ export function engineOf(options: {
   const exchanges: V1Exchange[] = [];
   const answered: AnsweredRequest[] = [];
   const events = { exchange: (e: V1Exchange) => exchanges.push(e), answered: (a: AnsweredRequest) => answered.push(a) };
-  const engine = createEngine({ config, v1, control: NO_CONTROL, cors, events, onUnexpected });
+  const engine = createEngine({ config, v1, control: NO_CONTROL, events, onUnexpected });
   return { handle: (request) => engine.handle(request), exchanges, answered };
 }

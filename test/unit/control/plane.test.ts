@@ -8,6 +8,7 @@ import type { JournalStore } from '../../../src/store/backend.js';
 import { loadConfig } from '../../../src/config/load.js';
 import { responseChecker } from '../../../src/store/journal/capture.js';
 import { createControlPlane, type ControlPlaneResponse } from '../../../src/control/plane.js';
+import { requestIdOf } from '../../../src/engine/engine.js';
 import { loadControlSpec } from '../../../src/server/control-spec.js';
 import { fixtureFiles } from '../../../src/server/fixture-files.js';
 import { isEngineStream, type EngineRequest } from '../../../src/kernel/types.js';
@@ -45,7 +46,7 @@ const journal: JournalStore = {
 };
 
 const unexpected: unknown[] = [];
-const engine = createControlPlane({
+const plane = createControlPlane({
   config,
   runtime: backend.mode,
   workspaces: backend.workspaces,
@@ -63,6 +64,9 @@ const engine = createControlPlane({
   fixtures: fixtureFiles(),
   onUnexpected: (error) => unexpected.push(error),
 });
+
+/** The plane as the dispatcher calls it: with the request's id, made as the dispatcher makes it. */
+const engine = { handle: (request: EngineRequest) => plane.handle(request, requestIdOf(request.headers)) };
 
 /** A request as an adapter hands it over: lower-case headers, the body as bytes. */
 function request(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../../src/kernel/exact-json.js';
-import { withExactInt64 } from '../../../src/openapi/int64.js';
+import { withExactInt64 } from '../../../src/openapi/json-schema.js';
 import { loadSpec } from '../../../src/openapi/load-spec.js';
 import { createValidators, formatIssues } from '../../../src/openapi/validate.js';
 
