@@ -11,6 +11,7 @@ import { ConfigError, ControlError, createSandbox, type PetstoreSandbox } from '
 import { LockedError } from '../../src/store/file/lock.js';
 import { KEY, libraryStore, onMemory, onPostgres, tempDir } from '../support/harness.js';
 import { expectSpecValid } from '../support/spec-check.js';
+import { startUpstream } from '../support/differential/upstream.js';
 
 const AUTH = { authorization: `Bearer ${KEY}` };
 const JSON_AUTH = { ...AUTH, 'content-type': 'application/json' };
@@ -155,6 +156,31 @@ describe('createSandbox options', () => {
       expect(((await listed.json()) as unknown[]).length).toBe(2);
     } finally {
       await open.close();
+    }
+  });
+});
+
+describe('createSandbox in proxy mode', () => {
+  it('forwards in process to its upstream, reports what broke the spec, and switches back to its own store', async () => {
+    const upstream = await startUpstream();
+    const proxy = await createSandbox({ mode: 'proxy', count: 5, options: { upstream: upstream.url } });
+    try {
+      const listed = await proxy.fetch('/v1/pets', { headers: AUTH });
+      expect(listed.status).toBe(200);
+      expect(((await listed.json()) as { name: string }[]).map((pet) => pet.name)).toEqual(['Staging Rex', 'Staging Luna']);
+      const refused = await proxy.fetch('/v1/pets', { method: 'POST', headers: JSON_AUTH, body: '{"name":"Rex","categoryId":1,"colour":"red"}' });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('sandbox-violations')).toContain('"name":"colour"');
+      const switched = await proxy.fetch('/__sandbox/mode', {
+        method: 'PUT',
+        headers: { authorization: 'Bearer sandbox-admin', 'content-type': 'application/json' },
+        body: '{"mode":"stateful"}',
+      });
+      expect(switched.status).toBe(200);
+      expect(((await (await proxy.fetch('/v1/pets', { headers: AUTH })).json()) as unknown[]).length).toBe(5);
+    } finally {
+      await proxy.close();
+      await upstream.close();
     }
   });
 });
