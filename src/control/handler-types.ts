@@ -32,6 +32,8 @@ export interface ControlDeps {
   startedAt: number;
   /** Makes a mode ready to answer (Prism loads on first use); awaited before a switch takes effect. */
   prepareMode?: (mode: Mode) => Promise<void>;
+  /** The modes this sandbox can answer in (`stateful`, Prism's where Prism runs, `proxy` with an upstream); default all but proxy. */
+  modes?: readonly Mode[];
   /** What `/readyz` asks. */
   probes: Probes;
   /** The metrics' text exposition and its Content-Type, for `/metrics`. */

@@ -20,8 +20,10 @@ const KEY_HEADERS: Record<KeyRole, string> = { source: 'X-Sandbox-Key', target: 
 /** Health and mode. */
 function modeHandlers({ deps }: ControlContext): HandlerGroup<'getHealth' | 'getMode' | 'setMode'> {
   const { runtime } = deps;
-  // Proxy mode needs a deployment to forward to: without --upstream it is neither offered nor accepted.
-  const modes = MODES.filter((mode) => mode !== 'proxy' || deps.config.upstream !== undefined);
+  // Only the modes this sandbox can answer in are offered: proxy needs a deployment to forward to (--upstream), Prism's
+  // modes need Node. The others are refused (prepareMode says why where it can: a browser's 501).
+  const available = deps.modes ?? MODES.filter((mode) => mode !== 'proxy');
+  const modes = MODES.filter((mode) => available.includes(mode));
   const modeState = () => ({ mode: runtime.mode, modes: [...modes] });
   return {
     getHealth: () => ({ status: 'ok', mode: runtime.mode, version: deps.version, uptimeSeconds: Math.round((Date.now() - deps.startedAt) / 1000) }),
@@ -30,8 +32,9 @@ function modeHandlers({ deps }: ControlContext): HandlerGroup<'getHealth' | 'get
       const mode = (body as ControlBody<'setMode'>).mode;
       // First what this sandbox can answer in at all (a browser cannot forward: 501), then what it was started with.
       await deps.prepareMode?.(mode);
-      if (!modes.includes(mode))
+      if (mode === 'proxy' && !modes.includes(mode))
         throw ApiError.of('invalid_request', `Mode ${mode} needs an upstream: start the sandbox with --upstream <base address ending in /v1>.`);
+      if (!modes.includes(mode)) throw ApiError.of('not_implemented', `Mode '${mode}' cannot answer in this sandbox: it offers ${modes.join(', ')}.`);
       await runtime.set(mode);
       return modeState();
     },

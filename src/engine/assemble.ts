@@ -51,6 +51,13 @@ export interface AssembledEngine {
   reporting: ReturnType<typeof createReporting>;
 }
 
+/** The modes the engine can answer in: stateful, those it was handed handlers for (Prism's, on Node), proxy with an upstream. */
+const availableModes = (parts: EngineParts): Mode[] => [
+  'stateful',
+  ...(Object.keys(parts.modes) as Mode[]),
+  ...(parts.passThrough ? (['proxy'] as const) : []),
+];
+
 /** A handler for every operation of the spec, or the sandbox would answer some of them from nowhere. */
 function checkModes(spec: Spec, modes: Record<string, ModeHandler>): void {
   for (const [name, mode] of Object.entries(modes)) {
@@ -120,6 +127,7 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     version: parts.version,
     startedAt: parts.startedAt,
     prepareMode: parts.prepareMode,
+    modes: availableModes(parts),
     probes: { draining: parts.draining, backend },
     fixtures: parts.fixtures,
     controlSpec: parts.controlSpec,

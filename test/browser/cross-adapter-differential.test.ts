@@ -29,9 +29,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserWay } from '../support/differential/browser-way.js';
 import { control } from '../support/differential/cases.js';
 import { corpus } from '../support/differential/corpus.js';
-import { answeredInProxyMode, SWITCH_TO_PROXY } from '../support/differential/proxy-cases.js';
+import { otherwiseInBrowser, SWITCH_TO_PROXY } from '../support/differential/proxy-cases.js';
 import { against } from '../support/differential/runs.js';
-import { SECTIONS, sectionOptions } from '../support/differential/sections.js';
+import { browserSectionOptions, SECTIONS, sectionOptions } from '../support/differential/sections.js';
 import { startUpstream, type Upstream } from '../support/differential/upstream.js';
 import { httpWay, SANDBOX_OPTIONS } from '../support/differential/ways.js';
 import { comparable } from '../support/differential/wire.js';
@@ -72,21 +72,20 @@ describe('MSW’s service worker in Chromium answers the corpus as the server do
 
 describe.each(SECTIONS)('MSW’s service worker in Chromium answers the second corpus as the server does: $name', { timeout: 600_000 }, ({ cases }) => {
   it('every case the browser build takes', async () => {
-    const options = sectionOptions(upstream.url);
     const { sent, differences } = await against(
-      () => browserWay(browser, options),
+      () => browserWay(browser, browserSectionOptions()),
       cases,
-      () => httpWay(options),
+      () => httpWay(sectionOptions(upstream.url)),
     );
     expect(differences).toEqual([]);
-    // Nothing left out but what proxy mode answers.
-    expect(sent).toBe(cases.filter((request) => !answeredInProxyMode(request)).length);
+    // Nothing left out but what proxy mode answers, and the lists of the modes on offer.
+    expect(sent).toBe(cases.filter((request) => !otherwiseInBrowser(request)).length);
   });
 });
 
 describe('the browser build and proxy mode', { timeout: 120_000 }, () => {
   it('refuses the switch to proxy with a 501 not_implemented, and answers on in stateful mode', async () => {
-    const way = await browserWay(browser, sectionOptions(upstream.url));
+    const way = await browserWay(browser, browserSectionOptions());
     try {
       const refused = comparable(await way.send(SWITCH_TO_PROXY));
       expect(refused.status).toBe(501);

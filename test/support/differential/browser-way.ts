@@ -17,7 +17,7 @@ import { servesPath } from '../../../src/engine/served-paths.js';
 import { patching, type SourcePatch } from '../bundle.js';
 import { ROOT } from '../spawn.js';
 import { UNSENDABLE } from './corpus.js';
-import { answeredInProxyMode } from './proxy-cases.js';
+import { otherwiseInBrowser } from './proxy-cases.js';
 import type { Way } from './ways.js';
 import type { RawAnswer, WireRequest } from './wire.js';
 
@@ -109,11 +109,12 @@ async function sendInPage(wire: WireRequest): Promise<RawAnswer> {
  * which answers it elsewhere, needs Node), not in Brotli (refused 415: a
  * browser has no Brotli decoder), and not proxy mode's: the switch to proxy
  * is refused 501 (a page cannot forward), so what is sent after it is
- * answered from the store (the browser test holds the 501 to itself).
+ * answered from the store (the browser test holds the 501 to itself), and
+ * it offers only the modes it can answer in (its lists of them differ).
  * docs/test-runners.md says so.
  */
 const browserBuildTakes = (request: WireRequest): boolean =>
-  servesPath(request.target) && !('prefer' in request.headers) && request.headers['content-encoding'] !== 'br' && !answeredInProxyMode(request);
+  servesPath(request.target) && !('prefer' in request.headers) && request.headers['content-encoding'] !== 'br' && !otherwiseInBrowser(request);
 
 /** Opens the page in a fresh context of `browser` and waits until MSW's worker controls it. */
 async function openPage(browser: Browser, origin: string): Promise<Page> {

@@ -38,6 +38,8 @@ export const PROXY_CASES: readonly Case[] = [
 ];
 
 const inProxy = new Set([SWITCH, ...PROXIED].map((request) => request.name));
+/** The answers that list the modes on offer: a sandbox without an upstream (the browser build) offers fewer. */
+const listingModes = new Set(['control 200 proxy among the modes', SWITCH_BACK.name]);
 
 /**
  * Whether a case is the switch to proxy or is sent in proxy mode: a sandbox
@@ -45,6 +47,13 @@ const inProxy = new Set([SWITCH, ...PROXIED].map((request) => request.name));
  * these are not comparable there.
  */
 export const answeredInProxyMode = (request: Case): boolean => inProxy.has(request.name);
+
+/**
+ * Whether the browser build answers a case otherwise, by design: it cannot
+ * forward, so it has no upstream (a ConfigError there), offers only the
+ * modes it can answer in, and refuses the switch to proxy (501).
+ */
+export const otherwiseInBrowser = (request: Case): boolean => answeredInProxyMode(request) || listingModes.has(request.name);
 
 /** The switch to proxy mode, alone. */
 export const SWITCH_TO_PROXY: Case = SWITCH;

@@ -28,3 +28,10 @@ export const SECTIONS: readonly Section[] = [CONTROL_SECTION, PROXY_SECTION, BOD
  * the default quotas, the deployment at `upstream` (its base, ending in /v1).
  */
 export const sectionOptions = (upstream: string): SandboxOptions => ({ seed: 1, count: 30, options: { 'journal-size': 1000, upstream } });
+
+/**
+ * The same options for the browser build, which cannot forward: an upstream
+ * is a ConfigError there, so it has none (and the cases proxy mode answers
+ * are not sent to it; the switch to proxy answers 501).
+ */
+export const browserSectionOptions = (): SandboxOptions => ({ seed: 1, count: 30, options: { 'journal-size': 1000 } });

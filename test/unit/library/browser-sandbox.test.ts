@@ -48,7 +48,8 @@ describe('createBrowserSandbox', () => {
     const response = await browser.fetch('/__sandbox/mode', { method: 'PUT', headers: ADMIN, body: '{"mode":"dynamic"}' });
     expect(response.status).toBe(501);
     expect(await response.json()).toMatchObject({ code: 'not_implemented', message: expect.stringContaining("Mode 'dynamic' answers through Prism") });
-    expect(await (await browser.fetch('/__sandbox/mode', { headers: ADMIN })).json()).toMatchObject({ mode: 'stateful' });
+    // It offers only the mode it can answer in.
+    expect(await (await browser.fetch('/__sandbox/mode', { headers: ADMIN })).json()).toEqual({ mode: 'stateful', modes: ['stateful'] });
   });
 
   it('refuses a switch to proxy mode with 501 not_implemented: it cannot forward', async () => {
