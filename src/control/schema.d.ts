@@ -704,10 +704,10 @@ export interface components {
              */
             uptimeSeconds: number;
         };
-        /** @description The current mode and every mode. */
+        /** @description The current mode and every mode the sandbox can answer in. */
         ModeState: {
             mode: components["schemas"]["Mode"];
-            /** @description Every mode the sandbox can switch to (`proxy` only when started with `--upstream`). */
+            /** @description Every mode the sandbox can switch to (`proxy` only when started with `--upstream`; in a browser, `stateful` alone). */
             modes: components["schemas"]["Mode"][];
         };
         /** @description The mode to switch to. */
