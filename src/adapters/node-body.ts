@@ -76,7 +76,7 @@ function collect(req: IncomingMessage, stream: Readable, limit: number): Promise
  * refused before its end leaves the rest unread (the answer then closes
  * the connection).
  */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return collect(req, decoded(req, limit), limit);
 }
 
@@ -84,7 +84,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
  * A request's body as sent, its Content-Encoding left as it is. Only the size is refused (413 over `limit` bytes), for
  * a proxy that passes the bytes on and judges them separately.
  */
-export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
   return collect(req, req, limit);
 }

@@ -19,7 +19,7 @@ export interface WorkspaceCommandContext {
 }
 
 /** Runs `run` on the PostgreSQL backend of `--store`, as a sandbox on it would, without changing the shared mode; closed after. */
-export async function withDatabase<T>(config: Config, io: CommandIo, run: (backend: Backend) => Promise<T>): Promise<T> {
+async function withDatabase<T>(config: Config, io: CommandIo, run: (backend: Backend) => Promise<T>): Promise<T> {
   const say = (t: string) => io.err(t);
   const logger = { ...silentLogger, info: say, warn: say, error: say };
   const url = config.postgresUrl as string;

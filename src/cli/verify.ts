@@ -13,7 +13,7 @@ interface VerifyModule {
 }
 
 /** The module: the package's bundle, or the sources when this code runs from them (tsx, vitest). */
-export function verifyModuleFile(fromSources = import.meta.url.endsWith('.ts')): string {
+function verifyModuleFile(fromSources = import.meta.url.endsWith('.ts')): string {
   return fromSources ? join(PACKAGE_ROOT, 'contracts', 'verify-command.ts') : join(PACKAGE_ROOT, 'dist', 'verify', 'command.js');
 }
 

@@ -11,13 +11,13 @@ import { EventStream, eventStreamText } from './event-stream.js';
  * declares it (contract tools compare it literally; JSON is UTF-8 by
  * definition, so a charset would say nothing) and its Content-Length.
  */
-export function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): EngineResponse {
+function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): EngineResponse {
   const text = stringifyJson(value);
   return { status, headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': utf8Length(text) }, body: text };
 }
 
 /** The spec's Error body `{code, message, status}`, with the error's own headers (WWW-Authenticate). */
-export const errorResponse = (error: ApiError): EngineResponse => jsonResponse(error.status, error.toBody(), { ...error.headers });
+const errorResponse = (error: ApiError): EngineResponse => jsonResponse(error.status, error.toBody(), { ...error.headers });
 
 /**
  * Anything thrown as an Error body; an unexpected failure (not an

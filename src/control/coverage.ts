@@ -16,7 +16,7 @@ export interface CoverageOptions {
 const byStatus = (a: StatusCount, b: StatusCount) => a.status - b.status;
 
 /** `exercised` of `answers` in percent, rounded down to one decimal: 99.96% is not reported as 100%. */
-export const percentOf = (exercised: number, answers: number): number => (answers === 0 ? 100 : Math.floor((1000 * exercised) / answers) / 10);
+const percentOf = (exercised: number, answers: number): number => (answers === 0 ? 100 : Math.floor((1000 * exercised) / answers) / 10);
 
 /** The ISO date of an HTTP-date (`Thu, 05 Dec 2030 00:00:00 GMT`), or the text itself when it is not one. */
 const isoDate = (httpDate: string): string => {

@@ -147,7 +147,7 @@ const ALLOWED_HEADERS = 'Authorization,Content-Type,Prefer,Accept,X-Sandbox-Key'
 const ALLOWED_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE';
 
 /** CORS of /v1 (`--cors-origins`): the headers of an actual request, and the answer's headers of a preflight. */
-export interface Cors {
+interface Cors {
   /** Adds the headers of an actual (non-OPTIONS) request's answer to `out`. */
   actual(headers: EngineHeaders, out: OutHeaders): void;
   /** Adds a preflight's headers to `out`: every OPTIONS request is answered 204 with them. */
@@ -161,7 +161,7 @@ export interface Cors {
  * transport can carry them. With any origin allowed, an actual request gets
  * two constant headers.
  */
-export function createCors(config: Pick<Config, 'corsOrigins'>): Cors {
+function createCors(config: Pick<Config, 'corsOrigins'>): Cors {
   const origins = config.corsOrigins;
   const origin =
     origins === '*' ?

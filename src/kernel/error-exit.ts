@@ -29,7 +29,7 @@ export function jsonInto(out: OutHeaders, body: unknown, json?: string, byteLeng
 }
 
 /** An ApiError as an answer: the spec's Error body plus the error's own headers, added to `out`. */
-export function errorInto(out: OutHeaders, error: ApiError): { body: ErrorBody; text: string } {
+function errorInto(out: OutHeaders, error: ApiError): { body: ErrorBody; text: string } {
   for (const name in error.headers) out[name] = error.headers[name] as string;
   const body = error.toBody();
   return { body, text: jsonInto(out, body) };

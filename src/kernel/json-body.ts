@@ -7,7 +7,7 @@ const BOM = [0xef, 0xbb, 0xbf];
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** A JSON body's media type and charset, checked before a byte is read: 415 unless it is JSON in UTF-8. */
-export function checkJsonMediaType(header: string | undefined): void {
+function checkJsonMediaType(header: string | undefined): void {
   let type: string | undefined;
   let charset: string | undefined;
   try {
@@ -75,7 +75,7 @@ const [OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT] = [0x5b, 0x5d, 0x7b, 
  * they are parsed: one pass over the bytes, skipping strings. Called by
  * `parseJsonBody` (core/json-body.ts) on every JSON body the sandbox reads.
  */
-export function checkJsonDepth(raw: Uint8Array, max = MAX_JSON_DEPTH): void {
+function checkJsonDepth(raw: Uint8Array, max = MAX_JSON_DEPTH): void {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < raw.length; i++) {

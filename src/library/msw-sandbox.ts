@@ -41,7 +41,7 @@ export interface MswSandboxParts {
  * both behave alike. Everything is available at once; each request and
  * control waits for the sandbox. Nothing here needs Node.
  */
-export function mswSandbox(parts: MswSandboxParts): MswSandbox {
+function mswSandbox(parts: MswSandboxParts): MswSandbox {
   const { sandbox, apiKeys, adminToken } = parts;
   const ready = sandbox.then(() => undefined);
   // Handled here: a failure to start reaches each request, control and whoever awaits `ready`.

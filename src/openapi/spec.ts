@@ -41,7 +41,7 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Resolves a local `$ref` (`#/...`) chain; returns the target and its pointer. */
-export function resolveRef(document: Json, node: unknown, pointer: string): { node: Json; pointer: string } {
+function resolveRef(document: Json, node: unknown, pointer: string): { node: Json; pointer: string } {
   let current = node as Json;
   let at = pointer;
   for (let hops = 0; typeof current?.$ref === 'string'; hops++) {

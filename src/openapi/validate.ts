@@ -9,7 +9,7 @@ const MIN = -(2n ** 63n);
 const MAX = 2n ** 63n - 1n;
 
 /** The one message for an int64 out of range, or a number a double may have rounded. */
-export const INT64_MESSAGE = `must be an integer from ${MIN} to ${MAX} (past ±9007199254740991, written as plain digits)`;
+const INT64_MESSAGE = `must be an integer from ${MIN} to ${MAX} (past ±9007199254740991, written as plain digits)`;
 
 /** Draft 7's bounds on a schema node, as its numbers; a bigint must respect them like a number does. */
 function withinBounds(value: bigint, schema: Json): boolean {
@@ -43,7 +43,7 @@ const validateInt64: SchemaValidateFunction = (_schema: unknown, data: unknown, 
 };
 
 /** The keyword `withExactInt64` puts in place of `type: integer, format: int64`. */
-export const INT64_KEYWORD: KeywordDefinition = { keyword: 'x-int64', errors: true, validate: validateInt64 };
+const INT64_KEYWORD: KeywordDefinition = { keyword: 'x-int64', errors: true, validate: validateInt64 };
 
 /** A request's headers as Node keeps them: lower-case names, a repeated one as a list. */
 export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;

@@ -36,7 +36,7 @@ export function readyInfo(origin: string): ReadyInfo {
 }
 
 /** Where the admin token came from, in words: the token itself only when it is the documented default. */
-export function adminTokenSource(config: Pick<Config, 'adminToken' | 'adminTokenFrom'>): string {
+function adminTokenSource(config: Pick<Config, 'adminToken' | 'adminTokenFrom'>): string {
   if (config.adminTokenFrom === 'default') return `the default '${DEFAULT_ADMIN_TOKEN}'`;
   return `from ${config.adminTokenFrom}`;
 }

@@ -20,7 +20,7 @@ export function youngGenerationSized(execArgv: readonly string[] = process.execA
 }
 
 /** The young generation's size now (V8's `new_space`), bytes. */
-export function youngGenerationBytes(): number {
+function youngGenerationBytes(): number {
   return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
 }
 

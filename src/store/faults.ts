@@ -160,7 +160,7 @@ export async function applyFirst(
 export const FAULT_MESSAGE = 'Fault injected by the sandbox';
 
 /** Applies a fault to a request: its delay, then its error if it has one. */
-export async function enact(fault: Fault, request: OperationRequest): Promise<undefined> {
+async function enact(fault: Fault, request: OperationRequest): Promise<undefined> {
   if (fault.latencyMs !== undefined) {
     const { min, max } = typeof fault.latencyMs === 'object' ? fault.latencyMs : { min: fault.latencyMs, max: fault.latencyMs };
     await sleep(min + Math.random() * (max - min), request.signal);

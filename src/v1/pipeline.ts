@@ -172,7 +172,7 @@ export interface AnswerDeps {
  * Validation, interceptors and the mode chosen for the request: the reply
  * to an authenticated request, synchronous for as long as each step is.
  */
-export function createAnswer({ runtime, interceptors = [] }: AnswerDeps) {
+function createAnswer({ runtime, interceptors = [] }: AnswerDeps) {
   function intercept(request: OperationRequest, mode: ModeHandler, from: number): Reply | Promise<Reply> {
     for (let i = from; i < interceptors.length; i++) {
       const result = (interceptors[i] as Interceptor)(request, runtime.mode);

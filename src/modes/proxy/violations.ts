@@ -16,7 +16,7 @@ const single = (value: string | string[] | undefined): string | undefined => (Ar
 type Read = { ok: true; value: unknown } | { ok: false; why: string };
 
 /** A body's JSON value, its Content-Encoding undone; the reason when it is not JSON at all. */
-export function readJson(headers: EngineHeaders, bytes: Uint8Array): Read {
+function readJson(headers: EngineHeaders, bytes: Uint8Array): Read {
   const contentType = single(headers['content-type']);
   let type: string | undefined;
   try {

@@ -30,7 +30,7 @@ export function describeDatabase(url: string): { database: string; user?: string
 const UNREACHABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
 /** Whether an error of `pg` says the database is down, restarting or out of reach. */
-export function isUnreachable(error: unknown): boolean {
+function isUnreachable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && (UNREACHABLE_ERRNOS.has(code) || /^(08|57P)/.test(code))) return true;
   const message = (error as Error | null)?.message ?? '';
