@@ -58,8 +58,8 @@ describe('the browser build of petstore-sandbox/msw', { timeout: 120_000 }, () =
   });
 
   it('would fail on one: a node: import planted in the engine is found', async () => {
-    const planted = planting('src/core/query-string.ts', "import 'node:os';");
-    expect(await builtinsOfBundle('planted', planted)).toEqual(['node:os (imported by src/core/query-string.ts)']);
+    const planted = planting('src/kernel/query-string.ts', "import 'node:os';");
+    expect(await builtinsOfBundle('planted', planted)).toEqual(['node:os (imported by src/kernel/query-string.ts)']);
     const bare = planting('src/store/seed.ts', "import 'path';");
     expect(await builtinsOfBundle('planted-bare', bare)).toEqual(['path (imported by src/store/seed.ts)']);
   });
