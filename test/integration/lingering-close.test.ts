@@ -1,6 +1,6 @@
 /**
  * The lingering close on a bare node:http server whose handler refuses
- * every request at once, before reading its body (src/http/lingering-close.ts):
+ * every request at once, before reading its body (src/adapters/lingering-close.ts):
  * the answer says `Connection: close`, the rest of the body is read after it
  * and the connection closed once it has arrived, or at the first bound: the
  * bytes, the time, the idle time. The first test fails if Node's server stops

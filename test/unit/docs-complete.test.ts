@@ -55,7 +55,7 @@ describe('docs/configuration.md', () => {
 });
 
 describe('docs/interface.md', () => {
-  it('names every error code of the catalogue (src/http/errors.ts)', () => {
+  it('names every error code of the catalogue (src/kernel/errors.ts)', () => {
     const codes = Object.keys(ERROR_CODES);
     expect(codes).toContain('not_found');
     expect(missingFrom('docs/interface.md', codes)).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * The error catalogue (src/http/errors.ts) is the one list of codes the
+ * The error catalogue (src/kernel/errors.ts) is the one list of codes the
  * sandbox sends. These tests fail when the documentation of those codes (the
  * Errors table of docs/interface.md, the code lists in both specs' descriptions) and the
  * catalogue differ, in the way fastify's errors test holds its docs to
