@@ -1,12 +1,12 @@
 import type { Low } from 'lowdb';
 import type { CommitLog } from './commit-log.js';
 import { Compactor } from './compactor.js';
-import { RenamedNotDurable } from './durable-entries.js';
 import { encodeBatch } from './create-batch.js';
-import { StoreError, StoreFailure, storageFailure } from '../../kernel/store-errors.js';
+import { StoreError, storageFailure } from '../../kernel/store-errors.js';
 import { PetIndex, type Page, type PetText, type Quota } from '../pet-index.js';
 import { takeIds } from '../ids.js';
-import { appendClash, nextGeneration, prepareCreate, type PendingCreate } from '../rules.js';
+import { appendClash, prepareCreate, type PendingCreate } from '../rules.js';
+import { swapGeneration, type GenerationParts } from './generation.js';
 import { recoverFiles, type RecoverOptions } from './recover.js';
 import type { NewPet, Pet, PetStatus, StoreData } from '../types.js';
 import { WriteQueue } from './write-queue.js';
@@ -142,7 +142,7 @@ export class PetStore implements WorkspaceData {
    */
   replace(pets: readonly Pet[], nextId?: number): Promise<void> {
     this.assertOpen();
-    return this.queue.exclusive(() => this.swap(pets, nextId));
+    return this.queue.exclusive(() => swapGeneration(this.generation(), pets, nextId));
   }
 
   /** Adds pets to those stored (a fixture load with `append`); none may have an id already stored. */
@@ -151,7 +151,7 @@ export class PetStore implements WorkspaceData {
     return this.queue.exclusive(() => {
       const clash = appendClash((id) => this.index.get(id) !== undefined, pets);
       if (clash) throw clash;
-      return this.swap([...this.index.all(), ...pets], nextId, this.nextId);
+      return swapGeneration(this.generation(), [...this.index.all(), ...pets], nextId, this.nextId);
     });
   }
 
@@ -210,35 +210,15 @@ export class PetStore implements WorkspaceData {
     return texts;
   }
 
+  /** What a reset or load replaces (`swapGeneration`). */
+  private generation(): GenerationParts {
+    return { db: this.db, index: this.index, compactor: this.compactor, quota: this.options.quota };
+  }
+
   private unpend(items: PendingCreate[]): void {
     for (const item of items) {
       this.pending.pets -= 1;
       this.pending.bytes -= item.reserved;
     }
-  }
-
-  /** The new generation is written aside, renamed over the snapshot, and only then served; an append's keeps at least the next id held (`heldNextId`). */
-  private async swap(pets: readonly Pet[], nextId: number | undefined, heldNextId?: number): Promise<void> {
-    const { pets: sorted, bytes, nextId: next } = nextGeneration(pets, nextId, this.options.quota, heldNextId);
-    const data: StoreData = { format: 1, epoch: this.epoch + 1, nextId: next, pets: sorted };
-    const unsynced = await this.db.adapter.write(data).then(
-      () => undefined,
-      (error: unknown) => {
-        if (error instanceof RenamedNotDurable) return error;
-        throw storageFailure(error, 'Could not replace the data');
-      },
-    );
-    // Once renamed, the new file is what a restart reads: it is served, and later creates are of its generation.
-    this.db.data = data;
-    this.index.reset(sorted, bytes);
-    // Its folder could not be synced: the log keeps the old generation for a power cut, and creates wait for the sync (CommitLog.append).
-    if (unsynced)
-      throw new StoreFailure(
-        'service_unavailable',
-        `The data was replaced, but its folder could not be synced (${unsynced.code ?? 'unknown error'}), so it may not survive a power cut.`,
-        unsynced,
-      );
-    // Records left in the log are of the old generation: replay skips them, so emptying it may wait.
-    await this.compactor.clearLog();
   }
 }
