@@ -2,9 +2,8 @@
  * Runs `work` and calls `done` once its result settles (or at once when
  * `work` throws), passing the result or the error on: `try { return await
  * work() } finally { done() }` without the async frame and its await. A
- * create passes through this twice (its workspace's use, its write's
- * timing), so it costs one promise each, not two. `done` is told whether
- * the work failed, and why.
+ * create passes through this in its workspace's use, so it costs one
+ * promise there, not two. `done` is told whether the work failed, and why.
  */
 export function afterSettled<T>(work: () => T | Promise<T>, done: (failed: boolean, error?: unknown) => void): Promise<T> {
   let result: Promise<T>;

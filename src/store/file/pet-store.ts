@@ -12,6 +12,7 @@ import type { NewPet, Pet, PetStatus, StoreData } from '../types.js';
 import { WriteQueue } from './write-queue.js';
 import type { Summary, WorkspaceData } from '../backend.js';
 import { exportJson } from '../export-json.js';
+import { WriteTimes } from '../write-times.js';
 
 export type { Page } from '../pet-index.js';
 
@@ -20,6 +21,13 @@ export interface PetStoreOptions extends RecoverOptions {
   compactAfter?: number;
   /** Most pets and most bytes of pet JSON the store may hold. */
   quota?: Quota;
+  /** Where the store tells of its writes, timed (the metrics listen there). */
+  writes?: WriteTimes;
+}
+
+/** A create in the queue, and when it was asked (`performance.now()`): its write is timed from then. */
+interface QueuedCreate extends PendingCreate {
+  start: number;
 }
 
 /**
@@ -38,9 +46,10 @@ export interface PetStoreOptions extends RecoverOptions {
 export class PetStore implements WorkspaceData {
   readonly logFile: string;
   private readonly index: PetIndex;
-  private readonly queue: WriteQueue<PendingCreate, PetText>;
+  private readonly queue: WriteQueue<QueuedCreate, PetText>;
   private readonly pending = { pets: 0, bytes: 0 };
   private readonly compactor: Compactor;
+  private readonly writes: WriteTimes;
   private closed = false;
 
   private constructor(
@@ -50,6 +59,7 @@ export class PetStore implements WorkspaceData {
     private readonly options: PetStoreOptions,
   ) {
     this.logFile = `${file}.log`;
+    this.writes = options.writes ?? new WriteTimes();
     this.index = new PetIndex(db.data.pets);
     this.compactor = new Compactor(db, log, this.index, options);
     this.queue = new WriteQueue(
@@ -121,13 +131,17 @@ export class PetStore implements WorkspaceData {
    * exceeded, or storage fails.
    */
   createText(input: NewPet): Promise<PetText> {
-    this.assertOpen();
+    const start = performance.now();
     const held = { pets: this.index.size + this.pending.pets, bytes: this.index.bytes + this.pending.bytes };
-    let item: PendingCreate;
+    let item: QueuedCreate;
     try {
+      this.assertOpen();
       // The id it gets if every create waiting before it is stored: the last of their block and its own.
-      item = prepareCreate(input, takeIds(this.nextId, this.pending.pets + 1).last, held, this.options.quota);
+      item = { ...prepareCreate(input, takeIds(this.nextId, this.pending.pets + 1).last, held, this.options.quota), start };
     } catch (error) {
+      this.writes.settled('create', start, true, error);
+      // A closed store refuses at once; a create it refuses, with its promise.
+      if (this.closed) throw error;
       return Promise.reject(error as Error);
     }
     this.pending.pets += 1;
@@ -141,17 +155,21 @@ export class PetStore implements WorkspaceData {
    * to one past the highest id.
    */
   replace(pets: readonly Pet[], nextId?: number): Promise<void> {
-    this.assertOpen();
-    return this.queue.exclusive(() => swapGeneration(this.generation(), pets, nextId));
+    return this.writes.time('replace', () => {
+      this.assertOpen();
+      return this.queue.exclusive(() => swapGeneration(this.generation(), pets, nextId));
+    });
   }
 
   /** Adds pets to those stored (a fixture load with `append`); none may have an id already stored. */
   append(pets: readonly Pet[], nextId?: number): Promise<void> {
-    this.assertOpen();
-    return this.queue.exclusive(() => {
-      const clash = appendClash((id) => this.index.get(id) !== undefined, pets);
-      if (clash) throw clash;
-      return swapGeneration(this.generation(), [...this.index.all(), ...pets], nextId, this.nextId);
+    return this.writes.time('append', () => {
+      this.assertOpen();
+      return this.queue.exclusive(() => {
+        const clash = appendClash((id) => this.index.get(id) !== undefined, pets);
+        if (clash) throw clash;
+        return swapGeneration(this.generation(), [...this.index.all(), ...pets], nextId, this.nextId);
+      });
     });
   }
 
@@ -192,7 +210,7 @@ export class PetStore implements WorkspaceData {
   }
 
   /** A batch of creates: ids assigned now, in order; one append; then visible. */
-  private async commitCreates(items: PendingCreate[]): Promise<PetText[]> {
+  private async commitCreates(items: QueuedCreate[]): Promise<PetText[]> {
     this.compactor.lastWrite = Date.now();
     const { text, nextId: id } = encodeBatch(items, this.epoch, this.nextId);
     const failed = await this.log.append(text).then(
@@ -201,12 +219,17 @@ export class PetStore implements WorkspaceData {
     );
     // Out of `pending` and into the index in one step: a create checked in between counts each pet once.
     this.unpend(items);
-    if (failed) throw storageFailure(failed.error, items.length === 1 ? 'Could not store the pet' : `Could not store ${items.length} pets`);
+    if (failed) {
+      const failure = storageFailure(failed.error, items.length === 1 ? 'Could not store the pet' : `Could not store ${items.length} pets`);
+      for (const item of items) this.writes.settled('create', item.start, true, failure);
+      throw failure;
+    }
     const texts = items.map(({ pet, json }) => ({ pet, json, byteLength: Buffer.byteLength(json) }));
     for (const text of texts) this.index.add(text.pet, text.byteLength);
     this.db.data.nextId = id;
     this.compactor.records += items.length;
     if (this.compactor.due()) void this.queue.exclusive(() => this.compactor.compact()).catch(() => undefined);
+    for (const item of items) this.writes.settled('create', item.start);
     return texts;
   }
 

@@ -1,7 +1,9 @@
 import { afterSettled } from '../settled.js';
 import { basename, dirname, extname, join } from 'node:path';
-import { StoreError, errnoOf, storageFailure } from '../../kernel/store-errors.js';
-import { PetStore, type PetStoreOptions } from './pet-store.js';
+import { StoreError, storageFailure } from '../../kernel/store-errors.js';
+import type { PetStore, PetStoreOptions } from './pet-store.js';
+import { openStore } from './open-store.js';
+import { WriteTimes, type WriteListener } from '../write-times.js';
 import type { OpenKeyPolicy } from '../open-key-policy.js';
 import { OpenKeyWorkspaces } from './open-key-workspaces.js';
 import { WorkspaceIds } from './workspace-ids.js';
@@ -13,7 +15,7 @@ export interface WorkspacesOptions {
   dataFile: string;
   /** The first configured key: its workspace is the data file itself, and is never closed while serving. */
   defaultKey: string;
-  store: Omit<PetStoreOptions, 'file'>;
+  store: Omit<PetStoreOptions, 'file' | 'writes'>;
   /** Most workspaces open at once. Default 1000. */
   maxOpen?: number;
   /** An unused workspace is closed after this long. Default 60 s. */
@@ -33,9 +35,6 @@ interface Entry {
   lastUsed: number;
 }
 
-/** How often opening a workspace is retried after closing an idle one, when descriptors ran out. */
-const DESCRIPTOR_RETRIES = 3;
-
 /**
  * Where each API key's pets live: one lowdb file per key, beside the
  * configured data file. The default key uses the data file itself; every
@@ -51,6 +50,8 @@ export class Workspaces implements WorkspaceStore {
   private readonly sweeper: NodeJS.Timeout;
   /** Ids of the configured keys' workspaces (and their older names): never removed. */
   private readonly configured: ReadonlySet<string>;
+  /** Where every store tells of its writes (`listen`). */
+  private readonly writes = new WriteTimes();
   /** Takes an idle workspace out of service for removal (see OpenKeyWorkspaces). */
   private readonly detach = (key: string | undefined) => this.detachEntry(key);
 
@@ -82,6 +83,10 @@ export class Workspaces implements WorkspaceStore {
   /** Workspaces of open keys removed since start (beyond the cap or past the TTL). */
   removedCount(): number {
     return this.kept?.removed ?? 0;
+  }
+
+  listen(listener: WriteListener): void {
+    this.writes.listen(listener);
   }
 
   /** Workspaces open (or opening) now. */
@@ -170,24 +175,11 @@ export class Workspaces implements WorkspaceStore {
       await this.kept.settled(entry.id);
       await this.kept.trim(this.detach, 1);
     }
-    const store = await this.openFile(key);
+    const file = await this.prepareFile(key);
+    const store = await openStore({ ...this.options.store, file, writes: this.writes }, () => this.closeOne());
     // Kept once open, then trimmed for others kept meanwhile (this one, still opening, cannot be removed).
     if (entry.openKey) await this.kept?.keep(entry.id, key, this.detach);
     return store;
-  }
-
-  private async openFile(key: string): Promise<PetStore> {
-    const file = await this.prepareFile(key);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await PetStore.open({ ...this.options.store, file });
-      } catch (error) {
-        const outOfDescriptors = errnoOf(error) === 'EMFILE' || errnoOf(error) === 'ENFILE' || /EMFILE|ENFILE/.test((error as Error).message);
-        if (!outOfDescriptors || attempt >= DESCRIPTOR_RETRIES || !(await this.closeOne())) {
-          throw outOfDescriptors ? storageFailure(error, 'Could not open the workspace') : error;
-        }
-      }
-    }
   }
 
   /** A workspace's file name; for any key but the default, the secret its id depends on is on disk first. */
