@@ -1,6 +1,5 @@
-import { afterSettled } from '../settled.js';
 import { basename, dirname, extname, join } from 'node:path';
-import { StoreError, storageFailure } from '../../kernel/store-errors.js';
+import { StoreError } from '../../kernel/store-errors.js';
 import type { PetStore, PetStoreOptions } from './pet-store.js';
 import { openStore } from './open-store.js';
 import { WriteTimes, type WriteListener } from '../write-times.js';
@@ -119,13 +118,24 @@ export class Workspaces implements WorkspaceStore {
   use<T>(key: string, work: (store: PetStore) => T | Promise<T>): Promise<T> {
     const entry = this.entries.get(key) ?? this.startOpening(key);
     entry.users += 1;
-    const done = () => {
-      entry.users -= 1;
-      entry.lastUsed = Date.now();
-      // Only a workspace that opened is kept: one refused (503) or failed has no files to count.
-      if (entry.openKey && entry.store) this.kept?.touch(entry.id, key, entry.lastUsed);
-    };
-    return afterSettled(() => (entry.store ? work(entry.store) : entry.opening.then(work)), done);
+    let result: Promise<T>;
+    try {
+      result = entry.store ? Promise.resolve(work(entry.store)) : entry.opening.then(work);
+    } catch (error) {
+      this.leave(key, entry);
+      return Promise.reject(error as Error);
+    }
+    // Chained, not awaited: one promise more per use, where an async function costs two.
+    return result.then(
+      (value) => {
+        this.leave(key, entry);
+        return value;
+      },
+      (error: unknown) => {
+        this.leave(key, entry);
+        throw error;
+      },
+    );
   }
 
   /**
@@ -175,23 +185,12 @@ export class Workspaces implements WorkspaceStore {
       await this.kept.settled(entry.id);
       await this.kept.trim(this.detach, 1);
     }
-    const file = await this.prepareFile(key);
-    const store = await openStore({ ...this.options.store, file, writes: this.writes }, () => this.closeOne());
+    // For any key but the default, the secret its file's name depends on is on disk first.
+    const secret = key === this.options.defaultKey ? undefined : this.ids;
+    const store = await openStore({ ...this.options.store, file: this.fileFor(key), writes: this.writes }, () => this.closeOne(), secret);
     // Kept once open, then trimmed for others kept meanwhile (this one, still opening, cannot be removed).
     if (entry.openKey) await this.kept?.keep(entry.id, key, this.detach);
     return store;
-  }
-
-  /** A workspace's file name; for any key but the default, the secret its id depends on is on disk first. */
-  private async prepareFile(key: string): Promise<string> {
-    const file = this.fileFor(key);
-    if (key === this.options.defaultKey) return file;
-    try {
-      await this.ids.persist();
-    } catch (error) {
-      throw storageFailure(error, 'Could not open the workspace');
-    }
-    return file;
   }
 
   /** Closes the least recently used workspace that nobody uses; false if there is none. */
@@ -226,6 +225,14 @@ export class Workspaces implements WorkspaceStore {
     if (!this.closable(key, entry)) return false;
     this.entries.delete(key);
     return entry.store;
+  }
+
+  /** A use of `entry` is over. */
+  private leave(key: string, entry: Entry): void {
+    entry.users -= 1;
+    entry.lastUsed = Date.now();
+    // Only a workspace that opened is kept: one refused (503) or failed has no files to count.
+    if (entry.openKey && entry.store) this.kept?.touch(entry.id, key, entry.lastUsed);
   }
 
   private closable(key: string, entry: Entry): boolean {
