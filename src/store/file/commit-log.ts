@@ -4,7 +4,7 @@ import { basename, dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { parseJson } from '../../kernel/exact-json.js';
 import { StoreError } from '../../kernel/store-errors.js';
-import { createFile, openForWrite, syncIfPending } from './durable-entries.js';
+import { createFile, folderState, openForWrite, syncDir, type FolderState } from './durable-entries.js';
 import { readLines, writeAll, type Line } from './file-io.js';
 
 /**
@@ -31,8 +31,12 @@ export class CommitLog {
   private end = 0;
   /** Bytes past `end` may exist (a failed append, a tail recovery could not cut). */
   private dirty = false;
+  /** The log's folder: synced again before an append while its last sync failed (the log's creation, a snapshot's rename). */
+  private readonly folder: FolderState;
 
-  private constructor(readonly file: string) {}
+  private constructor(readonly file: string) {
+    this.folder = folderState(dirname(file));
+  }
 
   /**
    * Reads the log (if any) record by record, hands each record to `replay`
@@ -74,10 +78,10 @@ export class CommitLog {
 
   /** Appends encoded records (see `encodeRecord`) durably: resolves once they are on disk. */
   async append(records: string): Promise<void> {
-    const handle = await this.openHandle();
+    const handle = this.handle ?? (await this.openHandle());
     if (this.dirty) await this.cut(handle);
-    // A folder whose last sync failed (the log's creation, a snapshot's rename) is synced before anything more is acknowledged.
-    await syncIfPending(dirname(this.file));
+    // Nothing more is acknowledged in a folder whose last sync failed until it syncs.
+    if (this.folder.unsynced) await syncDir(this.folder.dir);
     const data = Buffer.from(records);
     try {
       await writeAll(handle, data, this.end);
