@@ -1,8 +1,6 @@
 import { stringifyJson } from '../../kernel/exact-json.js';
 import { encodeRecord } from './commit-log.js';
-import { idAt, takeIds } from '../ids.js';
-import { buildPet } from '../pet-index.js';
-import type { PendingCreate } from '../rules.js';
+import { buildPet, idAt, takeIds, type PendingCreate } from '../rules.js';
 
 /**
  * A batch of creates as commit-log records: the ids the batch takes from

@@ -2,8 +2,9 @@ import type { Low } from 'lowdb';
 import type { Compactor } from './compactor.js';
 import { RenamedNotDurable } from './durable-entries.js';
 import { StoreFailure, storageFailure } from '../../kernel/store-errors.js';
-import type { PetIndex, Quota } from '../pet-index.js';
-import { nextGeneration } from '../rules.js';
+import type { PetIndex } from '../pet-index.js';
+import type { Quota } from '../rules.js';
+import { nextGeneration } from '../load-rules.js';
 import type { Pet, StoreData } from '../types.js';
 
 /** What a new generation replaces: a store's snapshot, the index its reads are served from, the compactor that empties its log. */

@@ -4,8 +4,8 @@ import { CommitLog } from './commit-log.js';
 import { renameFile } from './durable-entries.js';
 import { DurableJsonFile } from './durable-file.js';
 import { StoreError, storageFailure } from '../../kernel/store-errors.js';
-import { idAfter } from '../ids.js';
-import { seededGeneration } from '../rules.js';
+import { idAfter } from '../rules.js';
+import { seededGeneration } from '../load-rules.js';
 import type { Pet, StoreData } from '../types.js';
 
 /** What `recoverFiles` needs to know of a store. */

@@ -1,8 +1,8 @@
 import type { Summary, WorkspaceData } from '../backend.js';
 import { exportJson } from '../export-json.js';
-import { takeIds } from '../ids.js';
-import { PetIndex, type Page, type PetText, type Quota } from '../pet-index.js';
-import { appendClash, nextGeneration, prepareCreate, type Generation } from '../rules.js';
+import { PetIndex, type Page, type PetText } from '../pet-index.js';
+import { prepareCreate, takeIds, type Quota } from '../rules.js';
+import { appendClash, nextGeneration, type Generation } from '../load-rules.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
 import type { WriteTimes } from '../write-times.js';
 

@@ -1,7 +1,7 @@
 import type { MaybePromise, WorkspaceStore } from '../backend.js';
 import { OpenKeyUse, type OpenKeyPolicy } from '../open-key-policy.js';
-import type { Quota } from '../pet-index.js';
-import { seededGeneration } from '../rules.js';
+import type { Quota } from '../rules.js';
+import { seededGeneration } from '../load-rules.js';
 import { workspaceIdsOf } from '../workspace-id.js';
 import { WorkspaceUsers } from '../workspace-users.js';
 import { MemoryWorkspace } from './workspace.js';

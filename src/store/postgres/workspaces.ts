@@ -3,8 +3,8 @@ import type { MaybePromise, WorkspaceData, WorkspaceStore } from '../backend.js'
 import { workspaceIdsOf } from '../workspace-id.js';
 import { WorkspaceUsers } from '../workspace-users.js';
 import type { OpenKeyPolicy } from '../open-key-policy.js';
-import type { Quota } from '../pet-index.js';
-import { seededGeneration } from '../rules.js';
+import type { Quota } from '../rules.js';
+import { seededGeneration } from '../load-rules.js';
 import { failed, transaction } from './pool.js';
 import { PgOpenKeyRemoval } from './open-key-removal.js';
 import { ReadCache } from './read-cache.js';
