@@ -38,14 +38,12 @@ export class PetIndex {
   private texts = new Map<number, PetText>();
   /** Sum of `petBytes` over the pets. */
   bytes = 0;
+  /** Pets held: a field, not a getter, as every create reads it (its quota). */
+  size = 0;
 
   /** Takes `pets` (ordered by id ascending, ids unique) as the whole content; `bytes` is their total. */
   constructor(pets: Pet[] = [], bytes = pets.reduce((n, pet) => n + petBytes(pet), 0)) {
     this.reset(pets, bytes);
-  }
-
-  get size(): number {
-    return this.pets.length;
   }
 
   /** The highest id held, or 0. */
@@ -115,6 +113,7 @@ export class PetIndex {
   /** Adds a pet whose id is above every id held. */
   add(pet: Pet, bytes: number): void {
     this.pets.push(pet);
+    this.size = this.pets.length;
     this.indexStatus(pet);
     this.bytes += bytes;
     this.pages.clear();
@@ -123,6 +122,7 @@ export class PetIndex {
   /** Replaces the whole content. */
   reset(pets: Pet[], bytes: number): void {
     this.pets = pets;
+    this.size = pets.length;
     this.bytes = bytes;
     this.byStatus = new Map();
     for (const pet of pets) this.indexStatus(pet);

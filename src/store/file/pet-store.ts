@@ -137,7 +137,7 @@ export class PetStore implements WorkspaceData {
     try {
       this.assertOpen();
       // The id it gets if every create waiting before it is stored: the last of their block and its own.
-      item = { ...prepareCreate(input, takeIds(this.nextId, this.pending.pets + 1).last, held, this.options.quota), start };
+      item = { ...prepareCreate(input, takeIds(this.db.data.nextId, this.pending.pets + 1).last, held, this.options.quota), start };
     } catch (error) {
       this.writes.settled('create', start, true, error);
       // A closed store refuses at once; a create it refuses, with its promise.
@@ -212,7 +212,7 @@ export class PetStore implements WorkspaceData {
   /** A batch of creates: ids assigned now, in order; one append; then visible. */
   private async commitCreates(items: QueuedCreate[]): Promise<PetText[]> {
     this.compactor.lastWrite = Date.now();
-    const { text, nextId: id } = encodeBatch(items, this.epoch, this.nextId);
+    const { text, nextId: id } = encodeBatch(items, this.db.data.epoch, this.db.data.nextId);
     const failed = await this.log.append(text).then(
       () => undefined,
       (error: unknown) => ({ error }),
