@@ -1,7 +1,6 @@
 import type { Low } from 'lowdb';
-import type { CommitLog } from './commit-log.js';
+import { encodeBatch, type CommitLog } from './commit-log.js';
 import { Compactor } from './compactor.js';
-import { encodeBatch } from './create-batch.js';
 import { StoreError, storageFailure } from '../../kernel/store-errors.js';
 import { PetIndex, type Page, type PetText } from '../pet-index.js';
 import { prepareCreate, takeIds, type PendingCreate, type Quota } from '../rules.js';
