@@ -1,5 +1,5 @@
 import type { Low } from 'lowdb';
-import { encodeBatch, type CommitLog } from './commit-log.js';
+import { encodeBatch, WriteQueue, type CommitLog } from './commit-log.js';
 import { Compactor } from './compactor.js';
 import { StoreError, storageFailure } from '../../kernel/store-errors.js';
 import { PetIndex, type Page, type PetText } from '../pet-index.js';
@@ -8,7 +8,6 @@ import { appendClash } from '../load-rules.js';
 import { swapGeneration, type GenerationParts } from './generation.js';
 import { recoverFiles, type RecoverOptions } from './recover.js';
 import type { NewPet, Pet, PetStatus, StoreData } from '../types.js';
-import { WriteQueue } from './write-queue.js';
 import type { Summary, WorkspaceData } from '../backend.js';
 import { exportJson } from '../export-json.js';
 import { WriteTimes } from '../write-times.js';
