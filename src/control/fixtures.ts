@@ -1,7 +1,7 @@
 import { ApiError } from '../kernel/errors.js';
 import type { SchemaCheck } from '../openapi/validate.js';
 import { formatIssues } from '../openapi/validate.js';
-import { MAX_ID } from '../store/ids.js';
+import { MAX_ID } from '../store/rules.js';
 import { generatePets } from '../store/seed.js';
 import type { Pet } from '../store/types.js';
 
@@ -56,7 +56,7 @@ export function resolveFixture(set: unknown, checkPet: SchemaCheck): { pets: Pet
     const id = (pet as Pet).id;
     const seen = firstAt.get(id);
     if (seen !== undefined) throw ApiError.of('invalid_request', `Nothing was loaded. Record ${i} has id ${id}, already used by record ${seen}.`);
-    // The store's bound (store/ids.ts): the next id after the highest must itself be exact.
+    // The store's bound (store/rules.ts): the next id after the highest must itself be exact.
     if (id > MAX_ID)
       throw ApiError.of('invalid_request', `Nothing was loaded. Record ${i} has id ${id}; ids go up to ${MAX_ID}, so that the next id is still exact.`);
     firstAt.set(id, i);

@@ -10,10 +10,9 @@ import type { JournalRecord } from '../store/journal/types.js';
 import { createStatefulMode } from '../modes/stateful/index.js';
 import type { Spec } from '../openapi/spec.js';
 import type { Validators } from '../openapi/validate.js';
-import { instrumentWorkspaces } from '../ops/instrument-store.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Metrics, MetricSources } from '../ops/metrics.js';
-import { createReporting } from '../ops/reporting.js';
+import { createReporting, storeWriteListener } from '../ops/reporting.js';
 import type { Backend } from '../store/backend.js';
 import type { PassThroughMode } from '../modes/proxy/types.js';
 
@@ -97,11 +96,12 @@ function journaling(journal: Backend['journal'], capture: (e: V1Exchange) => Jou
  */
 export function assembleEngine(parts: EngineParts): AssembledEngine {
   const { config, logger, spec, validators, backend } = parts;
-  const { journal, faults, mode: runtime } = backend;
+  const { journal, faults, mode: runtime, workspaces } = backend;
   const check = responseChecker(spec, validators);
   const droppedLogLines = () => logger.droppedLines?.() ?? 0;
-  const metrics = parts.createMetrics({ workspaces: backend.workspaces, journalMemory: () => journal.memory(), droppedLogLines });
-  const workspaces = instrumentWorkspaces(backend.workspaces, metrics);
+  const metrics = parts.createMetrics({ workspaces, journalMemory: () => journal.memory(), droppedLogLines });
+  // The store times its own writes and tells the metrics once each settled.
+  workspaces.listen(storeWriteListener(metrics));
   const workspaceOf = lastIdOf((key) => workspaces.idOf(key));
   const reporting = createReporting({
     logger,

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MaybePromise, WorkspaceStore } from '../store/backend.js';
 import type { JournalMemory } from '../store/journal/types.js';
+import type { StoreWrite } from '../store/write-times.js';
 
 /** What the gauges read when Prometheus scrapes. */
 export interface MetricSources {
@@ -10,9 +11,6 @@ export interface MetricSources {
   /** Request log lines dropped since start because the log's destination did not keep up. */
   droppedLogLines?: () => number;
 }
-
-/** Kinds of store writes: a create, a whole replacement (reset, fixture load), an append. */
-export type StoreWrite = 'create' | 'replace' | 'append';
 
 /**
  * Why an exchange broke the spec, so that a dashboard can tell a sandbox

@@ -6,6 +6,7 @@ import type { RefusedRequest } from './request-log.js';
 import type { Issue } from '../openapi/validate.js';
 import { FAULT_MESSAGE } from '../store/faults.js';
 import type { Metrics, MismatchReason } from './metrics.js';
+import type { WriteListener } from '../store/write-times.js';
 import { createRequestLog } from './request-log.js';
 
 /** Why an exchange with these issues broke the spec, or undefined when it did not. */
@@ -85,3 +86,15 @@ export function createReporting({ logger, metrics, runtime, workspaceOf, check, 
     },
   };
 }
+
+/** The catalogue code of a failed write (a StoreFailure's), or `error` for anything else. */
+const codeOf = (error: unknown): string => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[a-z_]+$/.test(code) ? code : 'error';
+};
+
+/** What the metrics hear of the store's writes (`WorkspaceStore.listen`): each one's time, and a failure's code. */
+export const storeWriteListener =
+  (metrics: Pick<Metrics, 'storeWrite'>): WriteListener =>
+  (kind, seconds, failed, error) =>
+    metrics.storeWrite(kind, seconds, failed ? codeOf(error) : undefined);

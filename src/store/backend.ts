@@ -15,6 +15,7 @@ import type { Fault, FaultInput } from './faults.js';
 import type { Interceptor, Runtime } from '../kernel/operation.js';
 import type { Page, PetText } from './pet-index.js';
 import type { NewPet, Pet, PetStatus } from './types.js';
+import type { WriteListener } from './write-times.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -73,6 +74,8 @@ export interface WorkspaceStore {
   openCount(): number;
   /** Workspaces of open keys removed since start (beyond `--open-key-workspaces` or unused past `--open-key-ttl`). */
   removedCount(): number;
+  /** Tells `listener` of each write of its workspaces (create, replace, append) once it settled: the metrics time them. */
+  listen(listener: WriteListener): void;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 import { stringifyJson } from '../kernel/exact-json.js';
-import type { NewPet, Pet, PetStatus } from './types.js';
+import { petBytes } from './rules.js';
+import type { Pet, PetStatus } from './types.js';
 import { utf8Length } from '../kernel/exact-json.js';
 
 /** A page of pets as `page` gives it, its JSON text and that text's length in bytes. None may be changed. */
@@ -22,30 +23,6 @@ const MAX_PAGES = 64;
 /** Pets' texts kept per workspace: the pets read often; a client walking every id only clears it. */
 const MAX_TEXTS = 4096;
 
-/** Bytes a pet takes in the store's accounting (quotas): its JSON text in UTF-8. */
-export const petBytes = (pet: Pet): number => utf8Length(stringifyJson(pet));
-
-/** `{id, name, categoryId, status?}`, in that key order, without a status key when none is given. */
-export function buildPet(id: number, input: NewPet): Pet {
-  const pet: Pet = { id, name: input.name, categoryId: input.categoryId };
-  if (input.status !== undefined) pet.status = input.status;
-  return pet;
-}
-
-/** Most pets and most bytes of pet JSON a workspace may hold. */
-export interface Quota {
-  pets: number;
-  bytes: number;
-}
-
-/** What a workspace of `pets` pets and `bytes` bytes would break of its quota, if anything. */
-export function quotaProblem(quota: Quota | undefined, pets: number, bytes: number): string | undefined {
-  if (!quota) return undefined;
-  if (pets > quota.pets) return `The workspace holds its quota of ${quota.pets} pets (--quota-pets).`;
-  if (bytes > quota.bytes) return `The workspace would exceed its quota of ${quota.bytes} bytes of pet data (--quota-bytes).`;
-  return undefined;
-}
-
 /**
  * A workspace's committed pets in memory, the only thing reads see. A list
  * costs O(limit) whatever the store's size (an index by status), a get
@@ -61,14 +38,12 @@ export class PetIndex {
   private texts = new Map<number, PetText>();
   /** Sum of `petBytes` over the pets. */
   bytes = 0;
+  /** Pets held: a field, not a getter, as every create reads it (its quota). */
+  size = 0;
 
   /** Takes `pets` (ordered by id ascending, ids unique) as the whole content; `bytes` is their total. */
   constructor(pets: Pet[] = [], bytes = pets.reduce((n, pet) => n + petBytes(pet), 0)) {
     this.reset(pets, bytes);
-  }
-
-  get size(): number {
-    return this.pets.length;
   }
 
   /** The highest id held, or 0. */
@@ -138,6 +113,7 @@ export class PetIndex {
   /** Adds a pet whose id is above every id held. */
   add(pet: Pet, bytes: number): void {
     this.pets.push(pet);
+    this.size = this.pets.length;
     this.indexStatus(pet);
     this.bytes += bytes;
     this.pages.clear();
@@ -146,6 +122,7 @@ export class PetIndex {
   /** Replaces the whole content. */
   reset(pets: Pet[], bytes: number): void {
     this.pets = pets;
+    this.size = pets.length;
     this.bytes = bytes;
     this.byStatus = new Map();
     for (const pet of pets) this.indexStatus(pet);

@@ -4,12 +4,12 @@
  * same answers, byte for byte: ids, order, filters, errors, the deprecation
  * headers, fixture loads and exports. The ids each store gives after the
  * same creates, loads, appends and resets are compared too: every store
- * follows one id rule (src/store/ids.ts), and one that counted another way
+ * follows one id rule (src/store/rules.ts), and one that counted another way
  * would answer otherwise here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox.js';
-import { MAX_ID } from '../../src/store/ids.js';
+import { MAX_ID } from '../../src/store/rules.js';
 import { KEY, testConfig } from '../support/harness.js';
 import { freshStore, postgresForFile } from '../support/shared-sandboxes.js';
 

@@ -1,13 +1,13 @@
 /**
  * The id rule spelled in SQL (src/store/postgres/id-sql.ts) decides on
  * PostgreSQL what the file and memory stores decide in JavaScript
- * (src/store/ids.ts): for the same next id and batch, the same next id
+ * (src/store/rules.ts): for the same next id and batch, the same next id
  * after, the same block of ids in the same order, the same refusal at
  * MAX_ID, the same bytes for the quota.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ID, idAt, idBytes, idRule, takeIds } from '../../src/store/ids.js';
+import { MAX_ID, idAt, idBytes, idRule, takeIds } from '../../src/store/rules.js';
 import { SQL_NUMBERS } from '../../src/store/postgres/id-sql.js';
 import { freshStore, postgresForFile } from '../support/shared-sandboxes.js';
 

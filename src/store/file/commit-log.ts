@@ -1,25 +1,21 @@
-import { createReadStream } from 'node:fs';
-import { stat, type FileHandle } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { parseJson } from '../../kernel/exact-json.js';
-import { StoreError } from '../../kernel/store-errors.js';
-import { createFile, openForWrite, syncIfPending } from './durable-entries.js';
-import { readLines, writeAll, type Line } from './file-io.js';
+import { parseJson, stringifyJson } from '../../kernel/exact-json.js';
+import { buildPet, idAt, takeIds, type PendingCreate } from '../rules.js';
+import { folderState, openForWrite, syncDir, type FolderState } from './durable-entries.js';
+import { writeAll, type Line } from './file-io.js';
 
 /**
- * The commit log beside a data file (`db.json.log`): one record per line,
- * `<crc32 hex> <byte length> <json>\n`. A record counts only when its
- * length and checksum match and its newline is there, so a write torn by a
- * crash or a full disk is recognised as such.
+ * How creates reach the disk: the commit log beside a data file
+ * (`db.json.log`), the batches of records appended to it (`encodeBatch`),
+ * and the group commit that makes those batches (`WriteQueue`): creates
+ * waiting together go as one append and one `fdatasync`. Start-up reads the
+ * log back (`recover.ts`).
  *
- * Recovery reads records until the first bad one and cuts the log there
- * before anything appends (SQLite and PostgreSQL stop replay the same way;
- * Redis's `aof-load-truncated`): an append never lands after garbage that
- * would hide it from the next start. The cut bytes are kept aside in
- * `<log>.discarded-<time>`, never silently destroyed. A bad record with
- * whole records after it is damage, not a torn write (the log never appends
- * after a bad record): start-up stops and the log is left untouched.
+ * One record per line, `<crc32 hex> <byte length> <json>\n`. A record
+ * counts only when its length and checksum match and its newline is there,
+ * so a write torn by a crash or a full disk is recognised as such.
  *
  * Appends write at the log's own offset, every byte or an error, then
  * `fdatasync`. A failed append is cut off again before the next one; until
@@ -27,57 +23,28 @@ import { readLines, writeAll, type Line } from './file-io.js';
  */
 export class CommitLog {
   private handle: FileHandle | undefined;
-  /** End of the last good record: where the next append goes. */
-  private end = 0;
-  /** Bytes past `end` may exist (a failed append, a tail recovery could not cut). */
-  private dirty = false;
-
-  private constructor(readonly file: string) {}
+  /** The log's folder: synced again before an append while its last sync failed (the log's creation, a snapshot's rename). */
+  private readonly folder: FolderState;
 
   /**
-   * Reads the log (if any) record by record, hands each record to `replay`
-   * (which returns false for a record that is not one of the store's: the
-   * log is bad from there on), and cuts a bad tail. A tail that cannot be cut now (read-only storage)
-   * is cut before the first append. `warn` hears about cut bytes.
+   * The log in `file`, whose last good record ends at `end` (where the next
+   * append goes); `dirty` when bytes past it may exist (a failed append, a
+   * bad tail start-up could not cut yet).
    */
-  static async open(file: string, replay: (record: unknown) => boolean, warn: (message: string) => void): Promise<CommitLog> {
-    const log = new CommitLog(file);
-    const size = await stat(file).then(
-      (s) => s.size,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return -1;
-        throw error;
-      },
-    );
-    if (size < 0) return log;
-    let bad: number | undefined;
-    let lineNumber = 0;
-    for await (const line of readLines(file)) {
-      lineNumber += 1;
-      const record = decode(line);
-      if (bad === undefined) {
-        if (record !== undefined && replay(record.value)) log.end = line.offset + line.bytes.length + 1;
-        else bad = lineNumber;
-      } else if (record !== undefined) {
-        // Whole records after a bad one: not a write cut short (nothing is appended after one), but damage.
-        throw new StoreError(
-          `Commit log ${file} is corrupt at line ${bad}: whole records follow it, so it is not a write cut short by a crash. It was left untouched; restore it from a backup, or move it away to start from ${basename(file, '.log')} alone.`,
-        );
-      }
-    }
-    if (log.end < size) {
-      log.dirty = true;
-      await log.setAside(size, warn);
-    }
-    return log;
+  constructor(
+    readonly file: string,
+    private end = 0,
+    private dirty = false,
+  ) {
+    this.folder = folderState(dirname(file));
   }
 
   /** Appends encoded records (see `encodeRecord`) durably: resolves once they are on disk. */
   async append(records: string): Promise<void> {
-    const handle = await this.openHandle();
+    const handle = this.handle ?? (await this.openHandle());
     if (this.dirty) await this.cut(handle);
-    // A folder whose last sync failed (the log's creation, a snapshot's rename) is synced before anything more is acknowledged.
-    await syncIfPending(dirname(this.file));
+    // Nothing more is acknowledged in a folder whose last sync failed until it syncs.
+    if (this.folder.unsynced) await syncDir(this.folder.dir);
     const data = Buffer.from(records);
     try {
       await writeAll(handle, data, this.end);
@@ -112,6 +79,11 @@ export class CommitLog {
     await handle?.close();
   }
 
+  /** Cuts what follows the last good record now (a bad tail, once kept aside); until then every append cuts it first. */
+  async cutTail(): Promise<void> {
+    await this.cut(this.handle ?? (await this.openHandle()));
+  }
+
   private async openHandle(): Promise<FileHandle> {
     if (this.handle) return this.handle;
     // A new log's folder entry is durable before the first record is, or a power cut could lose the whole file.
@@ -124,23 +96,6 @@ export class CommitLog {
     await handle.datasync();
     this.dirty = false;
   }
-
-  /** Copies the bad tail aside, then cuts it; either may fail on read-only storage (then `dirty` stays). */
-  private async setAside(size: number, warn: (message: string) => void): Promise<void> {
-    const aside = `${this.file}.discarded-${new Date().toISOString().replaceAll(':', '-')}`;
-    try {
-      // Synced with its folder before the log is cut: the bytes are kept through a power cut too.
-      await createFile(aside, createReadStream(this.file, { start: this.end }) as AsyncIterable<Buffer>);
-      await this.cut(await this.openHandle());
-      warn(
-        `${this.file}: the last ${size - this.end} bytes are not a whole record (a write cut short by a crash or a full disk); they were never acknowledged. Moved them to ${aside} and cut the log after the last good record.`,
-      );
-    } catch (error) {
-      warn(
-        `${this.file}: the last ${size - this.end} bytes are not a whole record, and cannot be cut yet (${(error as Error).message}). They are ignored; writes will be refused until they can be cut.`,
-      );
-    }
-  }
 }
 
 /** One record as a log line. `json` is a JSON text (it has no raw newline). */
@@ -150,8 +105,8 @@ export function encodeRecord(json: string): string {
 
 const SPACE = 0x20;
 
-/** A log line's record, or undefined when the line is torn or corrupt. */
-function decode(line: Line): { value: unknown } | undefined {
+/** A log line's record (`encodeRecord`), or undefined when the line is torn or corrupt. */
+export function decodeRecord(line: Line): { value: unknown } | undefined {
   if (!line.complete) return undefined;
   const bytes = line.bytes;
   const first = bytes.indexOf(SPACE);
@@ -169,5 +124,112 @@ function parse(json: Buffer): { value: unknown } | undefined {
     return { value: parseJson(json.toString('utf8')) };
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A batch of creates as commit-log records: the ids the batch takes from
+ * `firstId` (`takeIds`), in order. A pet whose provisional id is not the one
+ * it gets (an earlier batch failed, and its ids were never given) is rebuilt
+ * with the right one. Returns the records and the next id after them.
+ */
+export function encodeBatch(items: PendingCreate[], epoch: number, firstId: number): { text: string; nextId: number } {
+  const ids = takeIds(firstId, items.length);
+  let text = '';
+  for (const [i, item] of items.entries()) {
+    const id = idAt(ids.first, i);
+    if (item.pet.id !== id) {
+      item.pet = buildPet(id, item.input);
+      item.json = stringifyJson(item.pet);
+    }
+    text += encodeRecord(`{"e":${epoch},"pet":${item.json}}`);
+  }
+  return { text, nextId: ids.after };
+}
+
+interface Deferred<R> {
+  resolve(value: R): void;
+  reject(error: unknown): void;
+}
+
+type Job<T, R> = ({ item: T } & Deferred<R>) | ({ task: () => Promise<unknown> } & Deferred<unknown>);
+
+/**
+ * Group commit: writes run one at a time, in the order they were asked for.
+ * Items waiting together are committed as one batch (one disk write and one
+ * sync for all of them), up to `maxBatchBytes`; a task (a reset, a
+ * compaction) runs alone, between batches. A batch that fails rejects every
+ * item of it and nothing else.
+ */
+export class WriteQueue<T, R> {
+  private jobs: Job<T, R>[] = [];
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly commit: (items: T[]) => Promise<R[]>,
+    private readonly sizeOf: (item: T) => number,
+    private readonly maxBatchBytes = 8 * 1024 * 1024,
+  ) {}
+
+  /** Resolves with the item's result once its batch is committed. */
+  add(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => this.push({ item, resolve, reject }));
+  }
+
+  /** Runs `task` alone, after everything asked for before it. */
+  exclusive<V>(task: () => Promise<V>): Promise<V> {
+    return new Promise<V>((resolve, reject) => this.push({ task, resolve: resolve as (value: unknown) => void, reject }));
+  }
+
+  /** Whether anything is waiting or running. */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Resolves when everything asked for so far has run. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private push(job: Job<T, R>): void {
+    this.jobs.push(job);
+    this.running ??= this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.jobs.length > 0) {
+        const first = this.jobs[0] as Job<T, R>;
+        if ('task' in first) {
+          this.jobs.shift();
+          await Promise.resolve().then(first.task).then(first.resolve, first.reject);
+        } else {
+          await this.runBatch(this.takeBatch());
+        }
+      }
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private takeBatch(): ({ item: T } & Deferred<R>)[] {
+    const batch: ({ item: T } & Deferred<R>)[] = [];
+    let bytes = 0;
+    for (const job of this.jobs) {
+      if ('task' in job || (batch.length > 0 && bytes + this.sizeOf(job.item) > this.maxBatchBytes)) break;
+      bytes += this.sizeOf(job.item);
+      batch.push(job);
+    }
+    this.jobs.splice(0, batch.length);
+    return batch;
+  }
+
+  private async runBatch(batch: ({ item: T } & Deferred<R>)[]): Promise<void> {
+    try {
+      const results = await this.commit(batch.map((job) => job.item));
+      batch.forEach((job, i) => job.resolve(results[i] as R));
+    } catch (error) {
+      for (const job of batch) job.reject(error);
+    }
   }
 }

@@ -15,8 +15,26 @@ import { writeAll } from './file-io.js';
  * anywhere else in `src/`. See docs/durability.md.
  */
 
-/** Folders whose last sync failed: nothing is acknowledged in them until a sync succeeds (`syncIfPending`). */
-const unsynced = new Set<string>();
+/** A folder's sync state, kept by what writes in it: `unsynced` while its last sync failed. */
+export interface FolderState {
+  readonly dir: string;
+  /** Nothing that depends on the folder's entries is acknowledged until a sync succeeds. */
+  unsynced: boolean;
+}
+
+/** Folders that failed a sync or whose state is kept (`folderState`): each sync writes its outcome there. */
+const folders = new Map<string, FolderState>();
+
+/**
+ * The sync state of `dir`, one object per folder, updated by every sync of
+ * it: the commit log keeps its folder's and reads the flag before each
+ * append, with no call and no await while the folder is synced.
+ */
+export function folderState(dir: string): FolderState {
+  let state = folders.get(dir);
+  if (!state) folders.set(dir, (state = { dir, unsynced: false }));
+  return state;
+}
 
 /**
  * Makes a folder's entries (files created, renamed or removed in it)
@@ -33,16 +51,16 @@ export async function syncDir(dir: string): Promise<void> {
       await handle.close();
     }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EINVAL') return void unsynced.delete(dir);
-    unsynced.add(dir);
+    if ((error as NodeJS.ErrnoException).code === 'EINVAL') return synced(dir);
+    folderState(dir).unsynced = true;
     throw error;
   }
-  unsynced.delete(dir);
+  synced(dir);
 }
 
-/** Syncs `dir` again if its last sync failed: called before anything is acknowledged in it. */
-export async function syncIfPending(dir: string): Promise<void> {
-  if (unsynced.has(dir)) await syncDir(dir);
+function synced(dir: string): void {
+  const state = folders.get(dir);
+  if (state) state.unsynced = false;
 }
 
 /** Folders made durable by this process, or being made so: a second caller waits for the first. */

@@ -1,17 +1,16 @@
 import type { Low } from 'lowdb';
-import type { CommitLog } from './commit-log.js';
+import { encodeBatch, WriteQueue, type CommitLog } from './commit-log.js';
 import { Compactor } from './compactor.js';
-import { RenamedNotDurable } from './durable-entries.js';
-import { encodeBatch } from './create-batch.js';
-import { StoreError, StoreFailure, storageFailure } from '../../kernel/store-errors.js';
-import { PetIndex, type Page, type PetText, type Quota } from '../pet-index.js';
-import { takeIds } from '../ids.js';
-import { appendClash, nextGeneration, prepareCreate, type PendingCreate } from '../rules.js';
+import { StoreError, storageFailure } from '../../kernel/store-errors.js';
+import { PetIndex, type Page, type PetText } from '../pet-index.js';
+import { prepareCreate, takeIds, type PendingCreate, type Quota } from '../rules.js';
+import { appendClash } from '../load-rules.js';
+import { swapGeneration, type GenerationParts } from './generation.js';
 import { recoverFiles, type RecoverOptions } from './recover.js';
 import type { NewPet, Pet, PetStatus, StoreData } from '../types.js';
-import { WriteQueue } from './write-queue.js';
 import type { Summary, WorkspaceData } from '../backend.js';
 import { exportJson } from '../export-json.js';
+import { WriteTimes } from '../write-times.js';
 
 export type { Page } from '../pet-index.js';
 
@@ -20,6 +19,13 @@ export interface PetStoreOptions extends RecoverOptions {
   compactAfter?: number;
   /** Most pets and most bytes of pet JSON the store may hold. */
   quota?: Quota;
+  /** Where the store tells of its writes, timed (the metrics listen there). */
+  writes?: WriteTimes;
+}
+
+/** A create in the queue, and when it was asked (`performance.now()`): its write is timed from then. */
+interface QueuedCreate extends PendingCreate {
+  start: number;
 }
 
 /**
@@ -38,9 +44,10 @@ export interface PetStoreOptions extends RecoverOptions {
 export class PetStore implements WorkspaceData {
   readonly logFile: string;
   private readonly index: PetIndex;
-  private readonly queue: WriteQueue<PendingCreate, PetText>;
+  private readonly queue: WriteQueue<QueuedCreate, PetText>;
   private readonly pending = { pets: 0, bytes: 0 };
   private readonly compactor: Compactor;
+  private readonly writes: WriteTimes;
   private closed = false;
 
   private constructor(
@@ -50,6 +57,7 @@ export class PetStore implements WorkspaceData {
     private readonly options: PetStoreOptions,
   ) {
     this.logFile = `${file}.log`;
+    this.writes = options.writes ?? new WriteTimes();
     this.index = new PetIndex(db.data.pets);
     this.compactor = new Compactor(db, log, this.index, options);
     this.queue = new WriteQueue(
@@ -121,13 +129,17 @@ export class PetStore implements WorkspaceData {
    * exceeded, or storage fails.
    */
   createText(input: NewPet): Promise<PetText> {
-    this.assertOpen();
+    const start = performance.now();
     const held = { pets: this.index.size + this.pending.pets, bytes: this.index.bytes + this.pending.bytes };
-    let item: PendingCreate;
+    let item: QueuedCreate;
     try {
+      this.assertOpen();
       // The id it gets if every create waiting before it is stored: the last of their block and its own.
-      item = prepareCreate(input, takeIds(this.nextId, this.pending.pets + 1).last, held, this.options.quota);
+      item = { ...prepareCreate(input, takeIds(this.db.data.nextId, this.pending.pets + 1).last, held, this.options.quota), start };
     } catch (error) {
+      this.writes.settled('create', start, true, error);
+      // A closed store refuses at once; a create it refuses, with its promise.
+      if (this.closed) throw error;
       return Promise.reject(error as Error);
     }
     this.pending.pets += 1;
@@ -141,17 +153,21 @@ export class PetStore implements WorkspaceData {
    * to one past the highest id.
    */
   replace(pets: readonly Pet[], nextId?: number): Promise<void> {
-    this.assertOpen();
-    return this.queue.exclusive(() => this.swap(pets, nextId));
+    return this.writes.time('replace', () => {
+      this.assertOpen();
+      return this.queue.exclusive(() => swapGeneration(this.generation(), pets, nextId));
+    });
   }
 
   /** Adds pets to those stored (a fixture load with `append`); none may have an id already stored. */
   append(pets: readonly Pet[], nextId?: number): Promise<void> {
-    this.assertOpen();
-    return this.queue.exclusive(() => {
-      const clash = appendClash((id) => this.index.get(id) !== undefined, pets);
-      if (clash) throw clash;
-      return this.swap([...this.index.all(), ...pets], nextId, this.nextId);
+    return this.writes.time('append', () => {
+      this.assertOpen();
+      return this.queue.exclusive(() => {
+        const clash = appendClash((id) => this.index.get(id) !== undefined, pets);
+        if (clash) throw clash;
+        return swapGeneration(this.generation(), [...this.index.all(), ...pets], nextId, this.nextId);
+      });
     });
   }
 
@@ -192,22 +208,32 @@ export class PetStore implements WorkspaceData {
   }
 
   /** A batch of creates: ids assigned now, in order; one append; then visible. */
-  private async commitCreates(items: PendingCreate[]): Promise<PetText[]> {
+  private async commitCreates(items: QueuedCreate[]): Promise<PetText[]> {
     this.compactor.lastWrite = Date.now();
-    const { text, nextId: id } = encodeBatch(items, this.epoch, this.nextId);
+    const { text, nextId: id } = encodeBatch(items, this.db.data.epoch, this.db.data.nextId);
     const failed = await this.log.append(text).then(
       () => undefined,
       (error: unknown) => ({ error }),
     );
     // Out of `pending` and into the index in one step: a create checked in between counts each pet once.
     this.unpend(items);
-    if (failed) throw storageFailure(failed.error, items.length === 1 ? 'Could not store the pet' : `Could not store ${items.length} pets`);
+    if (failed) {
+      const failure = storageFailure(failed.error, items.length === 1 ? 'Could not store the pet' : `Could not store ${items.length} pets`);
+      for (const item of items) this.writes.settled('create', item.start, true, failure);
+      throw failure;
+    }
     const texts = items.map(({ pet, json }) => ({ pet, json, byteLength: Buffer.byteLength(json) }));
     for (const text of texts) this.index.add(text.pet, text.byteLength);
     this.db.data.nextId = id;
     this.compactor.records += items.length;
     if (this.compactor.due()) void this.queue.exclusive(() => this.compactor.compact()).catch(() => undefined);
+    for (const item of items) this.writes.settled('create', item.start);
     return texts;
+  }
+
+  /** What a reset or load replaces (`swapGeneration`). */
+  private generation(): GenerationParts {
+    return { db: this.db, index: this.index, compactor: this.compactor, quota: this.options.quota };
   }
 
   private unpend(items: PendingCreate[]): void {
@@ -215,30 +241,5 @@ export class PetStore implements WorkspaceData {
       this.pending.pets -= 1;
       this.pending.bytes -= item.reserved;
     }
-  }
-
-  /** The new generation is written aside, renamed over the snapshot, and only then served; an append's keeps at least the next id held (`heldNextId`). */
-  private async swap(pets: readonly Pet[], nextId: number | undefined, heldNextId?: number): Promise<void> {
-    const { pets: sorted, bytes, nextId: next } = nextGeneration(pets, nextId, this.options.quota, heldNextId);
-    const data: StoreData = { format: 1, epoch: this.epoch + 1, nextId: next, pets: sorted };
-    const unsynced = await this.db.adapter.write(data).then(
-      () => undefined,
-      (error: unknown) => {
-        if (error instanceof RenamedNotDurable) return error;
-        throw storageFailure(error, 'Could not replace the data');
-      },
-    );
-    // Once renamed, the new file is what a restart reads: it is served, and later creates are of its generation.
-    this.db.data = data;
-    this.index.reset(sorted, bytes);
-    // Its folder could not be synced: the log keeps the old generation for a power cut, and creates wait for the sync (CommitLog.append).
-    if (unsynced)
-      throw new StoreFailure(
-        'service_unavailable',
-        `The data was replaced, but its folder could not be synced (${unsynced.code ?? 'unknown error'}), so it may not survive a power cut.`,
-        unsynced,
-      );
-    // Records left in the log are of the old generation: replay skips them, so emptying it may wait.
-    await this.compactor.clearLog();
   }
 }

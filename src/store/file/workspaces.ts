@@ -1,7 +1,8 @@
-import { afterSettled } from '../settled.js';
 import { basename, dirname, extname, join } from 'node:path';
-import { StoreError, errnoOf, storageFailure } from '../../kernel/store-errors.js';
-import { PetStore, type PetStoreOptions } from './pet-store.js';
+import { StoreError } from '../../kernel/store-errors.js';
+import type { PetStore, PetStoreOptions } from './pet-store.js';
+import { openStore } from './open-store.js';
+import { WriteTimes, type WriteListener } from '../write-times.js';
 import type { OpenKeyPolicy } from '../open-key-policy.js';
 import { OpenKeyWorkspaces } from './open-key-workspaces.js';
 import { WorkspaceIds } from './workspace-ids.js';
@@ -13,7 +14,7 @@ export interface WorkspacesOptions {
   dataFile: string;
   /** The first configured key: its workspace is the data file itself, and is never closed while serving. */
   defaultKey: string;
-  store: Omit<PetStoreOptions, 'file'>;
+  store: Omit<PetStoreOptions, 'file' | 'writes'>;
   /** Most workspaces open at once. Default 1000. */
   maxOpen?: number;
   /** An unused workspace is closed after this long. Default 60 s. */
@@ -33,9 +34,6 @@ interface Entry {
   lastUsed: number;
 }
 
-/** How often opening a workspace is retried after closing an idle one, when descriptors ran out. */
-const DESCRIPTOR_RETRIES = 3;
-
 /**
  * Where each API key's pets live: one lowdb file per key, beside the
  * configured data file. The default key uses the data file itself; every
@@ -51,6 +49,8 @@ export class Workspaces implements WorkspaceStore {
   private readonly sweeper: NodeJS.Timeout;
   /** Ids of the configured keys' workspaces (and their older names): never removed. */
   private readonly configured: ReadonlySet<string>;
+  /** Where every store tells of its writes (`listen`). */
+  private readonly writes = new WriteTimes();
   /** Takes an idle workspace out of service for removal (see OpenKeyWorkspaces). */
   private readonly detach = (key: string | undefined) => this.detachEntry(key);
 
@@ -84,6 +84,10 @@ export class Workspaces implements WorkspaceStore {
     return this.kept?.removed ?? 0;
   }
 
+  listen(listener: WriteListener): void {
+    this.writes.listen(listener);
+  }
+
   /** Workspaces open (or opening) now. */
   openCount(): number {
     return this.entries.size;
@@ -114,13 +118,24 @@ export class Workspaces implements WorkspaceStore {
   use<T>(key: string, work: (store: PetStore) => T | Promise<T>): Promise<T> {
     const entry = this.entries.get(key) ?? this.startOpening(key);
     entry.users += 1;
-    const done = () => {
-      entry.users -= 1;
-      entry.lastUsed = Date.now();
-      // Only a workspace that opened is kept: one refused (503) or failed has no files to count.
-      if (entry.openKey && entry.store) this.kept?.touch(entry.id, key, entry.lastUsed);
-    };
-    return afterSettled(() => (entry.store ? work(entry.store) : entry.opening.then(work)), done);
+    let result: Promise<T>;
+    try {
+      result = entry.store ? Promise.resolve(work(entry.store)) : entry.opening.then(work);
+    } catch (error) {
+      this.leave(key, entry);
+      return Promise.reject(error as Error);
+    }
+    // Chained, not awaited: one promise more per use, where an async function costs two.
+    return result.then(
+      (value) => {
+        this.leave(key, entry);
+        return value;
+      },
+      (error: unknown) => {
+        this.leave(key, entry);
+        throw error;
+      },
+    );
   }
 
   /**
@@ -170,36 +185,12 @@ export class Workspaces implements WorkspaceStore {
       await this.kept.settled(entry.id);
       await this.kept.trim(this.detach, 1);
     }
-    const store = await this.openFile(key);
+    // For any key but the default, the secret its file's name depends on is on disk first.
+    const secret = key === this.options.defaultKey ? undefined : this.ids;
+    const store = await openStore({ ...this.options.store, file: this.fileFor(key), writes: this.writes }, () => this.closeOne(), secret);
     // Kept once open, then trimmed for others kept meanwhile (this one, still opening, cannot be removed).
     if (entry.openKey) await this.kept?.keep(entry.id, key, this.detach);
     return store;
-  }
-
-  private async openFile(key: string): Promise<PetStore> {
-    const file = await this.prepareFile(key);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await PetStore.open({ ...this.options.store, file });
-      } catch (error) {
-        const outOfDescriptors = errnoOf(error) === 'EMFILE' || errnoOf(error) === 'ENFILE' || /EMFILE|ENFILE/.test((error as Error).message);
-        if (!outOfDescriptors || attempt >= DESCRIPTOR_RETRIES || !(await this.closeOne())) {
-          throw outOfDescriptors ? storageFailure(error, 'Could not open the workspace') : error;
-        }
-      }
-    }
-  }
-
-  /** A workspace's file name; for any key but the default, the secret its id depends on is on disk first. */
-  private async prepareFile(key: string): Promise<string> {
-    const file = this.fileFor(key);
-    if (key === this.options.defaultKey) return file;
-    try {
-      await this.ids.persist();
-    } catch (error) {
-      throw storageFailure(error, 'Could not open the workspace');
-    }
-    return file;
   }
 
   /** Closes the least recently used workspace that nobody uses; false if there is none. */
@@ -234,6 +225,14 @@ export class Workspaces implements WorkspaceStore {
     if (!this.closable(key, entry)) return false;
     this.entries.delete(key);
     return entry.store;
+  }
+
+  /** A use of `entry` is over. */
+  private leave(key: string, entry: Entry): void {
+    entry.users -= 1;
+    entry.lastUsed = Date.now();
+    // Only a workspace that opened is kept: one refused (503) or failed has no files to count.
+    if (entry.openKey && entry.store) this.kept?.touch(entry.id, key, entry.lastUsed);
   }
 
   private closable(key: string, entry: Entry): boolean {

@@ -1,16 +1,17 @@
 import type { ModeStore } from '../backend.js';
 import type { Mode } from '../../config/load.js';
 
-/** The mode, kept in this process (the file and memory stores). */
+/**
+ * The mode, kept in this process (the file and memory stores): a plain
+ * field, as the /v1 pipeline reads it on every request, changed by `set`.
+ */
 export function memoryMode(initial: Mode): ModeStore {
-  let mode = initial;
-  return {
-    get mode() {
-      return mode;
-    },
+  const runtime: ModeStore = {
+    mode: initial,
     set: (next) => {
-      mode = next;
+      runtime.mode = next;
       return Promise.resolve();
     },
   };
+  return runtime;
 }

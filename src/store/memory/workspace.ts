@@ -1,9 +1,10 @@
 import type { Summary, WorkspaceData } from '../backend.js';
 import { exportJson } from '../export-json.js';
-import { takeIds } from '../ids.js';
-import { PetIndex, type Page, type PetText, type Quota } from '../pet-index.js';
-import { appendClash, nextGeneration, prepareCreate, type Generation } from '../rules.js';
+import { PetIndex, type Page, type PetText } from '../pet-index.js';
+import { prepareCreate, takeIds, type Quota } from '../rules.js';
+import { appendClash, nextGeneration, type Generation } from '../load-rules.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
+import type { WriteTimes } from '../write-times.js';
 
 /**
  * One workspace kept in memory only: the file store's index of pets and the
@@ -17,6 +18,7 @@ export class MemoryWorkspace implements WorkspaceData {
   constructor(
     generation: Generation,
     private readonly quota: Quota | undefined,
+    private readonly writes: WriteTimes,
   ) {
     this.index = new PetIndex(generation.pets, generation.bytes);
     this.nextId = generation.nextId;
@@ -41,25 +43,30 @@ export class MemoryWorkspace implements WorkspaceData {
    * would be passed.
    */
   createText(input: NewPet): Promise<PetText> {
+    const start = performance.now();
     try {
       const ids = takeIds(this.nextId, 1);
       const { pet, json, reserved } = prepareCreate(input, ids.first, { pets: this.index.size, bytes: this.index.bytes }, this.quota);
       this.index.add(pet, reserved);
       this.nextId = ids.after;
+      this.writes.settled('create', start);
       return Promise.resolve({ pet, json, byteLength: reserved });
     } catch (error) {
+      this.writes.settled('create', start, true, error);
       return Promise.reject(error as Error);
     }
   }
 
   replace(pets: readonly Pet[], nextId?: number): Promise<void> {
-    return atOnce(() => this.swap(pets, nextId));
+    return this.writes.time('replace', () => atOnce(() => this.swap(pets, nextId)));
   }
 
   append(pets: readonly Pet[], nextId?: number): Promise<void> {
-    const clash = appendClash((id) => this.index.get(id) !== undefined, pets);
-    if (clash) return Promise.reject(clash);
-    return atOnce(() => this.swap([...this.index.all(), ...pets], nextId, this.nextId));
+    return this.writes.time('append', () => {
+      const clash = appendClash((id) => this.index.get(id) !== undefined, pets);
+      if (clash) return Promise.reject(clash);
+      return atOnce(() => this.swap([...this.index.all(), ...pets], nextId, this.nextId));
+    });
   }
 
   summary(): Summary {

@@ -1,10 +1,11 @@
 import type { MaybePromise, WorkspaceStore } from '../backend.js';
 import { OpenKeyUse, type OpenKeyPolicy } from '../open-key-policy.js';
-import type { Quota } from '../pet-index.js';
-import { seededGeneration } from '../rules.js';
+import type { Quota } from '../rules.js';
+import { seededGeneration } from '../load-rules.js';
 import { workspaceIdsOf } from '../workspace-id.js';
 import { WorkspaceUsers } from '../workspace-users.js';
 import { MemoryWorkspace } from './workspace.js';
+import { WriteTimes, type WriteListener } from '../write-times.js';
 
 export interface MemoryWorkspacesOptions {
   /** What a new workspace is seeded with. */
@@ -43,6 +44,8 @@ export class MemoryWorkspaces implements WorkspaceStore {
   private readonly users: WorkspaceUsers;
   private readonly sweeper: ReturnType<typeof setInterval> | undefined;
   private removed = 0;
+  /** Where every workspace tells of its writes (`listen`). */
+  private readonly writes = new WriteTimes();
 
   constructor(private readonly options: MemoryWorkspacesOptions) {
     this.idOf = workspaceIdsOf(options.secret ?? crypto.getRandomValues(new Uint8Array(32)));
@@ -86,6 +89,10 @@ export class MemoryWorkspaces implements WorkspaceStore {
     return this.removed;
   }
 
+  listen(listener: WriteListener): void {
+    this.writes.listen(listener);
+  }
+
   close(): Promise<void> {
     clearInterval(this.sweeper);
     return Promise.resolve();
@@ -93,7 +100,7 @@ export class MemoryWorkspaces implements WorkspaceStore {
 
   private make(id: string): Entry {
     const openKey = this.options.openKeys !== undefined && !this.configured.has(id);
-    const entry = { workspace: new MemoryWorkspace(seededGeneration(this.options.seed), this.options.quota), openKey, lastUsed: Date.now() };
+    const entry = { workspace: new MemoryWorkspace(seededGeneration(this.options.seed), this.options.quota, this.writes), openKey, lastUsed: Date.now() };
     this.entries.set(id, entry);
     if (!openKey) return entry;
     this.openKeyUse.use(id, entry);

@@ -49,16 +49,13 @@ async function prepareState(pool: pg.Pool, mode: Mode, claimMode: boolean): Prom
   return rows[0] as { secret: string; mode: Mode };
 }
 
-/** The mode in the database; this instance's copy is read again before every request (`sync`). */
-function sharedMode(pool: pg.Pool, initial: Mode): ModeStore & { current: Mode } {
-  const store = {
-    current: initial,
-    get mode() {
-      return store.current;
-    },
+/** The mode in the database; this instance's copy, a plain field, is read again before every request (`sync`). */
+function sharedMode(pool: pg.Pool, initial: Mode): ModeStore {
+  const store: ModeStore = {
+    mode: initial,
     set: async (next: Mode) => {
       await pool.query('UPDATE petstore_state SET mode = $1', [next]).catch(failed('Could not switch the mode'));
-      store.current = next;
+      store.mode = next;
     },
   };
   return store;
@@ -137,7 +134,7 @@ export async function openPostgresBackend({
   const mode = sharedMode(pool, initialMode);
   const faults = new PgFaults(pool, operations, (key) => workspaces.idOf(key));
   const state = new StateReader(pool, async (read) => {
-    mode.current = read.mode;
+    mode.mode = read.mode;
     for (const [id, version] of read.versions) workspaces.cache.observe(id, version);
     for (const id of read.missing) workspaces.forget(id);
     await faults.refresh(read.faultsVersion);

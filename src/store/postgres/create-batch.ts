@@ -1,6 +1,5 @@
 import type pg from 'pg';
-import { idAt } from '../ids.js';
-import { buildPet, type Quota } from '../pet-index.js';
+import { buildPet, idAt, type Quota } from '../rules.js';
 import type { NewPet, Pet } from '../types.js';
 import { BatchQueue, rejectEach } from './batch-queue.js';
 import { takeIdsSql } from './id-sql.js';

@@ -1,5 +1,5 @@
 /**
- * The id rule (`../ids.ts`) spelled in SQL, for the statements that store
+ * The id rule (`../rules.ts`) spelled in SQL, for the statements that store
  * new pets.
  *
  * Instances share a workspace, so its ids are taken in the database, by
@@ -15,7 +15,7 @@
  * (test/shared/id-sql.test.ts holds this rendering equal to JavaScript's,
  * on PostgreSQL).
  */
-import { idRule, type IdMath } from '../ids.js';
+import { idRule, type IdMath } from '../rules.js';
 
 /**
  * PostgreSQL's numbers, as SQL text (bigint: an id is at most MAX_ID). A sum

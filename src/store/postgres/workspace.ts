@@ -2,15 +2,16 @@ import { parseJson, stringifyJson } from '../../kernel/exact-json.js';
 import type pg from 'pg';
 import type { CheckpointInput, Summary, WorkspaceData } from '../backend.js';
 import type { StoreFailure } from '../../kernel/store-errors.js';
-import { buildPet, quotaProblem, type Page, type PetText, type Quota } from '../pet-index.js';
-import { idBytes, nextIdAfterLoad, takeIds } from '../ids.js';
-import { EMPTY, appendClash, loadTotals, quotaRefusal, type Totals } from '../rules.js';
+import type { Page, PetText } from '../pet-index.js';
+import { buildPet, idBytes, nextIdAfterLoad, quotaProblem, quotaRefusal, takeIds, type Quota } from '../rules.js';
+import { EMPTY, appendClash, loadTotals, type Totals } from '../load-rules.js';
 import type { NewPet, Pet, PetStatus } from '../types.js';
 import { failed, transaction } from './pool.js';
 import { exportRows, insertPets, missing, readExport } from './workspace-rows.js';
 import { CreateBatcher, type QueuedCreate } from './create-batch.js';
 import { takeIdsSql } from './id-sql.js';
 import type { ReadCache } from './read-cache.js';
+import type { WriteTimes } from '../write-times.js';
 
 /** A pet's JSON after its id: `{"id":` + id + this is its whole text, as `JSON.stringify(buildPet(id, input))` gives it. */
 function textAfterId(input: NewPet): string {
@@ -35,6 +36,7 @@ export class PgWorkspace implements WorkspaceData {
     readonly id: string,
     private readonly quota: Quota,
     private readonly cache: ReadCache,
+    private readonly writes: WriteTimes,
   ) {
     this.batcher = new CreateBatcher(pool, id, quota, (item) => this.createOne(item));
   }
@@ -101,9 +103,11 @@ export class PgWorkspace implements WorkspaceData {
    * JSON text built as the database builds the stored one: `{"id":` + id + the rest.
    */
   createText(input: NewPet): Promise<PetText> {
-    const rest = textAfterId(input);
-    const fixedBytes = Buffer.byteLength(`{"id":${rest}`);
-    return this.batcher.add(input, rest, fixedBytes).then((pet) => ({ pet, json: `{"id":${pet.id}${rest}`, byteLength: fixedBytes + idBytes(pet.id) }));
+    return this.writes.time('create', () => {
+      const rest = textAfterId(input);
+      const fixedBytes = Buffer.byteLength(`{"id":${rest}`);
+      return this.batcher.add(input, rest, fixedBytes).then((pet) => ({ pet, json: `{"id":${pet.id}${rest}`, byteLength: fixedBytes + idBytes(pet.id) }));
+    });
   }
 
   /**
@@ -135,26 +139,30 @@ export class PgWorkspace implements WorkspaceData {
 
   /** A new generation: every pet replaced in one transaction, all or nothing. */
   replace(pets: readonly Pet[], nextId?: number): Promise<void> {
-    return transaction(this.pool, async (client) => {
-      await this.lock(client);
-      await client.query('DELETE FROM petstore_pets WHERE workspace = $1', [this.id]);
-      await this.store(client, pets, nextId, EMPTY);
-    }).catch(failed('Could not replace the data'));
+    return this.writes.time('replace', () =>
+      transaction(this.pool, async (client) => {
+        await this.lock(client);
+        await client.query('DELETE FROM petstore_pets WHERE workspace = $1', [this.id]);
+        await this.store(client, pets, nextId, EMPTY);
+      }).catch(failed('Could not replace the data')),
+    );
   }
 
   /** Pets added to those stored, in one transaction; none may have an id already stored. */
   append(pets: readonly Pet[], nextId?: number): Promise<void> {
-    return transaction(this.pool, async (client) => {
-      const held = await this.lock(client, true);
-      const { rows } = await client.query<{ id: string }>('SELECT id FROM petstore_pets WHERE workspace = $1 AND id = ANY($2::bigint[])', [
-        this.id,
-        pets.map((p) => p.id),
-      ]);
-      const stored = new Set(rows.map((r) => Number(r.id)));
-      const clash = appendClash((id) => stored.has(id), pets);
-      if (clash) throw clash;
-      await this.store(client, pets, nextId, held);
-    }).catch(failed('Could not load the pets'));
+    return this.writes.time('append', () =>
+      transaction(this.pool, async (client) => {
+        const held = await this.lock(client, true);
+        const { rows } = await client.query<{ id: string }>('SELECT id FROM petstore_pets WHERE workspace = $1 AND id = ANY($2::bigint[])', [
+          this.id,
+          pets.map((p) => p.id),
+        ]);
+        const stored = new Set(rows.map((r) => Number(r.id)));
+        const clash = appendClash((id) => stored.has(id), pets);
+        if (clash) throw clash;
+        await this.store(client, pets, nextId, held);
+      }).catch(failed('Could not load the pets')),
+    );
   }
 
   async summary(): Promise<Summary> {

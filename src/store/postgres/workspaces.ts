@@ -3,13 +3,14 @@ import type { MaybePromise, WorkspaceData, WorkspaceStore } from '../backend.js'
 import { workspaceIdsOf } from '../workspace-id.js';
 import { WorkspaceUsers } from '../workspace-users.js';
 import type { OpenKeyPolicy } from '../open-key-policy.js';
-import type { Quota } from '../pet-index.js';
-import { seededGeneration } from '../rules.js';
+import type { Quota } from '../rules.js';
+import { seededGeneration } from '../load-rules.js';
 import { failed, transaction } from './pool.js';
 import { PgOpenKeyRemoval } from './open-key-removal.js';
 import { ReadCache } from './read-cache.js';
 import { PgWorkspace } from './workspace.js';
 import { insertPets } from './workspace-rows.js';
+import { WriteTimes, type WriteListener } from '../write-times.js';
 
 export interface PgWorkspacesOptions {
   pool: pg.Pool;
@@ -52,6 +53,8 @@ export class PgWorkspaces implements WorkspaceStore {
   /** Ids of the configured keys' workspaces, with open keys (without, every key is configured): never removed, their rows' `open_key` cleared. */
   private readonly configured: ReadonlySet<string> | undefined;
   private readonly removal: PgOpenKeyRemoval | undefined;
+  /** Where every workspace tells of its writes (`listen`). */
+  private readonly writes = new WriteTimes();
 
   constructor(private readonly options: PgWorkspacesOptions) {
     this.ids = workspaceIdsOf(Buffer.from(options.secret, 'hex'));
@@ -108,6 +111,10 @@ export class PgWorkspaces implements WorkspaceStore {
     return this.removal?.removed ?? 0;
   }
 
+  listen(listener: WriteListener): void {
+    this.writes.listen(listener);
+  }
+
   /** Stops the removal of open keys' workspaces, once the one under way is done. */
   async close(): Promise<void> {
     await this.removal?.close();
@@ -142,7 +149,7 @@ export class PgWorkspaces implements WorkspaceStore {
     }).catch(failed('Could not open the workspace'));
     // One more open key's workspace: those beyond the cap go, in the background.
     if (made && openKey) void this.removal?.request();
-    const workspace = new PgWorkspace(this.options.pool, id, this.options.quota, this.cache);
+    const workspace = new PgWorkspace(this.options.pool, id, this.options.quota, this.cache, this.writes);
     if (this.known.size >= 4096) this.known.clear();
     this.known.set(id, workspace);
     return workspace;

@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CommitLog, encodeRecord } from '../../../src/store/file/commit-log.js';
+import { encodeRecord, type CommitLog } from '../../../src/store/file/commit-log.js';
+import { openCommitLog } from '../../../src/store/file/recover.js';
 import { StoreError } from '../../../src/kernel/store-errors.js';
 import { tempDir } from '../../support/harness.js';
 
@@ -16,7 +17,7 @@ const record = (n: number) => encodeRecord(JSON.stringify({ e: 0, pet: { id: n, 
 async function openLog(file: string): Promise<{ log: CommitLog; records: unknown[]; warnings: string[] }> {
   const records: unknown[] = [];
   const warnings: string[] = [];
-  const log = await CommitLog.open(
+  const log = await openCommitLog(
     file,
     (r) => records.push(r) > 0,
     (w) => warnings.push(w),
@@ -96,7 +97,7 @@ describe('CommitLog', () => {
   it('a record the store does not recognise ends the log like a torn one', async () => {
     const file = logWith(record(1) + encodeRecord('{"something":"else"}'));
     const records: unknown[] = [];
-    const log = await CommitLog.open(
+    const log = await openCommitLog(
       file,
       (r) => (r as { pet?: unknown }).pet !== undefined && records.push(r) > 0,
       () => undefined,

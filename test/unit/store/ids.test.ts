@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StoreFailure } from '../../../src/kernel/store-errors.js';
-import { MAX_ID, idAfter, idAt, idBytes, idRule, nextIdAfterLoad, noIdsLeft, takeIds } from '../../../src/store/ids.js';
-import { buildPet, petBytes } from '../../../src/store/pet-index.js';
+import { MAX_ID, buildPet, idAfter, idAt, idBytes, idRule, nextIdAfterLoad, noIdsLeft, petBytes, takeIds } from '../../../src/store/rules.js';
 import { SQL_NUMBERS, takeIdsSql } from '../../../src/store/postgres/id-sql.js';
 
 /** The ids of a block, in arrival order. */
@@ -10,7 +9,7 @@ const idsOf = (next: number, count: number): number[] => {
   return Array.from({ length: count }, (_, i) => idAt(block.first, i));
 };
 
-describe('the id rule (src/store/ids.ts)', () => {
+describe('the id rule (src/store/rules.ts)', () => {
   it('a batch of creates takes the ids from the next id up, in arrival order, and the next id moves past them', () => {
     expect(takeIds(11, 1)).toEqual({ first: 11, last: 11, after: 12 });
     expect(takeIds(7, 4)).toEqual({ first: 7, last: 10, after: 11 });

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../../src/kernel/exact-json.js';
-import { PetIndex, buildPet } from '../../../src/store/pet-index.js';
+import { PetIndex } from '../../../src/store/pet-index.js';
+import { buildPet } from '../../../src/store/rules.js';
 
 const pets = (names: string[]) => names.map((name, i) => buildPet(i + 1, { name, categoryId: 1, status: 'sold' }));
 

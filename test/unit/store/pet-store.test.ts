@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { encodeRecord } from '../../../src/store/file/commit-log.js';
 import type { StoreFailure } from '../../../src/kernel/store-errors.js';
 import { PetStore, type PetStoreOptions } from '../../../src/store/file/pet-store.js';
-import { MAX_ID } from '../../../src/store/ids.js';
+import { MAX_ID } from '../../../src/store/rules.js';
 import { StoreError } from '../../../src/store/types.js';
 import { tempDir } from '../../support/harness.js';
 import { createPet } from '../../support/create-pet.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { StoreFailure } from '../../../src/kernel/store-errors.js';
 import { exportJson } from '../../../src/store/export-json.js';
-import { EMPTY, appendClash, loadTotals, nextGeneration, prepareCreate, quotaRefusal, seededGeneration } from '../../../src/store/rules.js';
+import { prepareCreate, quotaRefusal } from '../../../src/store/rules.js';
+import { EMPTY, appendClash, loadTotals, nextGeneration, seededGeneration } from '../../../src/store/load-rules.js';
 import { generatePets } from '../../../src/store/seed.js';
 import { stringifyJson } from '../../../src/kernel/exact-json.js';
 import type { Pet } from '../../../src/store/types.js';

@@ -1,6 +1,6 @@
 /** Group commit: batches of waiting items, tasks alone and in order, failures confined to their batch. */
 import { describe, expect, it } from 'vitest';
-import { WriteQueue } from '../../../src/store/file/write-queue.js';
+import { WriteQueue } from '../../../src/store/file/commit-log.js';
 
 /** A queue whose commits are recorded; items named `fail*` make their batch fail. */
 function recordingQueue(maxBatchBytes?: number) {
