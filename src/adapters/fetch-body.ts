@@ -1,4 +1,4 @@
-import { tooLarge } from '../kernel/json-body.js';
+import { tooLarge } from '../kernel/json.js';
 import type { BodyReader } from '../kernel/types.js';
 import { ApiError } from '../kernel/errors.js';
 

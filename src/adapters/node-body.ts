@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { tooLarge } from '../kernel/json-body.js';
+import { tooLarge } from '../kernel/json.js';
 import { ApiError } from '../kernel/errors.js';
 import type { BodyReader } from '../kernel/types.js';
 

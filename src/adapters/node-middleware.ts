@@ -98,3 +98,11 @@ export function createNodeMiddleware(engine: Engine | Promise<Engine>, options: 
     else serve(engine, req, res);
   };
 }
+
+/**
+ * A Connect handler (an Express app's router, say) as Node's request
+ * listener: anything it passes on, or fails with, goes to the one error exit.
+ */
+export function asListener(handler: Middleware): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => handler(req, res, (error?: unknown) => writeError(req, res, error));
+}

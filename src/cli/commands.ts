@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Config } from '../config/load.js';
-import { parseJson, stringifyJson } from '../kernel/exact-json.js';
+import { parseJson, stringifyJson } from '../kernel/json.js';
 import { resolveFixture, type FixtureSet } from '../control/fixtures.js';
 import { readFixture } from '../server/fixture-files.js';
 import { checkResetOptions, loadWorkspace, resetWorkspace } from '../control/operations.js';

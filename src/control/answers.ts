@@ -1,6 +1,6 @@
-import { stringifyJson } from '../kernel/exact-json.js';
+import { stringifyJson } from '../kernel/json.js';
 import { toApiError } from '../kernel/error-exit.js';
-import { utf8Length } from '../kernel/exact-json.js';
+import { utf8Length } from '../kernel/json.js';
 import { ApiError } from '../kernel/errors.js';
 import { JsonPieces, TextAnswer } from './handler-types.js';
 import type { EngineResponse, EngineStream } from '../kernel/types.js';

@@ -1,5 +1,5 @@
 import type { CheckpointInput, CheckpointStore, WorkspaceData } from '../store/backend.js';
-import { parseJson } from '../kernel/exact-json.js';
+import { parseJson } from '../kernel/json.js';
 import { ApiError } from '../kernel/errors.js';
 import { resolveFixture } from './fixtures.js';
 import type { ControlContext, ControlDeps, HandlerGroup } from './handler-types.js';

@@ -10,7 +10,7 @@
  * the Dredd hooks can carry it. Bodies are read and written with
  * `parseJson`/`stringifyJson`: an int64 past 2^53 keeps its digits.
  */
-import { parseJson, stringifyJson } from '../kernel/exact-json.js';
+import { parseJson, stringifyJson } from '../kernel/json.js';
 import {
   CONTROL_BASE,
   CONTROL_ROUTES,

@@ -1,4 +1,4 @@
-import { stringifyJson } from '../kernel/exact-json.js';
+import { stringifyJson } from '../kernel/json.js';
 
 /** One Server-Sent Event: its type and its data, sent as JSON. */
 export interface SentEvent {

@@ -5,7 +5,7 @@
  * has), are matched by type; what the request decides (the id asked for,
  * the status filtered by, a created pet's fields) stays exact.
  */
-import { parseJson } from '../kernel/exact-json.js';
+import { parseJson } from '../kernel/json.js';
 import type { JournalEntry } from '../store/journal/types.js';
 import { PET_STATUSES } from './provider-states.js';
 

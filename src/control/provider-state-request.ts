@@ -11,7 +11,7 @@
  * state, with an empty name (Ruby's with `null`): that is a change to
  * nothing, not an unknown state.
  */
-import { parseJson } from '../kernel/exact-json.js';
+import { parseJson } from '../kernel/json.js';
 import { ApiError } from '../kernel/errors.js';
 import type { StateParams } from './provider-states.js';
 

@@ -1,4 +1,5 @@
-import type { Interceptor } from '../kernel/operation.js';
+import type { Mode } from '../config/load.js';
+import type { Interceptor, OperationRequest } from '../kernel/operation.js';
 import type { PrismRunner } from '../modes/prism/runner.js';
 import { mockFor } from '../modes/prism/mock-config.js';
 import { readPreferences } from '../kernel/preferences.js';
@@ -17,6 +18,6 @@ export function createPreferInterceptor(options: { prism: PrismRunner; seed: num
     if (mode !== 'stateful' || (preferences.code === undefined && preferences.example === undefined)) return undefined;
     return options.prism.respond(request, mockFor(preferences, { dynamic: false, seed: options.seed }, request));
   };
-  // Without a Prefer header there is nothing to read: answered at once, not a turn of the event loop later.
-  return (request, mode) => (request.headers.prefer === undefined ? undefined : intercept(request, mode));
+  // Without a Prefer header there is nothing to read: the pipeline passes it by, not a turn of the event loop later.
+  return Object.assign((request: OperationRequest, mode: Mode) => intercept(request, mode), { onHeader: 'prefer' });
 }

@@ -1,8 +1,8 @@
-import { stringifyJson } from './exact-json.js';
+import { stringifyJson } from './json.js';
 import { ApiError, codeForStatus, type ErrorBody } from './errors.js';
 import { StoreFailure } from './store-errors.js';
 import type { OutHeaders } from './types.js';
-import { utf8Length } from './exact-json.js';
+import { utf8Length } from './json.js';
 
 /** Turns anything thrown into a known ApiError; unknown failures become a bare 500. */
 export function toApiError(error: unknown): ApiError {

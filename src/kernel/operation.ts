@@ -57,8 +57,13 @@ export interface ModeHandler {
 /**
  * A step between validation and the mode: it may answer instead of the mode
  * (a forced fault, `Prefer: code=...`) or let the request through (undefined).
+ * One that reacts to a request header only names it (`onHeader`, lower
+ * case): the pipeline then skips it on every request without that header,
+ * the common case, without calling it.
  */
-export type Interceptor = (request: OperationRequest, mode: Mode) => Promise<Reply | undefined> | Reply | undefined;
+export type Interceptor = ((request: OperationRequest, mode: Mode) => Promise<Reply | undefined> | Reply | undefined) & {
+  readonly onHeader?: string;
+};
 
 /** One way a proxied request or its upstream's response breaks the spec (`Sandbox-Violations`, journal). */
 export interface Violation {

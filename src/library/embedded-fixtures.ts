@@ -1,4 +1,4 @@
-import { parseJson } from '../kernel/exact-json.js';
+import { parseJson } from '../kernel/json.js';
 import { ApiError } from '../kernel/errors.js';
 import type { FixtureSet, FixtureSource } from '../control/fixtures.js';
 

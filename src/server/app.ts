@@ -1,11 +1,10 @@
 import express from 'express';
 import type { RequestListener } from 'node:http';
-import { createNodeMiddleware } from '../adapters/node-middleware.js';
+import { asListener, createNodeMiddleware, type Middleware } from '../adapters/node-middleware.js';
 import type { Engine } from '../engine/engine.js';
 import type { AnsweredRequest } from '../kernel/operation.js';
 import { requestIdOf } from '../engine/engine.js';
-import { writeError } from '../adapters/node-error.js';
-import { isPagePath } from './pages.js';
+import { PAGE_ROUTES } from './pages.js';
 
 export interface ServerAppDeps {
   engine: Engine;
@@ -16,22 +15,26 @@ export interface ServerAppDeps {
 }
 
 /**
- * The pages' step: a GET or HEAD of a page or its assets goes to the pages'
- * own app, with a request id and a report once sent; any other request, and
- * a page path the pages have nothing at, goes on to the engine.
+ * The pages' step, for GET and HEAD of the pages' paths: the pages' own
+ * app, with a request id and a report once sent. A page path the pages
+ * have nothing at goes on to the engine (its 404), reported by it instead.
  */
 function pagesStep({ pages, onPage }: ServerAppDeps): express.RequestHandler {
   return (req, res, next) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !isPagePath(req.url)) return next();
     const start = performance.now();
     const requestId = requestIdOf(req.headers);
-    res.setHeader('X-Request-Id', requestId);
     const url = req.url;
-    res.once('finish', () => {
+    const report = () => {
       const { method, headers } = req;
       onPage({ method, headers, url, status: res.statusCode, durationMs: performance.now() - start, requestId, operation: undefined });
+    };
+    res.setHeader('X-Request-Id', requestId);
+    res.once('finish', report);
+    pages(req, res, (error?: unknown) => {
+      res.off('finish', report);
+      res.removeHeader('X-Request-Id');
+      next(error);
     });
-    pages(req, res, next);
   };
 }
 
@@ -51,9 +54,9 @@ export function createServerListener(deps: ServerAppDeps): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(pagesStep(deps));
+  // Routed by Express, GET and HEAD of the pages' paths only: no other request calls the pages' step.
+  app.get(PAGE_ROUTES, pagesStep(deps));
   app.use(createNodeMiddleware(deps.engine, { passOn: false }));
-  const router = app.router;
   // Nothing passes the middleware above: what reaches the end is a failure of the router itself, or a page's.
-  return (req, res) => router(req as express.Request, res as express.Response, (error?: unknown) => writeError(req, res, error));
+  return asListener(app.router as unknown as Middleware);
 }

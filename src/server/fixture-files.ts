@@ -1,7 +1,7 @@
 /** The fixture sets shipped in `fixtures/`, read from their files: the control plane gets them as a `FixtureSource`. */
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseJson } from '../kernel/exact-json.js';
+import { parseJson } from '../kernel/json.js';
 import { ApiError } from '../kernel/errors.js';
 import { FIXTURES_DIR } from '../config/paths.js';
 import type { FixtureSet, FixtureSource } from '../control/fixtures.js';

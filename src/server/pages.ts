@@ -73,11 +73,22 @@ function secure(res: Response): void {
   res.setHeader('Cache-Control', 'no-cache');
 }
 
-/** The pages' paths as Express matches them (case-insensitive, one trailing slash allowed): `/`, the docs and the console, with their assets. */
-const PAGE_PATH = /^\/(?:docs(?:\/control|\/openapi\.json|\/sandbox-control\.json|\/assets(?:\/.*)?)?|__sandbox\/ui(?:\/assets(?:\/.*)?)?)?\/?(?:\?.*)?$/i;
-
-/** Whether a request target is one of the pages' (the server gives those to the pages' app, everything else to the engine). */
-export const isPagePath = (target: string): boolean => PAGE_PATH.test(target);
+/**
+ * The pages' paths, as Express routes them (case-insensitive, one trailing
+ * slash allowed): `/`, the docs and the console, with their assets. The
+ * server routes GET and HEAD of these to the pages' app; no other request
+ * reaches it.
+ */
+export const PAGE_ROUTES = [
+  '/',
+  UI_PATHS.docs,
+  UI_PATHS.controlDocs,
+  '/docs/openapi.json',
+  '/docs/sandbox-control.json',
+  '/docs/assets/*asset',
+  UI_PATHS.console,
+  `${UI_PATHS.console}/assets/*asset`,
+];
 
 /**
  * The browser pages, built into `uiDir` by `npm run build`: the API docs

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { stringifyJson } from '../kernel/exact-json.js';
+import { stringifyJson } from '../kernel/json.js';
 
 /**
  * Writes a JSON response with `Content-Type: application/json` exactly as the

@@ -1,4 +1,4 @@
-import { stringifyJson } from '../kernel/exact-json.js';
+import { stringifyJson } from '../kernel/json.js';
 import type { Pet } from './types.js';
 
 /** Export text is produced in pieces of about this size. */

@@ -1,7 +1,7 @@
-import { stringifyJson } from '../kernel/exact-json.js';
+import { stringifyJson } from '../kernel/json.js';
 import { petBytes } from './rules.js';
 import type { Pet, PetStatus } from './types.js';
-import { utf8Length } from '../kernel/exact-json.js';
+import { utf8Length } from '../kernel/json.js';
 
 /** A page of pets as `page` gives it, its JSON text and that text's length in bytes. None may be changed. */
 export interface Page {

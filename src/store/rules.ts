@@ -16,9 +16,9 @@
  * in the one statement that stores the pets: the same rule, spelled in SQL
  * (`postgres/id-sql.ts`), not a second one written beside it.
  */
-import { stringifyJson } from '../kernel/exact-json.js';
+import { stringifyJson } from '../kernel/json.js';
 import { StoreFailure } from '../kernel/store-errors.js';
-import { utf8Length } from '../kernel/exact-json.js';
+import { utf8Length } from '../kernel/json.js';
 import type { NewPet, Pet } from './types.js';
 
 /** The largest id: the next id after it must still be exact in JSON (2^53 - 1). */

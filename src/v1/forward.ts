@@ -5,7 +5,7 @@ import type { ForwardReply, PassThroughMode } from '../modes/proxy/types.js';
 import type { Exchange } from './exchange.js';
 import type { Target } from './match.js';
 import type { PassedAnswer } from './exchange.js';
-import { rawBytes } from '../kernel/json-body.js';
+import { rawBytes } from '../kernel/json.js';
 import type { EngineHeaders, EngineRequest } from '../kernel/types.js';
 
 export interface ForwardingDeps {

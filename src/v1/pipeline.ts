@@ -6,7 +6,7 @@ import type { OperationSpec, Spec } from '../openapi/spec.js';
 import type { Validators } from '../openapi/validate.js';
 import { createResponder, Exchange } from './exchange.js';
 import type { Unexpected } from '../kernel/error-exit.js';
-import { jsonBytes, parseJsonBody } from '../kernel/json-body.js';
+import { jsonBytes, parseJsonBody } from '../kernel/json.js';
 import { createV1Matcher, type Miss, splitUrl, type Target } from './match.js';
 import type { Interceptor, ModeHandler, OperationRequest, Reply, Runtime } from '../kernel/operation.js';
 import { compileRoutes } from './routes.js';
@@ -175,7 +175,9 @@ export interface AnswerDeps {
 function createAnswer({ runtime, interceptors = [] }: AnswerDeps) {
   function intercept(request: OperationRequest, mode: ModeHandler, from: number): Reply | Promise<Reply> {
     for (let i = from; i < interceptors.length; i++) {
-      const result = (interceptors[i] as Interceptor)(request, runtime.mode);
+      const step = interceptors[i] as Interceptor;
+      if (step.onHeader !== undefined && request.headers[step.onHeader] === undefined) continue;
+      const result = step(request, runtime.mode);
       if (result instanceof Promise) return result.then((reply) => reply ?? intercept(request, mode, i + 1));
       if (result) return result;
     }

@@ -4,7 +4,8 @@
  * is reset just before the request is sent and read at the moment the
  * commit log syncs the pet, so it holds exactly the functions the request
  * ran on its way to the disk (the report of its answer comes after, and is
- * not counted). docs/development.md says why the number matters.
+ * not counted). docs/development.md says why the number matters; with
+ * CREATE_PATH_FUNCTIONS=1 a failure lists the functions each file ran.
  */
 import { open } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -14,7 +15,7 @@ import { startSandbox, type Sandbox } from '../../src/server/sandbox.js';
 import { KEY, testConfig } from '../support/harness.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
-/** The files a create may cross, at most (issue: "a create on the server crosses at most 15 files"). */
+/** The files a create may cross, at most (docs/development.md, "The way of a create"). */
 const MOST = 15;
 
 interface ScriptCoverage {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config/load.js';
-import { parseJson } from '../../src/kernel/exact-json.js';
+import { parseJson } from '../../src/kernel/json.js';
 import { migrate } from '../../src/store/postgres/migrations.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/server/sandbox.js';
 import { createDatabase, postgresUrl } from './postgres.js';

@@ -1,4 +1,4 @@
-import { stringifyJson } from '../../kernel/exact-json.js';
+import { stringifyJson } from '../../kernel/json.js';
 import type { OperationRequest } from '../../kernel/operation.js';
 import type { Preferences } from '../../kernel/preferences.js';
 

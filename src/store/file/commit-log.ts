@@ -1,11 +1,21 @@
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { parseJson, stringifyJson } from '../../kernel/exact-json.js';
+import { parseJson, stringifyJson } from '../../kernel/json.js';
 import { buildPet, idAt, takeIds, type PendingCreate } from '../rules.js';
 import { folderState, openForWrite, syncDir, type FolderState } from './durable-entries.js';
-import { writeAll, type Line } from './file-io.js';
+import type { Line } from './file-io.js';
 
+/** Writes all of `data` at `position`; a short write is continued, never ignored. */
+export async function writeAll(handle: FileHandle, data: Buffer, position: number): Promise<void> {
+  let done = 0;
+  while (done < data.length) {
+    const { bytesWritten } = await handle.write(data, done, data.length - done, position + done);
+    // A write that makes no progress would loop for ever; the system reports no error for it.
+    if (bytesWritten <= 0) throw Object.assign(new Error('The file system accepted no more bytes'), { code: 'ENOSPC' });
+    done += bytesWritten;
+  }
+}
 /**
  * How creates reach the disk: the commit log beside a data file
  * (`db.json.log`), the batches of records appended to it (`encodeBatch`),

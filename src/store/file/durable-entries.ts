@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { writeAll } from './file-io.js';
 
 /**
  * The one place where the store creates, renames and removes files and
@@ -122,11 +121,9 @@ export class RenamedNotDurable extends Error {
 }
 
 async function writeSynced(handle: FileHandle, pieces: Iterable<string | Buffer> | AsyncIterable<string | Buffer>): Promise<void> {
-  let position = 0;
   for await (const piece of pieces) {
-    const data = typeof piece === 'string' ? Buffer.from(piece) : piece;
-    await writeAll(handle, data, position);
-    position += data.length;
+    // writeFile continues a short write itself, from where the last one ended (a new file, written in order).
+    await handle.writeFile(piece);
   }
   await handle.sync();
 }

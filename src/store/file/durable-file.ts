@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
-import { parseJson, stringifyJson } from '../../kernel/exact-json.js';
+import { parseJson, stringifyJson } from '../../kernel/json.js';
 import { writeFileAtomic } from './durable-entries.js';
 import { readLines } from './file-io.js';
 import { StoreError, type StoreData } from '../types.js';

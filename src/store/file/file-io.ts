@@ -1,22 +1,10 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 
 /**
- * Small, careful file primitives for the store: every byte written or an
- * error, and files read as a stream of lines, never as one string (V8 caps
- * a string near 512 MiB). Files and folders are created, renamed and
- * removed in `durable-entries.ts`.
+ * Files read as a stream of lines, never as one string (V8 caps a string
+ * near 512 MiB): the commit log's recovery, the snapshot's reader. Files and
+ * folders are created, renamed and removed in `durable-entries.ts`.
  */
-
-/** Writes all of `data` at `position`; a short write is continued, never ignored. */
-export async function writeAll(handle: FileHandle, data: Buffer, position: number): Promise<void> {
-  let done = 0;
-  while (done < data.length) {
-    const { bytesWritten } = await handle.write(data, done, data.length - done, position + done);
-    // A write that makes no progress would loop for ever; the system reports no error for it.
-    if (bytesWritten <= 0) throw Object.assign(new Error('The file system accepted no more bytes'), { code: 'ENOSPC' });
-    done += bytesWritten;
-  }
-}
 
 const NEWLINE = 0x0a;
 const CHUNK = 1024 * 1024;

@@ -1,4 +1,4 @@
-import { parseJson } from '../../kernel/exact-json.js';
+import { parseJson } from '../../kernel/json.js';
 
 /** Bodies longer than this many characters are kept truncated (docs/limits.md). */
 export const JOURNAL_BODY_LIMIT = 4096;

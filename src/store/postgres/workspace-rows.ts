@@ -1,4 +1,4 @@
-import { stringifyJson } from '../../kernel/exact-json.js';
+import { stringifyJson } from '../../kernel/json.js';
 import type pg from 'pg';
 import { StoreFailure } from '../../kernel/store-errors.js';
 import { EXPORT_TAIL, exportHead } from '../export-json.js';

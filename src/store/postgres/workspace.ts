@@ -1,4 +1,4 @@
-import { parseJson, stringifyJson } from '../../kernel/exact-json.js';
+import { parseJson, stringifyJson } from '../../kernel/json.js';
 import type pg from 'pg';
 import type { CheckpointInput, Summary, WorkspaceData } from '../backend.js';
 import type { StoreFailure } from '../../kernel/store-errors.js';

@@ -4,7 +4,7 @@
  * after the corpus (the key's journal, the journal of requests without a
  * valid key, the workspace's export).
  */
-import { stringifyJson } from '../../../src/kernel/exact-json.js';
+import { stringifyJson } from '../../../src/kernel/json.js';
 import { createControlClient } from '../../../src/control/client.js';
 import { workspaceOf } from '../../../src/library/workspace.js';
 import { KEY } from '../harness.js';

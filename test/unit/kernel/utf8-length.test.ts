@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countUtf8, utf8Length } from '../../../src/kernel/exact-json.js';
+import { countUtf8, utf8Length } from '../../../src/kernel/json.js';
 
 describe('utf8Length', () => {
   it('counts as Buffer.byteLength does, without Node too, for any string (lone surrogates included)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../../src/kernel/exact-json.js';
+import { parseJson } from '../../../src/kernel/json.js';
 import { withExactInt64 } from '../../../src/openapi/json-schema.js';
 import { loadSpec } from '../../../src/openapi/load-spec.js';
 import { createValidators, formatIssues } from '../../../src/openapi/validate.js';

@@ -4,7 +4,7 @@
  * reset, bounded, never kept for an id not held.
  */
 import { describe, expect, it } from 'vitest';
-import { stringifyJson } from '../../../src/kernel/exact-json.js';
+import { stringifyJson } from '../../../src/kernel/json.js';
 import { PetIndex } from '../../../src/store/pet-index.js';
 import { buildPet } from '../../../src/store/rules.js';
 

@@ -4,7 +4,7 @@ import { exportJson } from '../../../src/store/export-json.js';
 import { prepareCreate, quotaRefusal } from '../../../src/store/rules.js';
 import { EMPTY, appendClash, loadTotals, nextGeneration, seededGeneration } from '../../../src/store/load-rules.js';
 import { generatePets } from '../../../src/store/seed.js';
-import { stringifyJson } from '../../../src/kernel/exact-json.js';
+import { stringifyJson } from '../../../src/kernel/json.js';
 import type { Pet } from '../../../src/store/types.js';
 
 const rex = { name: 'Rex', categoryId: 1 };

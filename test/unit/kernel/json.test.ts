@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { needsExactParse, parseJson, stringifyJson } from '../../src/kernel/exact-json.js';
+import { needsExactParse, parseJson, stringifyJson } from '../../../src/kernel/json.js';
 
 const MAX = 9223372036854775807n;
 const MIN = -9223372036854775808n;
