@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/config/paths.js';
-import type { LoadResult } from './load.js';
+import { roundRatio, type LoadResult } from './load.js';
 
 export interface Row {
   scenario: string;
@@ -37,6 +37,18 @@ export function ratioTarget(name: string, a: number, b: number, min: number): Ta
 /** The req/s of one row of `rows` (NaN when it did not run). */
 export const rpsOf = (rows: Row[], scenario: string, server: string): number =>
   rows.find((r) => r.scenario === scenario && r.server === server)?.result.rps ?? Number.NaN;
+
+/**
+ * The median over rounds of `a`'s req/s over `b`'s in the same round, of
+ * two rows of `rows`'s `scenario`: for a target whose required ratio is
+ * closer than the machine's noise from one round to the next (a build
+ * against the one before it), since rounds alternate contenders moments
+ * apart.
+ */
+export const roundRatioOf = (rows: Row[], scenario: string, a: string, b: string): number => {
+  const find = (server: string) => rows.find((r) => r.scenario === scenario && r.server === server)?.result;
+  return roundRatio(find(a), find(b));
+};
 
 /** A target on a measured value `value < max`. */
 export function maxTarget(name: string, value: number, max: number, unit: string): Target {
