@@ -99,10 +99,35 @@ export function createNodeMiddleware(engine: Engine | Promise<Engine>, options: 
   };
 }
 
+/** The targets an app routes to steps of its own: GET and HEAD of the `exact` paths and of paths that begin with one of `prefixes`, in any case. */
+export interface OwnTargets {
+  exact: readonly string[];
+  prefixes: readonly string[];
+}
+
+/**
+ * Whether an app may route `method` and `url` to a step of its own by
+ * `own`: it holds for more targets than the app's routes match, never for
+ * fewer. A target that is not in origin form is left to the app to judge.
+ */
+export function mayRouteOwn(own: OwnTargets, method: string, url: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  if (url.charCodeAt(0) !== 47) return true;
+  const q = url.indexOf('?');
+  const path = (q === -1 ? url : url.slice(0, q)).toLowerCase();
+  return own.exact.includes(path) || own.prefixes.some((prefix) => path.startsWith(prefix));
+}
+
 /**
  * A Connect handler (an Express app's router, say) as Node's request
- * listener: anything it passes on, or fails with, goes to the one error exit.
+ * listener: anything it passes on, or fails with, goes to the one error
+ * exit. With `last`, the app's last step (the engine's middleware, which
+ * answers everything), a request the app could only route to that step
+ * goes to it directly, without the app's walk of its routes.
  */
-export function asListener(handler: Middleware): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => handler(req, res, (error?: unknown) => writeError(req, res, error));
+export function asListener(handler: Middleware, last?: { step: Middleware; own: OwnTargets }): (req: IncomingMessage, res: ServerResponse) => void {
+  const fail = (req: IncomingMessage, res: ServerResponse) => (error?: unknown) => writeError(req, res, error);
+  if (!last) return (req, res) => handler(req, res, fail(req, res));
+  const { step, own } = last;
+  return (req, res) => (mayRouteOwn(own, req.method ?? 'GET', req.url ?? '/') ? handler : step)(req, res, fail(req, res));
 }

@@ -4,7 +4,7 @@ import { asListener, createNodeMiddleware, type Middleware } from '../adapters/n
 import type { Engine } from '../engine/engine.js';
 import type { AnsweredRequest } from '../kernel/operation.js';
 import { requestIdOf } from '../engine/engine.js';
-import { PAGE_ROUTES } from './pages.js';
+import { PAGE_ROUTES, PAGE_TARGETS } from './pages.js';
 
 export interface ServerAppDeps {
   engine: Engine;
@@ -49,14 +49,19 @@ function pagesStep({ pages, onPage }: ServerAppDeps): express.RequestHandler {
  * not `app.handle`: the latter swaps the prototypes of every request and
  * response for Express's, which halved the requests per second of a GET
  * (docs/performance.md). The pages' app does that for its own requests.
+ * And a request the router could only pass to the middleware (any but GET
+ * or HEAD of what may be a page's path) goes to that same middleware
+ * directly: the router's walk allocates about 1.7 KB per request, which
+ * doubled a GET's garbage collection.
  */
 export function createServerListener(deps: ServerAppDeps): RequestListener {
+  const engineStep = createNodeMiddleware(deps.engine, { passOn: false });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   // Routed by Express, GET and HEAD of the pages' paths only: no other request calls the pages' step.
   app.get(PAGE_ROUTES, pagesStep(deps));
-  app.use(createNodeMiddleware(deps.engine, { passOn: false }));
-  // Nothing passes the middleware above: what reaches the end is a failure of the router itself, or a page's.
-  return asListener(app.router as unknown as Middleware);
+  app.use(engineStep);
+  // Nothing passes the middleware: what reaches the end is a failure of the router itself, or a page's.
+  return asListener(app.router as unknown as Middleware, { step: engineStep, own: PAGE_TARGETS });
 }

@@ -5,6 +5,7 @@ import { ApiError } from '../kernel/errors.js';
 import { sendJson } from './send-json.js';
 import { readSpecDocument } from '../openapi/spec-cache.js';
 import { CONTROL_SPEC_FILE, SPEC_FILE } from '../config/paths.js';
+import type { OwnTargets } from '../adapters/node-middleware.js';
 
 /**
  * What the two pages may load: their own scripts, styles and images from
@@ -89,6 +90,14 @@ export const PAGE_ROUTES = [
   UI_PATHS.console,
   `${UI_PATHS.console}/assets/*asset`,
 ];
+
+/**
+ * What Express may route to `PAGE_ROUTES`, as one cheap test: `/` (with
+ * its one trailing slash), and paths that begin as the docs' or the
+ * console's do. The listener gives every other request to the engine's
+ * middleware without Express's walk.
+ */
+export const PAGE_TARGETS: OwnTargets = { exact: ['/', '//'], prefixes: [UI_PATHS.docs, UI_PATHS.console] };
 
 /**
  * The browser pages, built into `uiDir` by `npm run build`: the API docs
