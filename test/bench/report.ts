@@ -34,9 +34,12 @@ export function ratioTarget(name: string, a: number, b: number, min: number): Ta
   return { name, actual: `${ratio.toFixed(2)}x`, required: `>= ${min}x`, pass: Number.isFinite(ratio) && ratio >= min };
 }
 
+/** The result of one row of `rows` (undefined when it did not run). */
+export const resultOf = (rows: Row[], scenario: string, server: string): LoadResult | undefined =>
+  rows.find((r) => r.scenario === scenario && r.server === server)?.result;
+
 /** The req/s of one row of `rows` (NaN when it did not run). */
-export const rpsOf = (rows: Row[], scenario: string, server: string): number =>
-  rows.find((r) => r.scenario === scenario && r.server === server)?.result.rps ?? Number.NaN;
+export const rpsOf = (rows: Row[], scenario: string, server: string): number => resultOf(rows, scenario, server)?.rps ?? Number.NaN;
 
 /**
  * The median over rounds of `a`'s req/s over `b`'s in the same round, of
@@ -45,10 +48,8 @@ export const rpsOf = (rows: Row[], scenario: string, server: string): number =>
  * against the one before it), since rounds alternate contenders moments
  * apart.
  */
-export const roundRatioOf = (rows: Row[], scenario: string, a: string, b: string): number => {
-  const find = (server: string) => rows.find((r) => r.scenario === scenario && r.server === server)?.result;
-  return roundRatio(find(a), find(b));
-};
+export const roundRatioOf = (rows: Row[], scenario: string, a: string, b: string): number =>
+  roundRatio(resultOf(rows, scenario, a), resultOf(rows, scenario, b));
 
 /** A target on a measured value `value < max`. */
 export function maxTarget(name: string, value: number, max: number, unit: string): Target {

@@ -18,6 +18,7 @@ import {
   ratioTarget,
   recordRun,
   render,
+  resultOf,
   roundRatioOf,
   rowsOf,
   rpsOf,
@@ -58,7 +59,7 @@ process.once('SIGINT', () => shutdown(130));
 const addRows = (...args: Parameters<typeof rowsOf>) => void rows.push(...rowsOf(...args));
 
 const rps = (scenario: string, server: string) => rpsOf(rows, scenario, server);
-const cpu = (scenario: string, server: string) => rows.find((r) => r.scenario === scenario && r.server === server)?.result.cpuUs ?? Number.NaN;
+const cpu = (scenario: string, server: string) => resultOf(rows, scenario, server)?.cpuUs ?? Number.NaN;
 /** Peak RSS of the file backend while its store holds BIG pets: the filter scenario's server and the ready starts. */
 const bigRss: number[] = [];
 const probeBig = (s: ServerProcess) => void bigRss.push(s.peakRssMb() ?? Number.NaN);
