@@ -1,6 +1,7 @@
 import { tooLarge } from '../kernel/json.js';
 import type { BodyReader } from '../kernel/types.js';
 import { ApiError } from '../kernel/errors.js';
+import { echo } from '../kernel/echo.js';
 
 /** A decoder of one Content-Encoding: the encoded bytes in, the decoded bytes out. */
 export type BodyDecoder = (encoded: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array>;
@@ -86,7 +87,7 @@ class FetchBody implements BodyReader {
     const encoding = (this.headers.get('content-encoding') ?? 'identity').toLowerCase();
     if (encoding === 'identity') return this.raw(limit);
     const decoder = this.decoders[encoding] ?? STANDARD[encoding];
-    if (!decoder) return Promise.reject(ApiError.of('unsupported_media_type', `Unsupported content encoding '${encoding}'.`));
+    if (!decoder) return Promise.reject(ApiError.of('unsupported_media_type', `Unsupported content encoding ${echo(encoding)}.`));
     try {
       return collect(decoder(this.stream), limit, true);
     } catch (error) {

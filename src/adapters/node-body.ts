@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { tooLarge } from '../kernel/json.js';
 import { ApiError } from '../kernel/errors.js';
+import { echo } from '../kernel/echo.js';
 import type { BodyReader } from '../kernel/types.js';
 
 /**
@@ -27,7 +28,7 @@ function decoded(req: IncomingMessage, limit: number): Readable {
     return req;
   }
   const decoder = DECODERS[encoding];
-  if (!decoder) throw ApiError.of('unsupported_media_type', `Unsupported content encoding '${encoding}'.`);
+  if (!decoder) throw ApiError.of('unsupported_media_type', `Unsupported content encoding ${echo(encoding)}.`);
   return req.pipe(decoder()) as unknown as Readable;
 }
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../kernel/errors.js';
 import type { SchemaCheck } from '../openapi/validate.js';
-import { formatIssues } from '../openapi/validate.js';
+import { formatIssues } from '../kernel/issues.js';
 import { MAX_ID } from '../store/rules.js';
 import { generatePets } from '../store/seed.js';
 import type { Pet } from '../store/types.js';

@@ -1,4 +1,5 @@
 import { ApiError } from '../kernel/errors.js';
+import { echo } from '../kernel/echo.js';
 import { CONTROL_BASE, CONTROL_ROUTES, type ControlOperationId, type ControlRoute } from './routes.js';
 
 /** A request's operation, its path parameters still as sent (decoded once the credential check has passed). */
@@ -70,7 +71,7 @@ export function decodeParams(raw: Record<string, string>): Record<string, string
     try {
       params[name] = decodeURIComponent(value);
     } catch {
-      throw ApiError.of('invalid_request', `Malformed request: Failed to decode param '${value}'.`);
+      throw ApiError.of('invalid_request', `Malformed request: Failed to decode param ${echo(value)}.`);
     }
   }
   return params;

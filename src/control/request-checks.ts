@@ -1,5 +1,6 @@
 import type { EngineHeaders } from '../kernel/types.js';
 import { ApiError } from '../kernel/errors.js';
+import { echo } from '../kernel/echo.js';
 import type { Spec } from '../openapi/spec.js';
 import { createValidators, type Issue, type RequestValidator } from '../openapi/validate.js';
 import { CONTROL_BASE, CONTROL_ROUTES, type ControlOperationId, type ControlRoute } from './routes.js';
@@ -35,13 +36,13 @@ const RECORD = /^pets\/(\d+)(?:\/(.*))?$/;
  */
 export function formatControlIssues(issues: readonly Issue[]): string {
   const sentences = issues.map((i) => {
-    if (i.in === 'header') return `Header '${i.name}' ${i.message}.`;
-    if (i.in === 'query') return `Query parameter '${i.name}' ${i.message}.`;
-    if (i.in === 'path') return `Path parameter '${i.name}' ${i.message}.`;
+    if (i.in === 'header') return `Header ${echo(i.name)} ${i.message}.`;
+    if (i.in === 'query') return `Query parameter ${echo(i.name)} ${i.message}.`;
+    if (i.in === 'path') return `Path parameter ${echo(i.name)} ${i.message}.`;
     if (i.name === '') return i.message === 'must be object' ? 'The request body must be a JSON object.' : `The request body ${i.message}.`;
     const record = RECORD.exec(i.name);
-    if (record) return `Record ${record[1]}${record[2] ? ` field '${record[2].replace(/\//g, '.')}'` : ''} ${i.message}.`;
-    return `"${i.name.replace(/\//g, '.')}" ${i.message}.`;
+    if (record) return `Record ${record[1]}${record[2] ? ` field ${echo(record[2].replace(/\//g, '.'))}` : ''} ${i.message}.`;
+    return `${echo(i.name.replace(/\//g, '.'), '"')} ${i.message}.`;
   });
   const loadsNothing = issues.some((i) => i.in === 'body' && RECORD.test(i.name));
   return `${loadsNothing ? 'Nothing was loaded. ' : ''}${sentences.join(' ')}`;

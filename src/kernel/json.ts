@@ -1,6 +1,7 @@
 import { parse as losslessParse, type ParseOptions, stringify as losslessStringify } from 'lossless-json';
 import { parse as parseContentType } from 'content-type';
 import { ApiError } from './errors.js';
+import { echo } from './echo.js';
 import type { BodyReader, EngineRequest } from './types.js';
 
 /**
@@ -114,8 +115,8 @@ function checkJsonMediaType(header: string | undefined): void {
   } catch {
     // not a media type at all: refused below
   }
-  if (type !== 'application/json') throw ApiError.of('unsupported_media_type', `Content-Type must be application/json, got '${header ?? 'none'}'.`);
-  if (charset !== undefined && charset !== 'utf-8') throw ApiError.of('unsupported_media_type', `Unsupported charset '${charset}': send UTF-8 JSON.`);
+  if (type !== 'application/json') throw ApiError.of('unsupported_media_type', `Content-Type must be application/json, got ${echo(header ?? 'none')}.`);
+  if (charset !== undefined && charset !== 'utf-8') throw ApiError.of('unsupported_media_type', `Unsupported charset ${echo(charset)}: send UTF-8 JSON.`);
 }
 
 /** Bytes as text, refused (415) unless they are UTF-8 (RFC 8259, section 8.1): a parser would otherwise store U+FFFD. */

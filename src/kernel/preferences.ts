@@ -1,5 +1,6 @@
 import parsePreferHeader from 'parse-prefer-header';
 import { ApiError } from './errors.js';
+import { echo } from './echo.js';
 import type { OperationRequest } from './operation.js';
 
 /**
@@ -50,7 +51,7 @@ export function readPreferences(request: OperationRequest): Preferences {
   if (raw.dynamic !== undefined) {
     // A bare `Prefer: dynamic` is a preference without a value: RFC 7240 reads it as on.
     if (raw.dynamic !== true && raw.dynamic !== 'true' && raw.dynamic !== 'false')
-      throw invalid(`Prefer: dynamic must be true or false, got '${raw.dynamic}'.`);
+      throw invalid(`Prefer: dynamic must be true or false, got ${echo(String(raw.dynamic))}.`);
     preferences.dynamic = raw.dynamic !== 'false';
   }
   if (raw.seed !== undefined) {

@@ -104,24 +104,6 @@ function toIssues(where: string, fn: ValidateFunction): Issue[] {
   return (fn.errors ?? []).map((e) => ({ in: where, ...describe(e) }));
 }
 
-/** Renders issues as one human sentence for an Error body. */
-export function formatIssues(issues: Issue[]): string {
-  return issues
-    .map((i) => {
-      const subject =
-        i.in === 'query' ? `Query parameter '${i.name}'`
-        : i.in === 'path' ? `Path parameter '${i.name}'`
-        : i.in === 'header' ? `Header '${i.name}'`
-        : i.in === 'body' ?
-          i.name ?
-            `Request body field '${i.name.replace(/\//g, '.')}'`
-          : 'Request body'
-        : `Record ${i.in}${i.name ? ` field '${i.name.replace(/\//g, '.')}'` : ''}`;
-      return `${subject} ${i.message}.`;
-    })
-    .join(' ');
-}
-
 /** Validators of one operation's request, compiled from the spec. */
 export interface RequestValidator {
   query(raw: Record<string, unknown>): Checked<Record<string, unknown>>;

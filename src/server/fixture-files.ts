@@ -3,6 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseJson } from '../kernel/json.js';
 import { ApiError } from '../kernel/errors.js';
+import { echo } from '../kernel/echo.js';
 import { FIXTURES_DIR } from '../config/paths.js';
 import type { FixtureSet, FixtureSource } from '../control/fixtures.js';
 
@@ -19,17 +20,17 @@ export async function fixtureNames(dir = FIXTURES_DIR): Promise<string[]> {
 
 /** Reads `fixtures/<name>.json`; the name cannot leave the folder. */
 export async function readFixture(name: string, dir = FIXTURES_DIR): Promise<FixtureSet> {
-  if (!NAME.test(name)) throw ApiError.of('invalid_request', `Fixture name '${name}' is not valid: letters, digits, '.', '_' and '-' only.`);
+  if (!NAME.test(name)) throw ApiError.of('invalid_request', `Fixture name ${echo(name)} is not valid: letters, digits, '.', '_' and '-' only.`);
   let text: string;
   try {
     text = await readFile(join(dir, `${name.replace(/\.json$/, '')}.json`), 'utf8');
   } catch {
-    throw ApiError.of('not_found', `No fixture set '${name}'. Available: ${(await fixtureNames(dir)).join(', ')}.`);
+    throw ApiError.of('not_found', `No fixture set ${echo(name)}. Available: ${(await fixtureNames(dir)).join(', ')}.`);
   }
   try {
     return parseJson(text) as FixtureSet;
   } catch (error) {
-    throw ApiError.of('invalid_request', `Fixture set '${name}' is not valid JSON: ${(error as Error).message}`);
+    throw ApiError.of('invalid_request', `Fixture set ${echo(name)} is not valid JSON: ${(error as Error).message}`);
   }
 }
 

@@ -1,4 +1,5 @@
 import { StoreFailure } from '../kernel/store-errors.js';
+import { echo } from '../kernel/echo.js';
 
 /**
  * What every backend's checkpoints share: the name rule, the head line whose
@@ -25,7 +26,7 @@ export const headLine = (head: Head): string => `${JSON.stringify(head)}\n`;
 
 /** The refusals of a save, worded the same by every backend. */
 export const refusals = {
-  taken: (name: string) => new StoreFailure('conflict', `A checkpoint '${name}' exists in this workspace; send "overwrite": true to replace it.`),
+  taken: (name: string) => new StoreFailure('conflict', `A checkpoint ${echo(name)} exists in this workspace; send "overwrite": true to replace it.`),
   count: (held: number) =>
     new StoreFailure('quota_exceeded', `The workspace holds ${held} checkpoints, its limit (--checkpoint-count). Delete one first. Nothing was saved.`),
   bytes: (budget: number) =>
@@ -33,7 +34,7 @@ export const refusals = {
       'quota_exceeded',
       `The workspace's checkpoints would take more than ${budget < 0 ? 0 : budget} more bytes (--checkpoint-bytes). Delete one first. Nothing was saved.`,
     ),
-  name: (name: string) => new StoreFailure('invalid_request', `'${name}' is not a checkpoint name (${CHECKPOINT_NAME.source}).`),
+  name: (name: string) => new StoreFailure('invalid_request', `${echo(name)} is not a checkpoint name (${CHECKPOINT_NAME.source}).`),
 };
 
 /** A checkpoint a save meets: its name and the bytes it takes. */

@@ -1,5 +1,6 @@
 import type { Interceptor, OperationRequest } from '../kernel/operation.js';
 import { ApiError, codeForStatus } from '../kernel/errors.js';
+import { echo } from '../kernel/echo.js';
 import type { OperationSpec } from '../openapi/spec.js';
 
 /** What a client asks for: a delay and/or a forced error on one operation. */
@@ -64,9 +65,9 @@ const FAULT_FIELDS = ['operationId', 'latencyMs', 'status', 'count', 'rate'];
 export function checkFault(operations: ReadonlyMap<string, OperationSpec>, input: FaultInput): void {
   // The input is echoed and listed as the fault: anything unchecked would come back out.
   const unknown = Object.keys(input).find((k) => !FAULT_FIELDS.includes(k));
-  if (unknown !== undefined) throw ApiError.of('invalid_request', `Unknown fault property '${unknown}'; a fault has: ${FAULT_FIELDS.join(', ')}.`);
+  if (unknown !== undefined) throw ApiError.of('invalid_request', `Unknown fault property ${echo(unknown)}; a fault has: ${FAULT_FIELDS.join(', ')}.`);
   const op = operations.get(input.operationId);
-  if (!op) throw ApiError.of('invalid_request', `Unknown operationId '${input.operationId}'; one of: ${[...operations.keys()].join(', ')}.`);
+  if (!op) throw ApiError.of('invalid_request', `Unknown operationId ${echo(String(input.operationId))}; one of: ${[...operations.keys()].join(', ')}.`);
   if (input.latencyMs === undefined && input.status === undefined) throw ApiError.of('invalid_request', 'A fault needs "latencyMs" and/or "status".');
   const latency: unknown = input.latencyMs === undefined ? 0 : input.latencyMs;
   const range = isNumber(latency) ? { min: latency, max: latency } : (latency as { min?: unknown; max?: unknown } | null);

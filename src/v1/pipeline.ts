@@ -12,7 +12,8 @@ import type { Interceptor, ModeHandler, OperationRequest, Reply, Runtime } from 
 import { compileRoutes } from './routes.js';
 import type { EngineHeaders, EngineRequest, OutHeaders } from '../kernel/types.js';
 import { createForwarding } from './forward.js';
-import { formatIssues } from '../openapi/validate.js';
+import { formatIssues } from '../kernel/issues.js';
+import { echo } from '../kernel/echo.js';
 
 export interface V1PipelineDeps extends AnswerDeps {
   config: Pick<Config, 'apiKeys' | 'openKeys' | 'bodyLimit' | 'upstreamKey'>;
@@ -124,13 +125,15 @@ export function createV1Pipeline(deps: V1PipelineDeps): V1Pipeline {
 function missed(miss: Miss, { method, url }: EngineRequest): ApiError {
   const sent = url.split('?')[0] as string;
   if (miss.allow)
-    return ApiError.of('method_not_allowed', `${method} is not allowed on ${miss.base}${miss.rest}; allowed: ${miss.allow}.`, { Allow: miss.allow });
+    return ApiError.of('method_not_allowed', `${method} is not allowed on ${echo(`${miss.base}${miss.rest}`, '')}; allowed: ${miss.allow}.`, {
+      Allow: miss.allow,
+    });
   if (miss.store)
     return ApiError.of(
       'not_implemented',
-      `${method} ${sent} is part of the store area, whose methods, parameters and responses the interface does not describe.`,
+      `${method} ${echo(sent, '')} is part of the store area, whose methods, parameters and responses the interface does not describe.`,
     );
-  return ApiError.of('not_found', `No operation at ${method} ${sent}.`);
+  return ApiError.of('not_found', `No operation at ${method} ${echo(sent, '')}.`);
 }
 
 /**
@@ -188,7 +191,7 @@ function createAnswer({ runtime, interceptors = [] }: AnswerDeps) {
     const checked = route.validator;
     const path = checked.path(params);
     // A malformed identifier names no animal: the interface's answer for that is 404.
-    if (!path.ok) throw ApiError.of('not_found', `No pet with id '${Object.values(params).join('/')}': ${formatIssues(path.issues)}`);
+    if (!path.ok) throw ApiError.of('not_found', `No pet with id ${echo(Object.values(params).join('/'))}: ${formatIssues(path.issues)}`);
     const q = checked.query(query);
     if (!q.ok) throw ApiError.of('invalid_request', formatIssues(q.issues));
     const b = checked.body(body);

@@ -1,5 +1,6 @@
 import { unauthorized } from '../../kernel/auth.js';
 import { ApiError } from '../../kernel/errors.js';
+import { echo } from '../../kernel/echo.js';
 import { documentedCodes } from '../../kernel/preferences.js';
 import type { OperationRequest } from '../../kernel/operation.js';
 import type { HttpOperation } from './types.js';
@@ -42,7 +43,7 @@ export function fromPrismFailure(error: PrismFailure, request: OperationRequest,
       const violations = error.additional?.validation ?? [];
       const text = violations.map((v) => `${v.message ?? 'invalid'}.`).join(' ') || detail;
       // A malformed path parameter names nothing, as in stateful mode: 404, not 400.
-      if (violations.some((v) => v.location?.[0] === 'path')) return ApiError.of('not_found', `Nothing found at ${path}: ${text}`);
+      if (violations.some((v) => v.location?.[0] === 'path')) return ApiError.of('not_found', `Nothing found at ${echo(path, '')}: ${text}`);
       return ApiError.of('invalid_request', text);
     }
     case 'UNAUTHORIZED':
@@ -54,7 +55,7 @@ export function fromPrismFailure(error: PrismFailure, request: OperationRequest,
         const code = mock.code ?? 200;
         return ApiError.of(
           'invalid_request',
-          `Prefer: example=${mock.exampleKey} names no example of ${request.op.operationId} ${code}; its examples: ${examplesOf(resource, code).join(', ') || 'none'}.`,
+          `Prefer: example=${echo(mock.exampleKey, '')} names no example of ${request.op.operationId} ${code}; its examples: ${examplesOf(resource, code).join(', ') || 'none'}.`,
         );
       }
       if (mock.code !== undefined) {
@@ -63,11 +64,11 @@ export function fromPrismFailure(error: PrismFailure, request: OperationRequest,
           `Prefer: code=${mock.code} is not a documented status of ${request.op.operationId}; documented codes: ${documentedCodes(request).join(', ')}.`,
         );
       }
-      return ApiError.of('not_found', `Nothing found at ${path}.`);
+      return ApiError.of('not_found', `Nothing found at ${echo(path, '')}.`);
     case 'NO_PATH_MATCHED_ERROR':
     case 'NO_RESOURCE_PROVIDED_ERROR':
     case 'NO_SERVER_MATCHED_ERROR':
-      return ApiError.of('not_found', `No operation at ${request.op.method.toUpperCase()} ${path}.`);
+      return ApiError.of('not_found', `No operation at ${request.op.method.toUpperCase()} ${echo(path, '')}.`);
     case 'NO_METHOD_MATCHED_ERROR':
       return ApiError.of('method_not_allowed', detail);
     default:

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../../src/kernel/json.js';
 import { withExactInt64 } from '../../../src/openapi/json-schema.js';
 import { loadSpec } from '../../../src/openapi/load-spec.js';
-import { createValidators, formatIssues } from '../../../src/openapi/validate.js';
+import { createValidators } from '../../../src/openapi/validate.js';
+import { formatIssues } from '../../../src/kernel/issues.js';
 
 const spec = loadSpec();
 const validators = createValidators(spec);
