@@ -1,7 +1,9 @@
 import type { CheckpointInput, CheckpointStore, WorkspaceData } from '../store/backend.js';
 import { parseJson } from '../kernel/json.js';
 import { ApiError } from '../kernel/errors.js';
+import { echo } from '../kernel/echo.js';
 import { resolveFixture } from './fixtures.js';
+import { beforeWrite } from './before-write.js';
 import type { ControlContext, ControlDeps, HandlerGroup } from './handler-types.js';
 import type { ControlBody } from './routes.js';
 
@@ -63,11 +65,11 @@ export function checkpointHandlers({ deps, keyOf, workspaceOf, summary }: Checkp
   };
   const saved = async (workspace: string, name: string): Promise<string> => {
     const text = await store().read(workspace, name);
-    if (text === undefined) throw ApiError.of('not_found', `No checkpoint '${name}' in this workspace.`);
+    if (text === undefined) throw ApiError.of('not_found', `No checkpoint ${echo(name)} in this workspace.`);
     return text;
   };
-  /** Replaces a key's pets with an export's: checked whole first, then one replace. */
-  const load = async (key: string, text: string): Promise<void> => {
+  /** Replaces a key's pets with an export's: checked whole first, then (unless the client has left) one replace. */
+  const load = async (key: string, text: string, signal: AbortSignal | undefined): Promise<void> => {
     let set: unknown;
     try {
       // As written: an int64 categoryId past 2^53 keeps its digits (JSON.parse would round it, and the Pet schema then refuse it).
@@ -76,6 +78,7 @@ export function checkpointHandlers({ deps, keyOf, workspaceOf, summary }: Checkp
       throw ApiError.of('internal', `A saved export is not JSON (${(error as Error).message}).`);
     }
     const { pets, nextId } = resolveFixture(set, deps.checkPet);
+    await beforeWrite(signal);
     await workspaces.use(key, (workspace) => workspace.replace(pets, nextId));
   };
 
@@ -85,28 +88,29 @@ export function checkpointHandlers({ deps, keyOf, workspaceOf, summary }: Checkp
       const checkpoints = store();
       return { workspace, checkpoints: await checkpoints.list(workspace), limits: { ...checkpoints.limits } };
     },
-    saveCheckpoint: async ({ key, body }) => {
+    saveCheckpoint: async ({ key, body, signal }) => {
       const { name, overwrite = false } = body as ControlBody<'saveCheckpoint'>;
       const checkpoints = store();
       const k = keyOf(key);
+      await beforeWrite(signal);
       return workspaces.use(k, async (workspace) => checkpoints.save(workspaces.idOf(k), name, await snapshot(workspace), overwrite));
     },
     deleteCheckpoint: async ({ key, path }) => {
       const workspace = workspaceOf(key);
-      if (!(await store().delete(workspace, path.name))) throw ApiError.of('not_found', `No checkpoint '${path.name}' in this workspace.`);
+      if (!(await store().delete(workspace, path.name))) throw ApiError.of('not_found', `No checkpoint ${echo(path.name)} in this workspace.`);
       return { workspace, cleared: 1 };
     },
-    restoreCheckpoint: async ({ key, path }) => {
+    restoreCheckpoint: async ({ key, path, signal }) => {
       const k = keyOf(key);
-      await load(k, await saved(workspaces.idOf(k), path.name));
+      await load(k, await saved(workspaces.idOf(k), path.name), signal);
       return summary(k);
     },
-    copyWorkspace: async ({ key, target, body }) => {
+    copyWorkspace: async ({ key, target, body, signal }) => {
       const from = keyOf(key);
       const to = keyOf(target, 'target');
       const name = body?.checkpoint;
       const text = name === undefined ? await workspaces.use(from, (workspace) => joined(workspace.exportPieces())) : await saved(workspaces.idOf(from), name);
-      await load(to, text);
+      await load(to, text, signal);
       const { count, nextId } = await summary(to);
       return { from: workspaces.idOf(from), to: workspaces.idOf(to), count, nextId };
     },

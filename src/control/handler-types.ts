@@ -53,6 +53,8 @@ export interface ControlCall<K extends ControlOperationId> {
   byApiKey?: boolean;
   /** The request's `Accept` header, for an operation that answers more than one format. */
   accept?: string | undefined;
+  /** Aborted when the client has left: an operation that writes checks it last (`beforeWrite`). Absent off HTTP (the QA commands on the files). */
+  signal?: AbortSignal | undefined;
 }
 
 /** An answer already serialized, in pieces: a body too large to hold as one string (an export). */

@@ -1,5 +1,6 @@
 import { MODES } from '../config/modes.js';
 import { ApiError } from '../kernel/errors.js';
+import { echo } from '../kernel/echo.js';
 import { createKeyMatcher } from '../kernel/auth.js';
 import { faultStatuses, type FaultInput } from '../store/faults.js';
 import { resolveFixture } from './fixtures.js';
@@ -9,7 +10,8 @@ import { coverageHandlers } from './coverage-handlers.js';
 import { checkpointHandlers } from './checkpoint-handlers.js';
 import { probeHandlers } from './probe-handlers.js';
 import { providerStateHandlers } from './provider-state-handlers.js';
-import { checkResetOptions, loadWorkspace, resetWorkspace } from './operations.js';
+import { checkResetOptions, loadWorkspace, resetSet } from './operations.js';
+import { beforeWrite } from './before-write.js';
 import type { ControlBody, ControlResult } from './routes.js';
 
 type FaultList = ControlResult<'listFaults'>['faults'];
@@ -33,8 +35,8 @@ function modeHandlers({ deps }: ControlContext): HandlerGroup<'getHealth' | 'get
       // First what this sandbox can answer in at all (a browser cannot forward: 501), then what it was started with.
       await deps.prepareMode?.(mode);
       if (mode === 'proxy' && !modes.includes(mode))
-        throw ApiError.of('invalid_request', `Mode ${mode} needs an upstream: start the sandbox with --upstream <base address ending in /v1>.`);
-      if (!modes.includes(mode)) throw ApiError.of('not_implemented', `Mode '${mode}' cannot answer in this sandbox: it offers ${modes.join(', ')}.`);
+        throw ApiError.of('invalid_request', `Mode ${echo(mode, '')} needs an upstream: start the sandbox with --upstream <base address ending in /v1>.`);
+      if (!modes.includes(mode)) throw ApiError.of('not_implemented', `Mode ${echo(mode)} cannot answer in this sandbox: it offers ${modes.join(', ')}.`);
       await runtime.set(mode);
       return modeState();
     },
@@ -51,13 +53,15 @@ function dataHandlers({
   return {
     listWorkspaces: async () => ({ workspaces: await Promise.all((config.openKeys ? [] : config.apiKeys).map(summary)), open: workspaces.openIds() }),
     listFixtures: async () => ({ fixtures: await deps.fixtures.names() }),
-    resetWorkspace: async ({ key, body = {} }) => {
+    resetWorkspace: async ({ key, body = {}, signal }) => {
       const options = checkResetOptions({ seed: body.seed ?? config.seed, count: body.count ?? config.count, empty: body.empty });
       const k = keyOf(key);
-      await workspaces.use(k, (store) => resetWorkspace(store, options));
+      const { pets, nextId } = resetSet(options);
+      await beforeWrite(signal);
+      await workspaces.use(k, (store) => store.replace(pets, nextId));
       return summary(k);
     },
-    loadFixture: async ({ key, body }) => {
+    loadFixture: async ({ key, body, signal }) => {
       const b = body as ControlBody<'loadFixture'>;
       if ((b.fixture === undefined) === (b.pets === undefined && b.generate === undefined)) {
         throw ApiError.of('invalid_request', 'Send either "fixture" (a name from fixtures/) or a fixture set ("pets" or "generate").');
@@ -65,6 +69,7 @@ function dataHandlers({
       const set = b.fixture === undefined ? b : await deps.fixtures.read(b.fixture);
       const { pets, nextId } = resolveFixture(set, deps.checkPet);
       const k = keyOf(key);
+      await beforeWrite(signal);
       await workspaces.use(k, (store) => loadWorkspace(store, pets, nextId, b.mode ?? 'replace'));
       return summary(k);
     },
@@ -96,7 +101,7 @@ function faultHandlers({ deps, workspaceOf }: ControlContext): HandlerGroup<'lis
     deleteFault: async ({ key, path }) => {
       const workspace = workspaceOf(key);
       const cleared = await faults.clear(workspace, path.faultId);
-      if (cleared === 0) throw ApiError.of('not_found', `No fault ${path.faultId} in this workspace.`);
+      if (cleared === 0) throw ApiError.of('not_found', `No fault ${echo(String(path.faultId), '')} in this workspace.`);
       return { workspace, cleared };
     },
   };

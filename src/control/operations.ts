@@ -22,9 +22,15 @@ export function checkResetOptions(o: { seed: unknown; count: unknown; empty?: un
   return { seed: o.seed as number, count: o.count as number, ...(o.empty !== undefined ? { empty: o.empty as boolean } : {}) };
 }
 
+/** What a reset writes: generated pets (ids from 1), or none; made before anything is written. */
+export function resetSet(o: ResetOptions): { pets: Pet[]; nextId?: number } {
+  return o.empty ? { pets: [], nextId: 1 } : { pets: generatePets(o.seed, o.count) };
+}
+
 /** Back to a fresh sandbox's state: generated pets (ids from 1), or none. */
 export function resetWorkspace(store: WorkspaceData, o: ResetOptions): Promise<void> {
-  return o.empty ? store.replace([], 1) : store.replace(generatePets(o.seed, o.count));
+  const { pets, nextId } = resetSet(o);
+  return store.replace(pets, nextId);
 }
 
 /** Loads validated pets: `replace` everything, or `append` them (no id may clash). */

@@ -3,6 +3,7 @@ import type { ControlCall, ControlDeps } from './handler-types.js';
 import { createControlChecks } from './request-checks.js';
 import { CONTROL_BASE, type ControlOperationId, type ControlRoute } from './routes.js';
 import { ApiError } from '../kernel/errors.js';
+import { echo } from '../kernel/echo.js';
 import type { Spec } from '../openapi/spec.js';
 import { parseJsonBody } from '../kernel/json.js';
 import { jsonBytes } from '../kernel/json.js';
@@ -119,7 +120,7 @@ export function createControlPlane(options: ControlPlaneOptions): ControlPlane {
     if (apiKey !== undefined) checked.key = apiKey;
     await options.sync?.(checked.key);
     const accept = request.headers.accept;
-    const call = { ...checked, byApiKey: apiKey !== undefined, accept: Array.isArray(accept) ? accept.join(', ') : accept };
+    const call = { ...checked, byApiKey: apiKey !== undefined, accept: Array.isArray(accept) ? accept.join(', ') : accept, signal: request.signal };
     // Checked against the operation in the spec, so it has the types generated from it.
     const answer: unknown = await (handlers[operationId] as (call: ControlCall<typeof operationId>) => unknown)(call as never);
     const onUnexpected = (error: unknown) => options.onUnexpected?.(error, request);
@@ -134,7 +135,7 @@ export function createControlPlane(options: ControlPlaneOptions): ControlPlane {
     try {
       const apiKey = resolved.guard?.(request.headers);
       const { matched } = resolved;
-      if (!matched) throw ApiError.of('not_found', `No control operation ${request.method} ${CONTROL_BASE}${resolved.path}.`);
+      if (!matched) throw ApiError.of('not_found', `No control operation ${request.method} ${echo(`${CONTROL_BASE}${resolved.path}`, '')}.`);
       const body = await bodyOf(request);
       operation = matched.operationId;
       response = await run(request, matched, resolved.search, body, apiKey);

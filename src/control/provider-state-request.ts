@@ -13,9 +13,17 @@
  */
 import { parseJson } from '../kernel/json.js';
 import { ApiError } from '../kernel/errors.js';
+import { echo } from '../kernel/echo.js';
 import type { StateParams } from './provider-states.js';
 
 export type StateAction = 'setup' | 'teardown';
+
+/**
+ * The most states one request names (the Ruby verifier's `states` list):
+ * an interaction names a few, and each is checked and planned before
+ * anything is written (docs/limits.md; `maxItems` in spec/sandbox-control.yaml).
+ */
+export const MAX_STATES = 100;
 
 export interface StateChange {
   /** The states named, in order; empty when the interaction has none. */
@@ -29,7 +37,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function actionOf(raw: unknown): StateAction {
   if (raw === undefined || raw === null || raw === '' || raw === 'setup') return 'setup';
   if (raw === 'teardown') return 'teardown';
-  throw ApiError.of('invalid_request', `"action" must be "setup" or "teardown", got ${JSON.stringify(raw)}.`);
+  throw ApiError.of('invalid_request', `"action" must be "setup" or "teardown", got ${echo(JSON.stringify(raw), '')}.`);
 }
 
 /** A name, or none for an empty or null one; anything else is refused. */
@@ -44,6 +52,8 @@ function fromBody(body: Record<string, unknown>): StateChange {
   const { state, states, params, action } = body;
   if (params !== undefined && params !== null && !isObject(params)) throw ApiError.of('invalid_request', '"params" must be a JSON object.');
   if (states !== undefined && states !== null && !Array.isArray(states)) throw ApiError.of('invalid_request', '"states" must be an array of names.');
+  if (Array.isArray(states) && states.length > MAX_STATES)
+    throw ApiError.of('invalid_request', `"states" names ${states.length} states; a request names at most ${MAX_STATES}. Nothing was changed.`);
   const names = state !== undefined && state !== null ? nameOf(state, 'state') : (states ?? []).flatMap((s: unknown, i: number) => nameOf(s, `states.${i}`));
   return { states: names, params: params ?? {}, action: actionOf(action) };
 }

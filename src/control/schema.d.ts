@@ -375,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Set up or tear down a Pact provider state
-         * @description The state-change URL for any Pact verifier (`providerStatesSetupUrl`, `--state-change-url`, `stateChangeUrl`, `--provider-states-setup-url`). It takes each verifier's form: the JSON body `{"state", "params", "action"}` of the Rust core (pact_verifier_cli, pact-js) and of pact-jvm, the legacy `{"consumer", "state", "states", "params"}` of the Ruby verifier, or, without a body, the query string `?state=...&action=...&<param>=...` (a parameter whose text is a JSON number, `true`, `false` or `null` is taken as that value). A missing `action` means `setup`; an empty or null state name (sent for an interaction without states) sets up nothing. Setup replaces the workspace's pets with what the state describes and answers the values a verifier injects into the interaction (`fromProviderState`); `the request has no valid API key` makes the next `/v1` request of each operation with the key answer 401. Every call first removes such 401s that no request used; teardown does nothing else (the data stays as set up). The same call repeated gives the same state. Besides the admin token (with `X-Sandbox-Key` choosing the workspace), it takes an API key as `Authorization: Bearer <API key>` and then acts on that key's workspace only: a verifier can send the same header to `/v1` and here.
+         * @description The state-change URL for any Pact verifier (`providerStatesSetupUrl`, `--state-change-url`, `stateChangeUrl`, `--provider-states-setup-url`). It takes each verifier's form: the JSON body `{"state", "params", "action"}` of the Rust core (pact_verifier_cli, pact-js) and of pact-jvm, the legacy `{"consumer", "state", "states", "params"}` of the Ruby verifier, or, without a body, the query string `?state=...&action=...&<param>=...` (a parameter whose text is a JSON number, `true`, `false` or `null` is taken as that value). A missing `action` means `setup`; an empty or null state name (sent for an interaction without states) sets up nothing. Setup replaces the workspace's pets with what the state describes and answers the values a verifier injects into the interaction (`fromProviderState`); `the request has no valid API key` makes the next `/v1` request of each operation with the key answer 401. Every call first removes such 401s that no request used; teardown does nothing else (the data stays as set up). The same call repeated gives the same state. Several states (the Ruby form's `states`, at most 100) are all checked first, then set up together in one write, as if one after another: the last state that names pets decides them. A client that leaves before that write gets nothing changed. Besides the admin token (with `X-Sandbox-Key` choosing the workspace), it takes an API key as `Authorization: Bearer <API key>` and then acts on that key's workspace only: a verifier can send the same header to `/v1` and here.
          */
         post: operations["changeProviderState"];
         delete?: never;
@@ -599,7 +599,7 @@ export interface components {
              * @example a pet with id 7 exists
              */
             state?: string | null;
-            /** @description The Ruby verifier's form of the same name. */
+            /** @description The Ruby verifier's form of the same name. At most 100 names: a longer list is refused with a 400 and nothing is changed. */
             states?: (string | null)[];
             /**
              * @description The state's parameters (`name`, `categoryId`, `status` of a pet), as the pact gives them.
@@ -2118,7 +2118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderStateValues"];
                 };
             };
-            /** @description An unknown state (the message lists the known ones), a body that is not one of the forms, or a malformed `X-Sandbox-Key`. Nothing was changed. */
+            /** @description An unknown state (the message lists the known ones; a name is quoted up to its first 100 characters), more than 100 states, a body that is not one of the forms, or a malformed `X-Sandbox-Key`. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,6 @@
 /** The provider states vocabulary and the state-change forms of each verifier, without HTTP. */
 import { describe, expect, it } from 'vitest';
-import { readStateChange } from '../../../src/control/provider-state-request.js';
+import { MAX_STATES, readStateChange } from '../../../src/control/provider-state-request.js';
 import { KNOWN_STATES, planState, unknownStates } from '../../../src/control/provider-states.js';
 
 describe('readStateChange', () => {
@@ -38,6 +38,14 @@ describe('readStateChange', () => {
     ['state', 'JSON object'],
   ])('refuses %j with a 400', (body, says) => {
     expect(() => readStateChange(body, {})).toThrow(expect.objectContaining({ status: 400, message: expect.stringContaining(says) }));
+  });
+
+  it(`refuses more than ${MAX_STATES} states itself, whatever checked the request before`, () => {
+    const names = (n: number) => Array.from({ length: n }, () => 'no pets exist');
+    expect(readStateChange({ states: names(MAX_STATES) }, {}).states).toHaveLength(MAX_STATES);
+    expect(() => readStateChange({ states: names(MAX_STATES + 1) }, {})).toThrow(
+      expect.objectContaining({ code: 'invalid_request', status: 400, message: expect.stringContaining(`at most ${MAX_STATES}`) as unknown }),
+    );
   });
 });
 
