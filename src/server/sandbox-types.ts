@@ -20,7 +20,11 @@ export interface Sandbox {
   notices: string[];
   /** Starts shutting down: `/readyz` answers 503 from now on, everything else is still served until `close`. */
   drain(): void;
-  /** Stops the listener, flushes and closes every store, releases the data file's lock. */
+  /**
+   * Stops: new requests are answered 503 (`Retry-After`), the listener
+   * closes, requests under way finish (their writes with them), then every
+   * store is flushed and closed and the data file's lock released.
+   */
   close(): Promise<void>;
 }
 
@@ -46,6 +50,13 @@ export interface Assembled {
   caps: { connections: number; workspaces: number; notes: string[] };
   /** Starts shutting down: `/readyz` answers 503 from now on. */
   drain(): void;
+  /**
+   * Stops serving through `listener`: every request from now on is answered
+   * 503 with `Retry-After`; resolves once those it is answering have their
+   * answers (their writes done). `engine` itself, the library's in-process
+   * way in, is not stopped by it.
+   */
+  stopServing(): Promise<void>;
   /** Flushes and closes every store (and proxy mode's connections). */
   close(): Promise<void>;
 }

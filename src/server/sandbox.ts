@@ -16,6 +16,7 @@ import type { Spec } from '../openapi/spec.js';
 import { loadSpec } from '../openapi/load-spec.js';
 import { loadControlSpec } from './control-spec.js';
 import { fixtureFiles } from './fixture-files.js';
+import { servingEngine } from './in-flight.js';
 import { createValidators, type Validators } from '../openapi/validate.js';
 import { formatIssues } from '../kernel/issues.js';
 import { PACKAGE_VERSION, UI_DIR } from '../config/paths.js';
@@ -100,7 +101,7 @@ interface Parts {
 const usesPrism = (mode: string) => mode === 'example' || mode === 'dynamic';
 
 /** The request listener, and where the listener's server reports the requests it refused before any handler saw them. */
-type Listening = Pick<Assembled, 'listener' | 'engine' | 'onRefused'>;
+type Listening = Pick<Assembled, 'listener' | 'engine' | 'onRefused' | 'stopServing'>;
 
 /** The engine (assembly/assemble-engine.ts) with what only Node has: the files read, Prism, proxy mode, Prometheus, and the Express listener around it. */
 function createListener(parts: Parts): Listening {
@@ -119,8 +120,10 @@ function createListener(parts: Parts): Listening {
     prefer: createPreferInterceptor({ prism, seed: config.seed }),
     passThrough: proxy,
   });
-  const listener = createServerListener({ engine, pages: createPages(UI_DIR), onPage: reporting.onAnswered });
-  return { listener, engine, onRefused: reporting.onRefused };
+  // The listener's requests are counted, so that a stop waits for those under way (the library's in-process ones are its own).
+  const serving = servingEngine(engine, reporting.onRefused);
+  const listener = createServerListener({ engine: serving, pages: createPages(UI_DIR), onPage: reporting.onAnswered });
+  return { listener, engine, onRefused: reporting.onRefused, stopServing: () => serving.stopServing() };
 }
 
 /**
@@ -179,8 +182,12 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
     maxConnections: caps.connections,
     notices: caps.notes,
     drain: assembled.drain,
+    // New requests are refused from the start of the stop (503); the stores close once those under way have their
+    // answers, whose writes are then done (or were given up when the connections' grace ended and their clients with it).
     close: async () => {
+      const settled = assembled.stopServing();
       await closeServer(server);
+      await settled;
       await assembled.close();
     },
   };

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { MaybePromise, WorkspaceData, WorkspaceStore } from '../backend.js';
 import { workspaceIdsOf } from '../workspace-id.js';
 import { WorkspaceUsers } from '../workspace-users.js';
+import { UsesInFlight } from '../uses-in-flight.js';
 import type { OpenKeyPolicy } from '../open-key-policy.js';
 import type { Quota } from '../rules.js';
 import { seededGeneration } from '../load-rules.js';
@@ -55,6 +56,8 @@ export class PgWorkspaces implements WorkspaceStore {
   private readonly removal: PgOpenKeyRemoval | undefined;
   /** Where every workspace tells of its writes (`listen`). */
   private readonly writes = new WriteTimes();
+  /** Uses under way: `close` refuses new ones and waits for these, before the pool ends. */
+  private readonly uses = new UsesInFlight();
 
   constructor(private readonly options: PgWorkspacesOptions) {
     this.ids = workspaceIdsOf(Buffer.from(options.secret, 'hex'));
@@ -84,11 +87,19 @@ export class PgWorkspaces implements WorkspaceStore {
 
   async use<T>(key: string, work: (workspace: WorkspaceData) => MaybePromise<T>): Promise<T> {
     const id = this.idOf(key);
-    this.users.enter(id);
+    const refused = this.uses.enter();
+    if (refused) throw refused;
+    try {
+      this.users.enter(id);
+    } catch (error) {
+      this.uses.leave();
+      throw error;
+    }
     try {
       return await work(this.known.get(id) ?? (await this.ensure(id)));
     } finally {
       this.users.leave(id);
+      this.uses.leave();
     }
   }
 
@@ -115,8 +126,9 @@ export class PgWorkspaces implements WorkspaceStore {
     this.writes.listen(listener);
   }
 
-  /** Stops the removal of open keys' workspaces, once the one under way is done. */
+  /** Refuses new uses and waits for those under way; stops the removal of open keys' workspaces, once the one under way is done. */
   async close(): Promise<void> {
+    await this.uses.close();
     await this.removal?.close();
   }
 

@@ -75,3 +75,34 @@ describe('Workspaces', () => {
     expect(one.fileFor('main')).toBe(one.dataFile);
   });
 });
+
+describe('Workspaces.close', () => {
+  it('waits for a use under way, whose write lands before the files close', async () => {
+    const ws = await workspaces();
+    let go: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (go = resolve));
+    const writing = ws.use('a', async (store) => {
+      await gate;
+      await store.replace([{ id: 42, name: 'late', categoryId: 1 }]);
+    });
+    let closed = false;
+    const closing = ws.close().then(() => (closed = true));
+    await sleep(50);
+    expect(closed).toBe(false);
+    go();
+    await Promise.all([writing, closing]);
+    const again = await workspaces({ dataFile: ws.dataFile });
+    expect(await names(again, 'a')).toEqual(['late']);
+  });
+
+  it('refuses a use asked once closing began (503), and opens no store again for it', async () => {
+    const ws = await workspaces();
+    await ws.use('a', () => undefined);
+    const closing = ws.close();
+    const error = await ws.use('a', (store) => store.replace([])).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreFailure);
+    expect([(error as StoreFailure).code, (error as StoreFailure).message]).toEqual(['service_unavailable', expect.stringMatching(/stopping/)]);
+    await closing;
+    expect(ws.openIds()).toEqual([]);
+  });
+});
