@@ -37,8 +37,11 @@ function collect(req: IncomingMessage, stream: Readable, limit: number): Promise
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // A request its parser broke on (answered by the server itself, then dumped) never closes: its connection does.
+    const socket = req.socket;
     const stop = (error: ApiError) => {
       stream.off('data', onData);
+      socket.off('close', aborted);
       if (stream !== req) {
         req.unpipe(stream as unknown as NodeJS.WritableStream);
         stream.destroy();
@@ -52,7 +55,10 @@ function collect(req: IncomingMessage, stream: Readable, limit: number): Promise
       else chunks.push(chunk);
     };
     stream.on('data', onData);
-    stream.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
+    stream.once('end', () => {
+      socket.off('close', aborted);
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    });
     // An error of the decoder is a body that does not decode: zlib's codes are Z_*, Brotli's ERR__ERROR_* (the request's own never reach it).
     stream.once('error', (error: Error) =>
       stop(
@@ -64,6 +70,7 @@ function collect(req: IncomingMessage, stream: Readable, limit: number): Promise
     const aborted = () => {
       if (!req.complete) stop(ApiError.of('invalid_request', 'The request body was aborted.'));
     };
+    socket.once('close', aborted);
     // A request read after a wait may have closed already: no `close` would come to settle this.
     if (req.closed) aborted();
     else req.once('close', aborted);

@@ -65,10 +65,47 @@ function write(req: IncomingMessage, res: ServerResponse, response: EngineRespon
   if (written) written.catch(() => res.destroy());
 }
 
+/**
+ * The requests a server's middleware is having the engine answer, for a
+ * stop that waits for them: once `stop` is called, a new request is not
+ * run but given to `refuse` (the sandbox's server answers 503), and `stop`
+ * resolves once those under way have their answers. Kept in this file, the
+ * middleware's own, so that a request crosses no file more for it.
+ */
+export class RequestsInFlight {
+  private count = 0;
+  private stopped: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(readonly refuse: (req: IncomingMessage, res: ServerResponse) => void) {}
+
+  /** Whether `stop` was called: new requests are refused. */
+  get stopping(): boolean {
+    return this.stopped !== undefined;
+  }
+
+  enter(): void {
+    this.count += 1;
+  }
+
+  leave(): void {
+    this.count -= 1;
+    if (this.count === 0) this.wake?.();
+  }
+
+  /** Refuses every request from now on; resolves once those under way have their answers. */
+  stop(): Promise<void> {
+    this.stopped ??= this.count === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.wake = resolve));
+    return this.stopped;
+  }
+}
+
 /** Where the middleware answers: only the engine's paths (a team's own server), or every request (the sandbox's own server). */
 export interface NodeMiddlewareOptions {
   /** Pass every request the engine serves nothing at on with `next()`, its body unread. Default true. */
   passOn?: boolean;
+  /** Counts the requests under way, and refuses new ones once it is stopping (the sandbox's own server). */
+  inFlight?: RequestsInFlight;
 }
 
 /**
@@ -81,12 +118,20 @@ export interface NodeMiddlewareOptions {
  * is ready wait for it, and if it fails they go to `next(error)`.
  */
 export function createNodeMiddleware(engine: Engine | Promise<Engine>, options: NodeMiddlewareOptions = {}): Middleware {
+  const { inFlight } = options;
   const passOn = options.passOn !== false;
   const serve = (ready: Engine, req: IncomingMessage, res: ServerResponse) => {
+    if (inFlight?.stopping) return inFlight.refuse(req, res);
     try {
       const answer = ready.handle(new NodeRequest(req, res));
-      if (answer instanceof Promise) void answer.then((response) => write(req, res, response));
-      else write(req, res, answer);
+      if (answer instanceof Promise) {
+        inFlight?.enter();
+        // The engine never rejects: its answer ends the request's time in flight.
+        void answer.then((response) => {
+          inFlight?.leave();
+          write(req, res, response);
+        });
+      } else write(req, res, answer);
     } catch (error) {
       // The engine answers every failure itself: this is a defect of its own, answered as any unexpected one.
       writeError(req, res, error);

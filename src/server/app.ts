@@ -1,6 +1,6 @@
 import express from 'express';
 import type { RequestListener } from 'node:http';
-import { asListener, createNodeMiddleware, type Middleware } from '../adapters/node-middleware.js';
+import { asListener, createNodeMiddleware, type Middleware, type RequestsInFlight } from '../adapters/node-middleware.js';
 import type { Engine } from '../engine/engine.js';
 import type { AnsweredRequest } from '../kernel/operation.js';
 import { requestIdOf } from '../engine/engine.js';
@@ -12,6 +12,8 @@ export interface ServerAppDeps {
   pages: express.Express;
   /** Hears each page's answer once sent, as the engine's answers are heard (request log, metrics). */
   onPage: (answered: AnsweredRequest) => void;
+  /** The engine's requests under way, counted for a stop that waits for them and refuses new ones. */
+  inFlight?: RequestsInFlight;
 }
 
 /**
@@ -55,7 +57,7 @@ function pagesStep({ pages, onPage }: ServerAppDeps): express.RequestHandler {
  * doubled a GET's garbage collection.
  */
 export function createServerListener(deps: ServerAppDeps): RequestListener {
-  const engineStep = createNodeMiddleware(deps.engine, { passOn: false });
+  const engineStep = createNodeMiddleware(deps.engine, { passOn: false, ...(deps.inFlight ? { inFlight: deps.inFlight } : {}) });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

@@ -16,7 +16,7 @@ import type { Spec } from '../openapi/spec.js';
 import { loadSpec } from '../openapi/load-spec.js';
 import { loadControlSpec } from './control-spec.js';
 import { fixtureFiles } from './fixture-files.js';
-import { servingEngine } from './in-flight.js';
+import { serverRequestsInFlight } from './in-flight.js';
 import { createValidators, type Validators } from '../openapi/validate.js';
 import { formatIssues } from '../kernel/issues.js';
 import { PACKAGE_VERSION, UI_DIR } from '../config/paths.js';
@@ -121,9 +121,9 @@ function createListener(parts: Parts): Listening {
     passThrough: proxy,
   });
   // The listener's requests are counted, so that a stop waits for those under way (the library's in-process ones are its own).
-  const serving = servingEngine(engine, reporting.onRefused);
-  const listener = createServerListener({ engine: serving, pages: createPages(UI_DIR), onPage: reporting.onAnswered });
-  return { listener, engine, onRefused: reporting.onRefused, stopServing: () => serving.stopServing() };
+  const inFlight = serverRequestsInFlight(reporting.onRefused);
+  const listener = createServerListener({ engine, pages: createPages(UI_DIR), onPage: reporting.onAnswered, inFlight });
+  return { listener, engine, onRefused: reporting.onRefused, stopServing: () => inFlight.stop() };
 }
 
 /**

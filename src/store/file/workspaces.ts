@@ -7,7 +7,7 @@ import type { OpenKeyPolicy } from '../open-key-policy.js';
 import { OpenKeyWorkspaces } from './open-key-workspaces.js';
 import { WorkspaceIds } from './workspace-ids.js';
 import { tooManyWorkspaces } from '../workspace-users.js';
-import { UsesInFlight } from '../uses-in-flight.js';
+import { storeClosing } from '../uses-in-flight.js';
 import type { WorkspaceStore } from '../backend.js';
 
 export interface WorkspacesOptions {
@@ -52,8 +52,8 @@ export class Workspaces implements WorkspaceStore {
   private readonly configured: ReadonlySet<string>;
   /** Where every store tells of its writes (`listen`). */
   private readonly writes = new WriteTimes();
-  /** Uses under way: `close` refuses new ones and waits for these. */
-  private readonly uses = new UsesInFlight();
+  /** Set by `close`: a use then is refused, never served by a store opened again. */
+  private closed = false;
   /** Takes an idle workspace out of service for removal (see OpenKeyWorkspaces). */
   private readonly detach = (key: string | undefined) => this.detachEntry(key);
 
@@ -113,10 +113,9 @@ export class Workspaces implements WorkspaceStore {
     return join(dirname(dataFile), `${basename(dataFile, ext)}.${this.idOf(key)}${ext || '.json'}`);
   }
 
-  /** Runs `work` on a key's workspace, opening it if needed; it stays open until `work` settles. Refused once closing began. */
+  /** Runs `work` on a key's workspace, opening it if needed; it stays open until `work` settles. Refused (503) once closed. */
   use<T>(key: string, work: (store: PetStore) => T | Promise<T>): Promise<T> {
-    const refused = this.uses.enter();
-    if (refused) return Promise.reject(refused);
+    if (this.closed) return Promise.reject(storeClosing());
     const entry = this.entries.get(key) ?? this.startOpening(key);
     entry.users += 1;
     let result: Promise<T>;
@@ -157,10 +156,10 @@ export class Workspaces implements WorkspaceStore {
     return [...this.entries.keys()].map((key) => this.idOf(key));
   }
 
-  /** Refuses new uses, waits for those under way, then flushes and closes every open store. */
+  /** Refuses new uses, then flushes (the writes under way land) and closes every open store. */
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.sweeper);
-    await this.uses.close();
     await this.kept?.close();
     const entries = [...this.entries.values()];
     this.entries.clear();
@@ -231,7 +230,6 @@ export class Workspaces implements WorkspaceStore {
 
   /** A use of `entry` is over. */
   private leave(key: string, entry: Entry): void {
-    this.uses.leave();
     entry.users -= 1;
     entry.lastUsed = Date.now();
     // Only a workspace that opened is kept: one refused (503) or failed has no files to count.
