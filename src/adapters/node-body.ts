@@ -55,7 +55,9 @@ function collect(req: IncomingMessage, stream: Readable, limit: number): Promise
       else chunks.push(chunk);
     };
     stream.on('data', onData);
+    let ended = false;
     stream.once('end', () => {
+      ended = true;
       socket.off('close', aborted);
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     });
@@ -67,12 +69,13 @@ function collect(req: IncomingMessage, stream: Readable, limit: number): Promise
         : ApiError.of('invalid_request', 'The request body was aborted.'),
       ),
     );
+    // A body that arrived whole but was dropped unread (its client left while the request waited) ends no more either.
     const aborted = () => {
-      if (!req.complete) stop(ApiError.of('invalid_request', 'The request body was aborted.'));
+      if (!ended && (!req.complete || req.destroyed)) stop(ApiError.of('invalid_request', 'The request body was aborted.'));
     };
     socket.once('close', aborted);
-    // A request read after a wait may have closed already: no `close` would come to settle this.
-    if (req.closed) aborted();
+    // A request read after a wait may have closed already (or its connection): no `close` would come to settle this.
+    if (req.closed || socket.destroyed) aborted();
     else req.once('close', aborted);
   });
 }
