@@ -21,6 +21,8 @@ export interface ControlPlaneOptions extends ControlDeps {
   sync?: (key?: string) => void | Promise<void>;
   /** Called for each unexpected failure (answered as a bare 500), with the error; the client sees none of it. */
   onUnexpected?: (error: unknown, request: EngineRequest) => void;
+  /** Aborted when the engine closes: every live stream ends on it. */
+  closing?: AbortSignal | undefined;
 }
 
 /** The control plane's answer, and which operation gave it, for the request log and the metrics. */
@@ -123,7 +125,8 @@ export function createControlPlane(options: ControlPlaneOptions): ControlPlane {
     // Checked against the operation in the spec, so it has the types generated from it.
     const answer: unknown = await (handlers[operationId] as (call: ControlCall<typeof operationId>) => unknown)(call as never);
     const onUnexpected = (error: unknown) => options.onUnexpected?.(error, request);
-    return answerResponse(route.status, answer, { head: request.method === 'HEAD', signal: request.signal, onUnexpected });
+    const { closing } = options;
+    return answerResponse(route.status, answer, { head: request.method === 'HEAD', signal: request.signal, closing, onUnexpected });
   };
 
   const respond = async (request: EngineRequest, resolved: Resolved, requestId: string): Promise<ControlPlaneResponse> => {

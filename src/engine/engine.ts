@@ -14,6 +14,7 @@ import type { EngineHeaders, EngineRequest, EngineResponse, OutHeaders } from '.
 import { exchangeValue, type Exchange } from '../v1/exchange.js';
 import { splitUrl, underV1 } from '../v1/match.js';
 import type { V1Pipeline } from '../v1/pipeline.js';
+import { whileOpen } from './closing.js';
 
 /** What the dispatcher announces, once per request, when its answer is made: the journal, the request log and the metrics listen. */
 export interface EngineEvents {
@@ -28,6 +29,16 @@ export interface Engine {
   handle(request: EngineRequest): EngineResponse | Promise<EngineResponse>;
 }
 
+/** An engine that can be closed: what every library sandbox closes first. */
+export interface ClosableEngine extends Engine {
+  /**
+   * Closes the engine, once and for all: the waits handed its signal stop
+   * (fault delays, live journal tails, which end), the answers still
+   * pending and every later request are answered 503 `service_unavailable`.
+   */
+  close(): void;
+}
+
 export interface EngineDeps {
   config: Pick<Config, 'corsOrigins'>;
   v1: V1Pipeline;
@@ -35,7 +46,12 @@ export interface EngineDeps {
   events: EngineEvents;
   /** Hears a failure of a listener of `events`; the client's answer is not changed by it. */
   onUnexpected?: ((error: unknown, request: { method: string; url: string }) => void) | undefined;
+  /** What `close()` aborts; the pipeline and the control plane hold its signal. Default one of the engine's own. */
+  closing?: AbortController | undefined;
 }
+
+/** Every request once the engine is closed: the sandbox does not come back, so no `Retry-After`. */
+const CLOSED = ApiError.of('service_unavailable', 'The sandbox is closed: it answers no more requests.');
 
 /** The path and query of a request target: an absolute-form target (`GET http://host/path`) routes by its path. */
 const originForm = (target: string): string => target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
@@ -47,7 +63,7 @@ const originForm = (target: string): string => target.replace(/^[a-z][a-z0-9+.-]
  * is answered here: the unknown path's 404, with /v1's CORS. Each answer is
  * announced once, when it is made (before the way in writes it).
  */
-export function createEngine({ config, v1, control, events, onUnexpected }: EngineDeps): Engine {
+export function createEngine({ config, v1, control, events, onUnexpected, closing = new AbortController() }: EngineDeps): ClosableEngine {
   const cors = createCors(config);
   const allows = (origin: string) => config.corsOrigins === '*' || config.corsOrigins.includes(origin);
   // A listener that throws is logged; the answer stands, and is never made a second time.
@@ -109,7 +125,15 @@ export function createEngine({ config, v1, control, events, onUnexpected }: Engi
     return unknown(request, start, { 'X-Request-Id': requestId });
   }
 
-  return { handle };
+  /** A request met by the engine's close: the Error body with its id (and /v1's CORS), not reported (the journal is closed). */
+  const refuse = (request: EngineRequest): EngineResponse => {
+    const out: OutHeaders = { 'X-Request-Id': requestIdOf(request.headers) };
+    if (underV1(originForm(request.url))) cors.actual(request.headers, out);
+    const { status, text } = errorAnswer(CLOSED, out, request);
+    return { status, headers: out, body: request.method === 'HEAD' ? undefined : text };
+  };
+
+  return { handle: whileOpen(handle, closing.signal, refuse), close: () => closing.abort(CLOSED) };
 }
 
 /** A client's id is kept when it is short visible ASCII (a UUID, a trace id); anything else is replaced, never echoed. */
