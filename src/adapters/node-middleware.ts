@@ -7,6 +7,7 @@ import { hasBody, NodeBody } from './node-body.js';
 import { requestSignal } from './node-signal.js';
 import { closeAfterAnswer } from './lingering-close.js';
 import { writeEngineResponse } from './node-response.js';
+import { clientOf } from './node-client-limits.js';
 
 /** Connect's and Express's middleware signature. */
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -43,6 +44,11 @@ class NodeRequest implements EngineRequest {
 
   get signal(): AbortSignal {
     return requestSignal(this.#res);
+  }
+
+  /** The peer's address, as the server's per-client caps count it: asked only by what is capped per client (a live tail). */
+  get client(): string {
+    return clientOf(this.#res.req.socket);
   }
 }
 

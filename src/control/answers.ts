@@ -46,6 +46,8 @@ export interface AnswerContext {
   signal: AbortSignal | undefined;
   /** Aborted when the sandbox closes: a live stream ends on it. */
   closing?: AbortSignal | undefined;
+  /** A slot for a live stream (its client's, under the stream cap): how to give it back; throws the 503 when none is left. */
+  takeSlot?: (() => () => void) | undefined;
   onUnexpected: ((error: unknown) => void) | undefined;
 }
 
@@ -58,7 +60,8 @@ export function answerResponse(status: number, answer: unknown, context: AnswerC
   if (answer instanceof EventStream) {
     const headers = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' };
     if (context.head) return { status, headers, body: undefined };
-    return { status, headers, body: eventStreamText(answer, context.signal, { closing: context.closing }) };
+    const onEnd = context.takeSlot?.();
+    return { status, headers, body: eventStreamText(answer, context.signal, { closing: context.closing, onEnd }) };
   }
   if (answer instanceof JsonPieces)
     return { status, headers: { 'Content-Type': 'application/json' }, body: context.head ? undefined : reported(answer.pieces, context.onUnexpected) };

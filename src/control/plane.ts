@@ -11,6 +11,7 @@ import { answerResponse, failureResponse } from './answers.js';
 import { createControlCors, type CorsOutcome } from './cors.js';
 import { adminOnly, adminOrApiKey, metricsTokenOnly, type CredentialCheck } from './credentials.js';
 import { decodeParams, matchRoot, matchUnder, pathUnder, queryOf, type MatchedRoute } from './match.js';
+import { createStreamSlots } from './stream-slots.js';
 
 export interface ControlPlaneOptions extends ControlDeps {
   /** spec/sandbox-control.yaml, checked against the route table (`loadControlSpec`): the engine reads no file. */
@@ -112,6 +113,8 @@ export function createControlPlane(options: ControlPlaneOptions): ControlPlane {
   const check = createControlChecks(spec, [options.interfaceSpec]);
   const handlers = createControlHandlers(options);
   const resolve = createResolver(options);
+  // As many live tails per client as the server lets one client hold connections.
+  const slots = createStreamSlots(options.config.maxConnectionsPerClient);
 
   /** The operation run on a request whose credential has passed: checked, synced, answered. */
   const run = async (request: EngineRequest, { operationId, route, rawParams }: MatchedRoute, search: string, body: unknown, apiKey: string | undefined) => {
@@ -125,8 +128,9 @@ export function createControlPlane(options: ControlPlaneOptions): ControlPlane {
     // Checked against the operation in the spec, so it has the types generated from it.
     const answer: unknown = await (handlers[operationId] as (call: ControlCall<typeof operationId>) => unknown)(call as never);
     const onUnexpected = (error: unknown) => options.onUnexpected?.(error, request);
+    const takeSlot = () => slots.take(request.client);
     const { closing } = options;
-    return answerResponse(route.status, answer, { head: request.method === 'HEAD', signal: request.signal, closing, onUnexpected });
+    return answerResponse(route.status, answer, { head: request.method === 'HEAD', signal: request.signal, closing, takeSlot, onUnexpected });
   };
 
   const respond = async (request: EngineRequest, resolved: Resolved, requestId: string): Promise<ControlPlaneResponse> => {

@@ -35,7 +35,10 @@ export const ERROR_CODES = {
     when: "the store area of the interface, which it does not describe; checkpoints on a backend without them; in a browser, what needs Node (a switch to Prism's or proxy mode, Prefer's code= or example=)",
   },
   upstream_unavailable: { status: 502, when: 'proxy mode: the upstream refused the connection, failed, or gave no whole answer within --upstream-timeout' },
-  service_unavailable: { status: 503, when: 'storage cannot be written now, every open workspace is busy, or the client holds too many connections' },
+  service_unavailable: {
+    status: 503,
+    when: 'storage cannot be written now, every open workspace is busy, the client holds too many connections or live journal tails, or the sandbox is closed',
+  },
   insufficient_storage: { status: 507, when: 'the disk holding the data is full or its quota used up' },
   quota_exceeded: { status: 507, when: 'the workspace holds its --quota-pets pets or --quota-bytes bytes' },
 } as const satisfies Record<string, ErrorCodeEntry>;

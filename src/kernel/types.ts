@@ -42,6 +42,8 @@ export interface EngineRequest {
   body?: Uint8Array | BodyReader | undefined;
   /** Aborted when the client is gone: a wait with no end of its own (a live tail, an upstream) stops on it. */
   signal?: AbortSignal | undefined;
+  /** Who sent it, for the caps per client: the peer's address on Node; undefined in process, where the process is one client. */
+  client?: string | undefined;
   /** The headers as sent (Node's `rawHeaders`: names in their case, in their order), for proxy mode; derived from `headers` when absent. */
   rawHeaders?: readonly string[] | undefined;
 }
