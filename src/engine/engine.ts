@@ -14,7 +14,7 @@ import type { EngineHeaders, EngineRequest, EngineResponse, OutHeaders } from '.
 import { exchangeValue, type Exchange } from '../v1/exchange.js';
 import { splitUrl, underV1 } from '../v1/match.js';
 import type { V1Pipeline } from '../v1/pipeline.js';
-import { whileOpen } from './closing.js';
+import { answerPendingAtClose, dropLate, type PendingAnswers } from './closing.js';
 
 /** What the dispatcher announces, once per request, when its answer is made: the journal, the request log and the metrics listen. */
 export interface EngineEvents {
@@ -125,15 +125,43 @@ export function createEngine({ config, v1, control, events, onUnexpected, closin
     return unknown(request, start, { 'X-Request-Id': requestId });
   }
 
-  /** A request met by the engine's close: the Error body with its id (and /v1's CORS), not reported (the journal is closed). */
-  const refuse = (request: EngineRequest): EngineResponse => {
+  return { handle: whileOpen(handle, closing.signal, refusal(cors)), close: () => closing.abort(CLOSED) };
+}
+
+type Handle = Engine['handle'];
+
+/** A request met by the engine's close: the Error body with its id (and /v1's CORS), not reported (the journal is closed). */
+const refusal =
+  (cors: Cors) =>
+  (request: EngineRequest): EngineResponse => {
     const out: OutHeaders = { 'X-Request-Id': requestIdOf(request.headers) };
     if (underV1(originForm(request.url))) cors.actual(request.headers, out);
     const { status, text } = errorAnswer(CLOSED, out, request);
     return { status, headers: out, body: request.method === 'HEAD' ? undefined : text };
   };
 
-  return { handle: whileOpen(handle, closing.signal, refuse), close: () => closing.abort(CLOSED) };
+/**
+ * `handle` until `closing` aborts; then `refuse` of every request, and of
+ * each still waiting for its answer, at once (engine/closing.ts). Here, not
+ * there: it runs for every request, and a create crosses no more files.
+ */
+function whileOpen(handle: Handle, closing: AbortSignal, refuse: (request: EngineRequest) => EngineResponse): Handle {
+  const pending: PendingAnswers = new Map();
+  answerPendingAtClose(closing, pending, refuse);
+  return (request) => {
+    if (closing.aborted) return refuse(request);
+    const answer = handle(request);
+    if (!(answer instanceof Promise)) return answer;
+    return new Promise((resolve, reject) => {
+      // Given once: by the engine's answer, or by the close, whichever comes first; a late answer is dropped.
+      const give = (response: EngineResponse) => (pending.delete(give) ? resolve(response) : dropLate(response));
+      pending.set(give, request);
+      answer.then(give, (error: unknown) => {
+        pending.delete(give);
+        reject(error as Error);
+      });
+    });
+  };
 }
 
 /** A client's id is kept when it is short visible ASCII (a UUID, a trace id); anything else is replaced, never echoed. */
