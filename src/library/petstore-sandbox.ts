@@ -30,6 +30,11 @@ export interface PetstoreSandbox {
   workspace(key?: string): Workspace;
   /** Listens on `port` (default the `port` option, else any free one) at 127.0.0.1 (or `host`); resolves with the origin. */
   listen(port?: number): Promise<string>;
-  /** Stops listening, flushes and closes the store. */
+  /**
+   * Releases everything (docs/library.md): live journal tails end, requests
+   * still waiting (a fault's delay) and every later one are answered 503,
+   * the listener stops, the store is flushed and closed. Calls after the
+   * first resolve with it.
+   */
   close(): Promise<void>;
 }
