@@ -30,6 +30,7 @@ class NodeRequest implements EngineRequest {
   readonly headers: EngineHeaders;
   readonly rawHeaders: readonly string[];
   readonly body: Uint8Array | BodyReader | undefined;
+  readonly peer: string | undefined;
   readonly #res: ServerResponse;
 
   constructor(req: IncomingMessage, res: ServerResponse) {
@@ -38,6 +39,8 @@ class NodeRequest implements EngineRequest {
     this.headers = req.headers;
     this.rawHeaders = req.rawHeaders;
     this.body = hasBody(req) ? (parsedBody(req) ?? new NodeBody(req)) : undefined;
+    // A Unix domain socket's peer has no address: '' (this machine's, as loopback is).
+    this.peer = req.socket.remoteAddress ?? '';
     this.#res = res;
   }
 
