@@ -6,7 +6,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import type { PactInteraction } from '../../contracts/pact-files.js';
-import { BODY_LIMIT, describeExchange, type ReportCase } from '../../contracts/report-case.js';
+import { BODY_LIMIT, cutBody, describeExchange, type ReportCase } from '../../contracts/report-case.js';
 import { pactCases, parseDuration } from '../../contracts/report-cases.js';
 import { toCtrf } from '../../contracts/report-ctrf.js';
 import { parseReportTargets } from '../../contracts/report-files.js';
@@ -71,6 +71,29 @@ describe('the CTRF writer', () => {
     expect(ctrfErrors(report)).toEqual([]);
     expect(report.results.summary).toMatchObject({ tests: 2, failed: 1, skipped: 1, passed: 0, duration: 1234 });
     expect(report.results.tests[0]).toMatchObject({ status: 'failed', rawStatus: 'error', duration: 13 });
+  });
+
+  it('cuts bodies as the JUnit writer does: a 3 MB response, a long request and the sides of a Pact difference', () => {
+    const big = `{"pets":[${'{"id":1,"name":"Rex"},'.repeat(150_000)}{"id":2}]}`;
+    expect(big.length).toBeGreaterThan(3_000_000);
+    const long: ReportCase = {
+      ...awkward,
+      request: { method: 'POST', url: '/v1/pets', body: 'q'.repeat(BODY_LIMIT * 2) },
+      response: { status: 200, body: big },
+      mismatches: [{ type: 'BodyMismatch', path: '$', expected: 'e'.repeat(BODY_LIMIT + 1), actual: big, mismatch: 'differs' }],
+    };
+    const report = toCtrf([long], RUN) as {
+      results: { tests: { extra: { request: { body: string }; response: { body: string }; mismatches: { expected: string; actual: string }[] } }[] };
+    };
+    const { extra } = report.results.tests[0] ?? { extra: undefined };
+    expect(extra?.response.body).toBe(`${big.slice(0, BODY_LIMIT)}... (${big.length - BODY_LIMIT} more characters)`);
+    expect(extra?.request.body).toBe(cutBody('q'.repeat(BODY_LIMIT * 2)));
+    expect(extra?.mismatches[0]).toMatchObject({ expected: cutBody('e'.repeat(BODY_LIMIT + 1)), actual: extra?.response.body });
+    expect(ctrfErrors(report)).toEqual([]);
+    // Whole report: what JUnit writes of the same case, give or take the markup.
+    expect(JSON.stringify(report).length).toBeLessThan(16 * BODY_LIMIT);
+    expect(toJUnit([long], RUN).length).toBeLessThan(16 * BODY_LIMIT);
+    expect(describeExchange(long)).toContain(extra?.response.body.split('\n')[0]);
   });
 });
 
