@@ -142,14 +142,14 @@ export async function verifyMain(argv: string[], program: VerifyProgram): Promis
     console.log(`Control plane: none at ${adminUrl}/__sandbox (Dredd finds an existing pet through the API instead)\n`);
   }
 
-  const guard = controlPlane ? await saveWorkspace(control, args.key, controlPlane, program.cli) : undefined;
+  const guard = controlPlane ? await saveWorkspace(control, controlPlane, program.cli) : undefined;
   if (guard === null) {
     outcomes.push({ tool: 'Workspace', ok: false, line: 'could not be saved, so nothing was run' });
     report(args, outcomes, cases, start);
     printSummary(outcomes);
     return 1;
   }
-  if (!controlPlane) console.log(`Changes: Dredd creates pets with the key ${args.key} (one for createPet's 201, one more if the list is empty); they stay.\n`);
+  if (!controlPlane) console.log(`Changes: Dredd creates pets with --key (one for createPet's 201, one more if the list is empty); they stay.\n`);
   const stopWatching = guard ? restoreOnSignal(guard.restore, (problem) => console.error(`verify: could not restore the workspace: ${problem}`)) : undefined;
   try {
     await runChecks(args, controlPlane, outcomes, cases);
