@@ -11,6 +11,7 @@ import { pactCases, parseDuration } from '../../contracts/report-cases.js';
 import { toCtrf } from '../../contracts/report-ctrf.js';
 import { parseReportTargets } from '../../contracts/report-files.js';
 import { toJUnit } from '../../contracts/report-junit.js';
+import { tempDir } from '../support/harness.js';
 import { ctrfErrors, junitErrors } from '../support/report-schemas.js';
 
 const RUN = { name: 'petstore-sandbox verify', target: 'http://127.0.0.1:1/v1', start: 1_700_000_000_000, stop: 1_700_000_001_234 };
@@ -142,9 +143,10 @@ describe('Pact cases', () => {
 
 describe('--report values', () => {
   it('resolve paths against the working folder and keep their order', () => {
-    expect(parseReportTargets(['ctrf=out.json', 'junit=/tmp/out.xml'], '/tmp')).toEqual([
-      { format: 'ctrf', path: '/tmp/out.json' },
-      { format: 'junit', path: '/tmp/out.xml' },
+    const dir = tempDir('petstore-report-');
+    expect(parseReportTargets(['ctrf=out.json', `junit=${dir}/out.xml`], dir)).toEqual([
+      { format: 'ctrf', path: `${dir}/out.json`, force: false },
+      { format: 'junit', path: `${dir}/out.xml`, force: false },
     ]);
     expect(parseReportTargets(undefined)).toEqual([]);
   });
