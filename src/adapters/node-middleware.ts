@@ -7,7 +7,6 @@ import { hasBody, NodeBody } from './node-body.js';
 import { requestSignal } from './node-signal.js';
 import { closeAfterAnswer } from './lingering-close.js';
 import { writeEngineResponse } from './node-response.js';
-import { clientOf } from './node-client-limits.js';
 
 /** Connect's and Express's middleware signature. */
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -31,6 +30,7 @@ class NodeRequest implements EngineRequest {
   readonly headers: EngineHeaders;
   readonly rawHeaders: readonly string[];
   readonly body: Uint8Array | BodyReader | undefined;
+  readonly peer: string | undefined;
   readonly #res: ServerResponse;
 
   constructor(req: IncomingMessage, res: ServerResponse) {
@@ -39,16 +39,15 @@ class NodeRequest implements EngineRequest {
     this.headers = req.headers;
     this.rawHeaders = req.rawHeaders;
     this.body = hasBody(req) ? (parsedBody(req) ?? new NodeBody(req)) : undefined;
+    // A Unix domain socket's peer has no address: '' (this machine's, as loopback is). An IPv4 peer is the same client
+    // over IPv6 (::ffff:10.0.0.1), as the server's connection cap counts it (node-client-limits.ts).
+    const address = req.socket.remoteAddress ?? '';
+    this.peer = address.startsWith('::ffff:') ? address.slice(7) : address;
     this.#res = res;
   }
 
   get signal(): AbortSignal {
     return requestSignal(this.#res);
-  }
-
-  /** The peer's address, as the server's per-client caps count it: asked only by what is capped per client (a live tail). */
-  get client(): string {
-    return clientOf(this.#res.req.socket);
   }
 }
 

@@ -128,7 +128,7 @@ export function createControlPlane(options: ControlPlaneOptions): ControlPlane {
     // Checked against the operation in the spec, so it has the types generated from it.
     const answer: unknown = await (handlers[operationId] as (call: ControlCall<typeof operationId>) => unknown)(call as never);
     const onUnexpected = (error: unknown) => options.onUnexpected?.(error, request);
-    const takeSlot = () => slots.take(request.client);
+    const takeSlot = () => slots.take(request.peer);
     const { closing } = options;
     return answerResponse(route.status, answer, { head: request.method === 'HEAD', signal: request.signal, closing, takeSlot, onUnexpected });
   };

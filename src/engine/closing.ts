@@ -7,7 +7,11 @@
  * reaches them all. The per-request part, one check and a map of what is
  * pending, is the dispatcher's own (engine.ts): a create crosses no more files.
  */
+import { ApiError } from '../kernel/errors.js';
 import { isEngineStream, type EngineRequest, type EngineResponse } from '../kernel/types.js';
+
+/** Every request once the engine is closed: the sandbox does not come back, so no `Retry-After`. */
+export const CLOSED = ApiError.of('service_unavailable', 'The sandbox is closed: it answers no more requests.');
 
 /** The answers not made yet: each one's way to its caller, and its request. */
 export type PendingAnswers = Map<(response: EngineResponse) => void, EngineRequest>;

@@ -21,7 +21,10 @@ export interface ErrorCodeEntry {
 export const ERROR_CODES = {
   invalid_request: { status: 400, when: 'a query, body, header or control-plane value the operation cannot take' },
   unauthorized: { status: 401, when: 'a missing, malformed or unknown API key (or admin token, on the control plane)' },
-  forbidden: { status: 403, when: 'the control plane with a wrong admin token, or with an API key' },
+  forbidden: {
+    status: 403,
+    when: 'the control plane with a wrong admin token, or with an API key; a request sent to a host name not allowed, or from another machine while the documented secrets are accepted',
+  },
   not_found: { status: 404, when: 'no pet with that id, no fixture set or checkpoint of that name, or no route' },
   method_not_allowed: { status: 405, when: 'a /v1 path asked with a method it does not have (Allow lists those it has), or CONNECT' },
   request_timeout: { status: 408, when: 'the request head or the whole request did not arrive in time' },

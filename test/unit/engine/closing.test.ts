@@ -14,7 +14,15 @@ const CLOSED = { code: 'service_unavailable', status: 503, message: 'The sandbox
 function engineWithHeldAnswers() {
   const held: ((response: ControlPlaneResponse) => void)[] = [];
   const control: ControlPlane = { handle: () => new Promise((resolve) => held.push(resolve)) };
-  return { engine: createEngine({ config: { corsOrigins: '*' }, v1: NO_V1, control, events: EVENTS }), held };
+  return {
+    engine: createEngine({
+      config: { corsOrigins: '*', host: '127.0.0.1', allowedHosts: [], apiKeys: ['sandbox-key'], adminToken: 'sandbox-admin' },
+      v1: NO_V1,
+      control,
+      events: EVENTS,
+    }),
+    held,
+  };
 }
 
 const bodyOf = (response: EngineResponse): unknown => JSON.parse(response.body as string);
