@@ -68,10 +68,19 @@ function headerLines(headers: Record<string, string | string[]> | undefined): st
   return Object.entries(headers ?? {}).flatMap(([name, value]) => [value].flat().map((v) => `  ${name}: ${redactHeader(name, String(v))}`));
 }
 
+/** A body (or a Pact difference's side) as every report writes it: its first {@link BODY_LIMIT} characters, saying how many were left out. */
+export function cutBody(body: string): string {
+  return body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}... (${body.length - BODY_LIMIT} more characters)` : body;
+}
+
 function bodyLines(body: string | undefined): string[] {
   if (body === undefined || body === '') return [];
-  const cut = body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}... (${body.length - BODY_LIMIT} more characters)` : body;
-  return ['', ...cut.split('\n').map((line) => `  ${line}`)];
+  return [
+    '',
+    ...cutBody(body)
+      .split('\n')
+      .map((line) => `  ${line}`),
+  ];
 }
 
 /** The request and the response of a case as plain text, for a JUnit failure's text and `system-out`, and CTRF's `trace`. */
@@ -88,7 +97,9 @@ export function describeExchange(c: ReportCase): string {
   if (c.mismatches?.length) {
     lines.push('Response differences (expected -> actual):');
     for (const m of c.mismatches)
-      lines.push(`  ${m.type}${m.path ? ` ${m.path}` : ''}: ${m.mismatch}${m.expected !== undefined ? ` (${m.expected} -> ${m.actual ?? ''})` : ''}`);
+      lines.push(
+        `  ${m.type}${m.path ? ` ${m.path}` : ''}: ${m.mismatch}${m.expected !== undefined ? ` (${cutBody(m.expected)} -> ${cutBody(m.actual ?? '')})` : ''}`,
+      );
   }
   return lines.join('\n');
 }

@@ -3,7 +3,7 @@
  * as `ctrf`'s published JSON schema describes it).
  */
 import { randomUUID } from 'node:crypto';
-import { describeExchange, redactHeader, type ReportCase } from './report-case.js';
+import { cutBody, describeExchange, redactHeader, type ReportCase, type ReportMismatch } from './report-case.js';
 import type { ReportRun } from './report-run.js';
 
 /** The CTRF specification version this writer follows. */
@@ -21,6 +21,19 @@ const redacted = (headers: Record<string, string | string[]> | undefined) =>
     ]),
   );
 
+/** A request's or a response's data: credentials redacted, the body cut as in `trace` (and as JUnit's). */
+const exchanged = <T extends { headers?: Record<string, string | string[]>; body?: string }>(part: T) => ({
+  ...part,
+  headers: redacted(part.headers),
+  ...(part.body === undefined ? {} : { body: cutBody(part.body) }),
+});
+
+const cutSides = (m: ReportMismatch): ReportMismatch => ({
+  ...m,
+  ...(m.expected === undefined ? {} : { expected: cutBody(m.expected) }),
+  ...(m.actual === undefined ? {} : { actual: cutBody(m.actual) }),
+});
+
 function test(c: ReportCase): Record<string, unknown> {
   const trace = describeExchange(c);
   return {
@@ -34,10 +47,10 @@ function test(c: ReportCase): Record<string, unknown> {
     ...(c.message ? { message: c.message } : {}),
     ...(trace ? { trace } : {}),
     extra: {
-      ...(c.request ? { request: { ...c.request, headers: redacted(c.request.headers) } } : {}),
-      ...(c.response ? { response: { ...c.response, headers: redacted(c.response.headers) } } : {}),
+      ...(c.request ? { request: exchanged(c.request) } : {}),
+      ...(c.response ? { response: exchanged(c.response) } : {}),
       ...(c.expectedStatus ? { expectedStatus: c.expectedStatus } : {}),
-      ...(c.mismatches ? { mismatches: c.mismatches } : {}),
+      ...(c.mismatches ? { mismatches: c.mismatches.map(cutSides) } : {}),
       ...(c.providerStates ? { providerStates: c.providerStates } : {}),
     },
   };

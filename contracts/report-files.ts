@@ -1,12 +1,13 @@
 /**
  * `verify --report FORMAT=PATH`: which files to write, checked before
- * anything runs, and written once the run is over.
+ * anything runs, and written once the run is over (report-path.ts says
+ * which paths verify writes, and how).
  */
-import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { ReportCase } from './report-case.js';
 import { toCtrf } from './report-ctrf.js';
 import { toJUnit } from './report-junit.js';
+import { reportPathProblem, writeReportFile } from './report-path.js';
 import type { ReportRun } from './report-run.js';
 
 /** The formats `--report` knows, with what each file holds. */
@@ -21,31 +22,16 @@ export interface ReportTarget {
   format: ReportFormat;
   /** Absolute. */
   path: string;
-}
-
-/** Why a path cannot be written, or undefined when it can (checked now, so a bad path never waits for a whole run). */
-function unwritable(path: string): string | undefined {
-  try {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) return 'it is a directory';
-    if (stat) accessSync(path, constants.W_OK);
-    else {
-      const folder = statSync(dirname(path), { throwIfNoEntry: false });
-      if (!folder?.isDirectory()) return `its folder ${dirname(path)} does not exist`;
-      accessSync(dirname(path), constants.W_OK);
-    }
-    return undefined;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EACCES' ? 'permission denied' : (error as Error).message;
-  }
+  /** `--force`: a file there that verify did not write may be overwritten (never a symbolic link). */
+  force: boolean;
 }
 
 /**
  * The `--report` values as targets; throws an Error whose message names the
  * bad value (a usage error) for an unknown format, a missing path, a path
- * given twice or one that cannot be written.
+ * given twice or one that cannot be written (see report-path.ts).
  */
-export function parseReportTargets(values: readonly string[] | undefined, cwd = process.cwd()): ReportTarget[] {
+export function parseReportTargets(values: readonly string[] | undefined, cwd = process.cwd(), force = false): ReportTarget[] {
   const targets: ReportTarget[] = [];
   for (const value of values ?? []) {
     const match = /^([^=]*)=(.*)$/.exec(value);
@@ -56,9 +42,9 @@ export function parseReportTargets(values: readonly string[] | undefined, cwd = 
     if (!file) throw new Error(`--report ${format}= needs a file path`);
     const path = resolve(cwd, file);
     if (targets.some((t) => t.path === path)) throw new Error(`--report: ${file} is given twice`);
-    const problem = unwritable(path);
+    const problem = reportPathProblem(path, force);
     if (problem) throw new Error(`--report ${format}=${file}: cannot write there: ${problem}`);
-    targets.push({ format: format as ReportFormat, path });
+    targets.push({ format: format as ReportFormat, path, force });
   }
   return targets;
 }
@@ -69,7 +55,7 @@ export function writeReports(targets: readonly ReportTarget[], cases: ReportCase
   const problems: string[] = [];
   for (const target of targets) {
     try {
-      writeFileSync(target.path, REPORT_FORMATS[target.format](cases, run));
+      writeReportFile(target.path, REPORT_FORMATS[target.format](cases, run), target.force);
       written.push(`${target.format} ${target.path}`);
     } catch (error) {
       problems.push(`${target.format} ${target.path}: ${(error as Error).message}`);

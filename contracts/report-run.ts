@@ -1,3 +1,6 @@
+/** The name every report of verify carries (JUnit's `testsuites name`, CTRF's `generatedBy`): how verify knows a report it wrote. */
+export const REPORT_GENERATOR = 'petstore-sandbox verify';
+
 /** What a report says about the run as a whole. */
 export interface ReportRun {
   /** The report's title, e.g. `petstore-sandbox verify`. */

@@ -16,6 +16,7 @@ import { listInteractions, listPactFiles, PACTS_DIR } from './pact-files.js';
 import type { ReportCase } from './report-case.js';
 import { dreddCases, outcomeCases, pactCases } from './report-cases.js';
 import { parseReportTargets, writeReports, type ReportTarget } from './report-files.js';
+import { REPORT_GENERATOR } from './report-run.js';
 import { printDredd, printSummary, type Outcome } from './verify-report.js';
 import { restoreWorkspace, saveWorkspace } from './verify-workspace.js';
 import { restoreOnSignal } from './workspace-guard.js';
@@ -43,6 +44,7 @@ Options:
   --pacts <dir>          folder of pact files (default: contracts/pacts)
   --report <fmt>=<file>  also write a report for CI: junit=<file> (JUnit XML) or ctrf=<file> (CTRF JSON);
                          repeat it for several files. One test case per Dredd transaction and Pact interaction
+  --force                overwrite a --report file that is not a report verify wrote (a symlink never)
   --verbose              also print Dredd's own report
   -h, --help             this text
 
@@ -86,7 +88,7 @@ function readArgs(argv: string[]) {
   const target = values.target.replace(/\/+$/, '');
   let reports: ReportTarget[];
   try {
-    reports = parseReportTargets(values.report);
+    reports = parseReportTargets(values.report, process.cwd(), values.force === true);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -142,14 +144,14 @@ export async function verifyMain(argv: string[], program: VerifyProgram): Promis
     console.log(`Control plane: none at ${adminUrl}/__sandbox (Dredd finds an existing pet through the API instead)\n`);
   }
 
-  const guard = controlPlane ? await saveWorkspace(control, args.key, controlPlane, program.cli) : undefined;
+  const guard = controlPlane ? await saveWorkspace(control, controlPlane, program.cli) : undefined;
   if (guard === null) {
     outcomes.push({ tool: 'Workspace', ok: false, line: 'could not be saved, so nothing was run' });
     report(args, outcomes, cases, start);
     printSummary(outcomes);
     return 1;
   }
-  if (!controlPlane) console.log(`Changes: Dredd creates pets with the key ${args.key} (one for createPet's 201, one more if the list is empty); they stay.\n`);
+  if (!controlPlane) console.log(`Changes: Dredd creates pets with --key (one for createPet's 201, one more if the list is empty); they stay.\n`);
   const stopWatching = guard ? restoreOnSignal(guard.restore, (problem) => console.error(`verify: could not restore the workspace: ${problem}`)) : undefined;
   try {
     await runChecks(args, controlPlane, outcomes, cases);
@@ -165,7 +167,7 @@ export async function verifyMain(argv: string[], program: VerifyProgram): Promis
 /** Writes the `--report` files, if any; a file that cannot be written fails the run. */
 function report(args: Args, outcomes: Outcome[], cases: ReportCase[], start: number): void {
   if (args.reports.length === 0) return;
-  const run = { name: 'petstore-sandbox verify', target: args.target, start, stop: Date.now() };
+  const run = { name: REPORT_GENERATOR, target: args.target, start, stop: Date.now() };
   const { written, problems } = writeReports(args.reports, [...outcomeCases(outcomes), ...cases], run);
   console.log(`\nReports: ${written.length ? written.join(', ') : 'none written'}`);
   for (const problem of problems) outcomes.push({ tool: 'Report', ok: false, line: `could not write ${problem}` });

@@ -6,6 +6,7 @@ export const VERIFY_OPTIONS = {
   'admin-token': { type: 'string' },
   pacts: { type: 'string' },
   report: { type: 'string', multiple: true },
+  force: { type: 'boolean' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

@@ -1,6 +1,8 @@
 /**
  * What `verify` says about the workspace it works in: saved before the
- * run (and where), restored after it (or what was left behind).
+ * run (and where), restored after it (or what was left behind). It names
+ * the workspace by its id, never by the key: verify's output goes to CI
+ * logs, which many people can read.
  */
 import type { ControlClient } from '../src/control/client.js';
 import type { Outcome } from './verify-report.js';
@@ -10,16 +12,17 @@ import { guardWorkspace, type WorkspaceGuard } from './workspace-guard.js';
  * Saves the key's workspace before provider states replace its data;
  * null when it cannot be saved (then nothing runs).
  */
-export async function saveWorkspace(control: ControlClient, key: string, adminUrl: string, cli: string): Promise<WorkspaceGuard | null> {
+export async function saveWorkspace(control: ControlClient, adminUrl: string, cli: string): Promise<WorkspaceGuard | null> {
   try {
     const guard = await guardWorkspace(control);
     const where = guard.checkpoint ? `checkpoint '${guard.checkpoint}'` : 'memory (the sandbox keeps no checkpoint for it)';
-    console.log(`Workspace of key ${key}: saved in ${where}; restored when verify ends.`);
-    if (guard.checkpoint) console.log(`  If verify is killed: ${cli} checkpoint restore ${guard.checkpoint} --url ${adminUrl} --key ${key}`);
+    console.log(`Workspace ${guard.workspace} (of --key): saved in ${where}; restored when verify ends.`);
+    if (guard.checkpoint)
+      console.log(`  If verify is killed: ${cli} checkpoint restore ${guard.checkpoint} --url ${adminUrl} --key <the API key of workspace ${guard.workspace}>`);
     console.log('');
     return guard;
   } catch (error) {
-    console.log(`Workspace of key ${key}: could not be saved: ${(error as Error).message}\n`);
+    console.log(`Workspace of --key: could not be saved: ${(error as Error).message}\n`);
     return null;
   }
 }

@@ -10,6 +10,8 @@ import type { ControlResult } from '../src/control/routes.js';
 
 /** The key's workspace as it was before the run, and how to put it back. */
 export interface WorkspaceGuard {
+  /** The workspace's id as the control plane names it (a keyed hash of the key): what verify prints, never the key. */
+  readonly workspace: string;
   /** The checkpoint holding the workspace in the sandbox itself, when the sandbox keeps checkpoints. */
   readonly checkpoint: string | undefined;
   /** Puts back the data and removes the faults the run added; once, however often it is called. */
@@ -32,7 +34,8 @@ export const runCheckpointName = (now = new Date()): string => `verify-${now.toI
  */
 export async function guardWorkspace(control: ControlClient): Promise<WorkspaceGuard> {
   const exported = await control.call('exportWorkspace');
-  const faultsBefore = new Set((await control.call('listFaults')).faults.map((fault) => fault.id));
+  const listed = await control.call('listFaults');
+  const faultsBefore = new Set(listed.faults.map((fault) => fault.id));
   const checkpoint = await saveCheckpoint(control, runCheckpointName());
   let restoring: Promise<void> | undefined;
   const restore = async () => {
@@ -41,6 +44,7 @@ export async function guardWorkspace(control: ControlClient): Promise<WorkspaceG
       if (!faultsBefore.has(fault.id)) await control.call('deleteFault', { path: { faultId: fault.id } });
   };
   return {
+    workspace: listed.workspace,
     checkpoint,
     restore: () => (restoring ??= restore()),
   };

@@ -38,7 +38,7 @@ pact and coverage work directly on the data file when no sandbox runs):
   copy --to <API key> [--checkpoint <name>]
                             the workspace's data (or one of its checkpoints) into
                             the workspace of another key
-  mcp --url <origin> [--admin-token-file <file>] [--key <API key>]
+  mcp --url <origin> [--admin-token-file <file>] [--key <API key>] [--timeout <seconds>]
                             an MCP server on stdio for coding agents: tools that
                             drive the sandbox at --url through its control plane
                             (data, faults, journal, coverage, checkpoints, mode)

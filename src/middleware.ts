@@ -14,7 +14,7 @@ export type { PetstoreSandbox } from './library/create-sandbox.js';
 export interface SandboxMiddleware extends Middleware {
   /** The sandbox it serves, once made: its workspaces' controls, its in-process `fetch`. */
   readonly sandbox: Promise<PetstoreSandbox>;
-  /** Closes the sandbox (flushes a data file; a memory store is gone). */
+  /** Closes the sandbox: live tails end, waiting requests and every later one are answered 503, a data file is flushed (docs/library.md). */
   close(): Promise<void>;
 }
 

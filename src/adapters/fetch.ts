@@ -9,6 +9,38 @@ export interface FetchHandlerOptions {
   decoders?: BodyDecoders;
 }
 
+/**
+ * What a server that speaks fetch tells its handler of the connection, as
+ * its second argument, in the shapes the common ones pass: `remoteAddress`
+ * (this sandbox's own), Deno's `remoteAddr.hostname`, `@hono/node-server`'s
+ * `incoming.socket.remoteAddress`, Bun's `requestIP(request).address`.
+ */
+export interface FetchConnectionInfo {
+  remoteAddress?: string | undefined;
+  remoteAddr?: { hostname?: string | undefined } | undefined;
+  incoming?: { socket?: { remoteAddress?: string | undefined } | undefined } | undefined;
+  requestIP?: ((request: Request) => { address?: string | undefined } | null | undefined) | undefined;
+}
+
+/**
+ * The peer address of a connection's info, for the exposure rule; undefined
+ * when none is given (the request was made in process), '' when a server
+ * named its connection but no address (a Unix domain socket).
+ */
+export function peerOf(request: Request, info: FetchConnectionInfo | undefined): string | undefined {
+  if (info === undefined || info === null || typeof info !== 'object') return undefined;
+  const address =
+    info.remoteAddress ??
+    info.remoteAddr?.hostname ??
+    info.incoming?.socket?.remoteAddress ??
+    (typeof info.requestIP === 'function' ? info.requestIP(request)?.address : undefined);
+  if (typeof address === 'string') return address;
+  return 'incoming' in info || 'remoteAddr' in info ? '' : undefined;
+}
+
+/** A fetch handler: a Request and, from a server that passes it, its connection's info (FetchConnectionInfo). */
+export type FetchHandler = (request: Request, info?: FetchConnectionInfo) => Promise<Response>;
+
 /** Statuses whose response has no body by definition (the Response constructor refuses one). */
 const NO_BODY = new Set([101, 103, 204, 205, 304]);
 const encoder = new TextEncoder();
@@ -70,17 +102,25 @@ async function answer(engine: Engine, request: EngineRequest, buffered = false):
  * that speak fetch. The request's body is handed to the engine as a reader
  * (read, and its Content-Encoding undone, only when and as far as the
  * engine asks); the answer becomes a Response, a stream (the live journal,
- * a large export) as a ReadableStream pulled as the caller reads.
+ * a large export) as a ReadableStream pulled as the caller reads. A server
+ * that passes its connection's info as the second argument (Deno's,
+ * Bun's, `@hono/node-server`'s, or `{ remoteAddress }`) has the exposure
+ * rule judge its peer; without one the request is taken as made in process.
  */
-export function createFetchHandler(engine: Engine, options: FetchHandlerOptions = {}): (request: Request) => Promise<Response> {
-  return async (request) => {
+export function createFetchHandler(engine: Engine, options: FetchHandlerOptions = {}): FetchHandler {
+  return async (request, info) => {
     const url = new URL(request.url);
+    const peer = peerOf(request, info);
+    const headers = headersOf(request.headers);
+    // A Request carries where it was sent in its URL, not as a header: for a peer's request, that is the Host judged.
+    if (peer !== undefined) headers.host ??= url.host;
     const engineRequest: EngineRequest = {
       method: request.method,
       url: url.pathname + url.search,
-      headers: headersOf(request.headers),
+      headers,
       body: await fetchBody(request, options.decoders),
       signal: request.signal,
+      peer,
     };
     return answer(engine, engineRequest);
   };

@@ -25,8 +25,8 @@ export function perClientCap(wanted: number, connections: number): { perClient: 
 }
 
 /** The client a socket belongs to: its address, an IPv4 one the same whether it came over IPv4 or IPv6. */
-const clientOf = (socket: Socket): string => {
-  const address = socket.remoteAddress ?? '';
+export const clientOf = (socket: Pick<Socket, 'remoteAddress'>): string => {
+  const address = socket.remoteAddress ?? 'unknown';
   return address.startsWith('::ffff:') ? address.slice(7) : address;
 };
 

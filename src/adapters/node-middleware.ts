@@ -30,6 +30,7 @@ class NodeRequest implements EngineRequest {
   readonly headers: EngineHeaders;
   readonly rawHeaders: readonly string[];
   readonly body: Uint8Array | BodyReader | undefined;
+  readonly peer: string | undefined;
   readonly #res: ServerResponse;
 
   constructor(req: IncomingMessage, res: ServerResponse) {
@@ -38,6 +39,10 @@ class NodeRequest implements EngineRequest {
     this.headers = req.headers;
     this.rawHeaders = req.rawHeaders;
     this.body = hasBody(req) ? (parsedBody(req) ?? new NodeBody(req)) : undefined;
+    // A Unix domain socket's peer has no address: '' (this machine's, as loopback is). An IPv4 peer is the same client
+    // over IPv6 (::ffff:10.0.0.1), as the server's connection cap counts it (node-client-limits.ts).
+    const address = req.socket.remoteAddress ?? '';
+    this.peer = address.startsWith('::ffff:') ? address.slice(7) : address;
     this.#res = res;
   }
 

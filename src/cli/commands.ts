@@ -38,6 +38,7 @@ export const COMMAND_OPTIONS = {
   format: { type: 'string' },
   'fail-under': { type: 'string' },
   all: { type: 'boolean' },
+  timeout: { type: 'string' },
 } as const;
 
 /** A failure to report: the message is printed, the exit code is 1 (2 for usage). */

@@ -8,12 +8,14 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Config } from '../config/load.js';
 import { PACKAGE_VERSION } from '../config/paths.js';
 import { loadControlSpec } from '../server/control-spec.js';
-import { createMcpServer } from '../mcp/server.js';
+import { createMcpServer, DEFAULT_TIMEOUT_MS } from '../mcp/server.js';
 import { loadSpec } from '../openapi/load-spec.js';
+import { mcpTimeoutMs } from './mcp-usage.js';
 
 /**
  * Serves MCP on this process's stdin and stdout for the sandbox at `--url`,
- * with the admin token of `config` (`--admin-token-file`); resolves with
+ * with the admin token of `config` (`--admin-token-file`), each call given
+ * up after `--timeout` seconds (default 10); resolves with
  * the exit code once the client closes stdin, or on SIGINT or SIGTERM.
  */
 export async function runMcp(config: Config, extra: Record<string, string | boolean | undefined>, say: (line: string) => void): Promise<number> {
@@ -22,6 +24,7 @@ export async function runMcp(config: Config, extra: Record<string, string | bool
     origin,
     adminToken: config.adminToken,
     ...(typeof extra.key === 'string' ? { key: extra.key } : {}),
+    timeoutMs: mcpTimeoutMs(extra.timeout) ?? DEFAULT_TIMEOUT_MS,
     version: PACKAGE_VERSION,
     control: loadControlSpec(),
     api: loadSpec(),

@@ -2,6 +2,7 @@
  * `petstore-sandbox` (or `petstore-sandbox serve`): start the sandbox, say
  * where it is, serve until SIGINT or SIGTERM, then drain, flush and stop.
  */
+import { exposureNotices } from '../config/exposure.js';
 import { ConfigError, DEFAULT_API_KEY, type Config } from '../config/load.js';
 import { isLoopbackHost } from '../config/exposure.js';
 import { LockError, LockedError } from '../store/file/lock.js';
@@ -133,6 +134,7 @@ export async function serve(config: Config): Promise<number> {
   logger.info(`  try:       curl -H 'Authorization: Bearer ${key ?? '<API key>'}' ${baseUrl}/pets`);
   logger.info(`  health:    ${origin}/readyz   metrics: ${origin}/metrics`);
   for (const notice of sandbox.notices) logger.info(`  note:      ${notice}`);
+  for (const warning of exposureNotices(config)) logger.warn(`  warning:   ${warning}`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       // Readiness fails first, so a load balancer stops sending before the listener closes (the rolling-update pattern).

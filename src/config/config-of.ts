@@ -5,6 +5,7 @@ import { STORE_OPTIONS, storeConfigOf, type StoreConfig } from './store.js';
 import { opsConfigOf, OPS_OPTIONS, type OpsConfig } from './ops.js';
 import { OPEN_KEY_OPTIONS, openKeysConfigOf, type OpenKeysConfig } from './open-keys.js';
 import { adminTokenConfigOf, apiKeysOf, readSecret, type AdminTokenConfig, type ConfigIo } from './secrets.js';
+import { ALLOWED_HOSTS_OPTIONS, allowedHostsConfigOf, type AllowedHostsConfig } from './allowed-hosts.js';
 
 export { ConfigError } from './error.js';
 export type { ConfigIo } from './secrets.js';
@@ -12,7 +13,7 @@ export type { ConfigIo } from './secrets.js';
 export { ANSWERING_MODES, MODES, type Mode } from './modes.js';
 
 /** Everything the sandbox can be told, after defaults (the operator's logs, metrics and shutdown in OpsConfig). Frozen. */
-export interface Config extends OpsConfig, StoreConfig, OpenKeysConfig, AdminTokenConfig {
+export interface Config extends OpsConfig, StoreConfig, OpenKeysConfig, AdminTokenConfig, AllowedHostsConfig {
   /** TCP port; 0 picks a free one. Default 4010. */
   readonly port: number;
   /** Interface to listen on. Default 127.0.0.1 (use 0.0.0.0 to share the sandbox). */
@@ -70,6 +71,7 @@ export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin';
 export const OPTIONS = {
   port: { env: 'PETSTORE_PORT', default: '4010', help: 'TCP port (0 = any free port)' },
   host: { env: 'PETSTORE_HOST', default: '127.0.0.1', help: 'interface to listen on' },
+  ...ALLOWED_HOSTS_OPTIONS,
   data: { env: 'PETSTORE_DATA', default: './data/db.json', help: 'lowdb data file' },
   ...STORE_OPTIONS,
   seed: { env: 'PETSTORE_SEED', default: '1', help: 'faker seed for fresh data' },
@@ -188,14 +190,16 @@ export function configFromValues(
     const options = { value: { flag: name, env: OPTIONS[name].env }, file: { flag: file, env: OPTIONS[file].env }, default: OPTIONS[name].default };
     return readSecret(options, values, env, io);
   };
-  const apiKeys = apiKeysOf(secret('api-keys'));
-  const admin = adminTokenConfigOf(secret('admin-token'), DEFAULT_ADMIN_TOKEN);
+  const keysSecret = secret('api-keys');
+  const apiKeys = apiKeysOf(keysSecret);
+  const admin = adminTokenConfigOf(secret('admin-token'), DEFAULT_ADMIN_TOKEN, [keysSecret]);
   const origins = list('cors-origins', get('cors-origins'));
   const host = get('host').trim();
   if (!host) throw new ConfigError('--host must not be empty');
   return Object.freeze({
     port: integer('port', get('port'), 0, 65535),
     host,
+    ...allowedHostsConfigOf(get),
     ...storeConfigOf(get, integer, resolvePath),
     seed: integer('seed', get('seed'), 0, 2 ** 32 - 1),
     count: integer('count', get('count'), 0, 1_000_000),

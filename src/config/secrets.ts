@@ -3,6 +3,8 @@ import { ConfigError } from './error.js';
 /** How loadConfig reads secret files; tests give their own. */
 export interface ConfigIo {
   readFile(path: string): string;
+  /** Whether any user of the machine may read the file: a secret in it is then no secret (a warning, never a refusal). */
+  readableByAnyone?(path: string): boolean;
 }
 
 /** The four ways to give one secret: a value or a file, each as a flag or a variable. */
@@ -17,6 +19,8 @@ export interface Secret {
   text: string;
   source: string;
   fromFile: boolean;
+  /** Said at start-up when the secret's file is open to every user of the machine. */
+  warning?: string;
 }
 
 /**
@@ -40,7 +44,10 @@ export function readSecret(options: SecretOptions, flags: Record<string, unknown
     if (path === undefined) continue;
     const source = `${label(options.file)} '${path}'`;
     try {
-      return { text: io.readFile(path), source, fromFile: true };
+      const text = io.readFile(path);
+      const open = io.readableByAnyone?.(path) === true;
+      const warning = `${source} can be read by every user of this machine: chmod o-r it (0600 keeps it to its owner)`;
+      return { text, source, fromFile: true, ...(open ? { warning } : {}) };
     } catch (error) {
       throw new ConfigError(`cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
     }
@@ -72,16 +79,19 @@ export function apiKeysOf(secret: Secret): string[] {
 
 /** Where the admin token came from, for the start-up line: never the token itself. */
 export interface AdminTokenConfig {
+  /** What start-up says of the secrets (a token file every user may read); never a secret. */
+  readonly secretWarnings: readonly string[];
   /** Token for the control plane under /__sandbox, given as a value or a file. Default `sandbox-admin`. */
   readonly adminToken: string;
   /** Where it came from: `default` when it is the documented default (which may be shown), else the flag or variable (with the file's path) that gave it. */
   readonly adminTokenFrom: string;
 }
 
-/** The admin token of a secret, and where it came from. */
-export function adminTokenConfigOf(secret: Secret, documented: string): AdminTokenConfig {
+/** The admin token of a secret, where it came from, and the warnings of it and of `others` (the API keys' secret). */
+export function adminTokenConfigOf(secret: Secret, documented: string, others: readonly Secret[] = []): AdminTokenConfig {
   const adminToken = adminTokenOf(secret);
-  return { adminToken, adminTokenFrom: adminToken === documented ? 'default' : secret.source };
+  const secretWarnings = Object.freeze([secret, ...others].flatMap((s) => (s.warning === undefined ? [] : [s.warning])));
+  return { adminToken, adminTokenFrom: adminToken === documented ? 'default' : secret.source, secretWarnings };
 }
 
 /** The admin token of a secret; a file's surrounding whitespace (its trailing newline) is not part of it. */

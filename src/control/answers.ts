@@ -44,6 +44,10 @@ export interface AnswerContext {
   /** A HEAD request: a stream is neither started nor followed. */
   head: boolean;
   signal: AbortSignal | undefined;
+  /** Aborted when the sandbox closes: a live stream ends on it. */
+  closing?: AbortSignal | undefined;
+  /** A slot for a live stream (its client's, under the stream cap): how to give it back; throws the 503 when none is left. */
+  takeSlot?: (() => () => void) | undefined;
   onUnexpected: ((error: unknown) => void) | undefined;
 }
 
@@ -53,12 +57,12 @@ export interface AnswerContext {
  * (the metrics), or a live event stream (`text/event-stream`).
  */
 export function answerResponse(status: number, answer: unknown, context: AnswerContext): EngineResponse {
-  if (answer instanceof EventStream)
-    return {
-      status,
-      headers: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' },
-      body: context.head ? undefined : eventStreamText(answer, context.signal),
-    };
+  if (answer instanceof EventStream) {
+    const headers = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' };
+    if (context.head) return { status, headers, body: undefined };
+    const onEnd = context.takeSlot?.();
+    return { status, headers, body: eventStreamText(answer, context.signal, { closing: context.closing, onEnd }) };
+  }
   if (answer instanceof JsonPieces)
     return { status, headers: { 'Content-Type': 'application/json' }, body: context.head ? undefined : reported(answer.pieces, context.onUnexpected) };
   if (answer instanceof TextAnswer)

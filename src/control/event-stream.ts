@@ -40,15 +40,22 @@ interface Pending {
 
 const DONE: IteratorResult<string> = { done: true, value: undefined };
 
+/** What else ends a stream: the sandbox closing, and who is told once it has ended (its slot freed). */
+export interface StreamEnds {
+  closing?: AbortSignal | undefined;
+  onEnd?: (() => void) | undefined;
+}
+
 /**
  * An event stream as the text of its events, piece by piece. It follows at
  * once, so no event between the answer and its first read is lost, and
- * stops following (listener removed, heartbeat cleared) when `signal`
- * aborts, when the consumer stops iterating (`return`), or when the
- * consumer falls more than 4 MiB of unread text behind: then the iterable
- * ends. A stream whose signal has aborted already follows nothing.
+ * stops following (listener removed, heartbeat cleared) when `signal` or
+ * `closing` aborts, when the consumer stops iterating (`return`), or when
+ * the consumer falls more than 4 MiB of unread text behind: then the
+ * iterable ends, and `onEnd` is called once. A stream whose signal has
+ * aborted already follows nothing.
  */
-export function eventStreamText(stream: EventStream, signal?: AbortSignal): AsyncIterable<string> {
+export function eventStreamText(stream: EventStream, signal?: AbortSignal, { closing, onEnd }: StreamEnds = {}): AsyncIterable<string> {
   const pending: Pending = { texts: [], bytes: 0, ended: false, wake: undefined };
   let stop = () => {};
   let beat: ReturnType<typeof setInterval> | undefined;
@@ -59,6 +66,8 @@ export function eventStreamText(stream: EventStream, signal?: AbortSignal): Asyn
     clearInterval(beat);
     stop();
     signal?.removeEventListener('abort', end);
+    closing?.removeEventListener('abort', end);
+    onEnd?.();
     pending.wake?.();
   };
   // Counted in UTF-16 code units: a bound on memory, not an exact byte count, costs no encoding per event.
@@ -69,13 +78,14 @@ export function eventStreamText(stream: EventStream, signal?: AbortSignal): Asyn
     if (pending.bytes > MAX_UNREAD_BYTES) end();
     else pending.wake?.();
   };
-  // The operation awaited before this (a journal read) may have outlived its client: then nothing is started.
-  if (signal?.aborted) end();
+  // The operation awaited before this (a journal read) may have outlived its client, or the sandbox: then nothing is started.
+  if (signal?.aborted || closing?.aborted) end();
   else for (const event of stream.first) push(formatEvent(event));
   if (!pending.ended) {
     stop = stream.follow((event) => push(formatEvent(event)));
     beat = setInterval(() => push(': keep-alive\n\n'), HEARTBEAT_MS);
     signal?.addEventListener('abort', end, { once: true });
+    closing?.addEventListener('abort', end, { once: true });
   }
   return { [Symbol.asyncIterator]: () => reader(pending, end) };
 }

@@ -12,6 +12,7 @@ import { answerResponse, failureResponse } from './answers.js';
 import { createControlCors, type CorsOutcome } from './cors.js';
 import { adminOnly, adminOrApiKey, metricsTokenOnly, type CredentialCheck } from './credentials.js';
 import { decodeParams, matchRoot, matchUnder, pathUnder, queryOf, type MatchedRoute } from './match.js';
+import { createStreamSlots } from './stream-slots.js';
 
 export interface ControlPlaneOptions extends ControlDeps {
   /** spec/sandbox-control.yaml, checked against the route table (`loadControlSpec`): the engine reads no file. */
@@ -22,6 +23,8 @@ export interface ControlPlaneOptions extends ControlDeps {
   sync?: (key?: string) => void | Promise<void>;
   /** Called for each unexpected failure (answered as a bare 500), with the error; the client sees none of it. */
   onUnexpected?: (error: unknown, request: EngineRequest) => void;
+  /** Aborted when the engine closes: every live stream ends on it. */
+  closing?: AbortSignal | undefined;
 }
 
 /** The control plane's answer, and which operation gave it, for the request log and the metrics. */
@@ -111,6 +114,8 @@ export function createControlPlane(options: ControlPlaneOptions): ControlPlane {
   const check = createControlChecks(spec, [options.interfaceSpec]);
   const handlers = createControlHandlers(options);
   const resolve = createResolver(options);
+  // As many live tails per client as the server lets one client hold connections.
+  const slots = createStreamSlots(options.config.maxConnectionsPerClient);
 
   /** The operation run on a request whose credential has passed: checked, synced, answered. */
   const run = async (request: EngineRequest, { operationId, route, rawParams }: MatchedRoute, search: string, body: unknown, apiKey: string | undefined) => {
@@ -124,7 +129,9 @@ export function createControlPlane(options: ControlPlaneOptions): ControlPlane {
     // Checked against the operation in the spec, so it has the types generated from it.
     const answer: unknown = await (handlers[operationId] as (call: ControlCall<typeof operationId>) => unknown)(call as never);
     const onUnexpected = (error: unknown) => options.onUnexpected?.(error, request);
-    return answerResponse(route.status, answer, { head: request.method === 'HEAD', signal: request.signal, onUnexpected });
+    const takeSlot = () => slots.take(request.peer);
+    const { closing } = options;
+    return answerResponse(route.status, answer, { head: request.method === 'HEAD', signal: request.signal, closing, takeSlot, onUnexpected });
   };
 
   const respond = async (request: EngineRequest, resolved: Resolved, requestId: string): Promise<ControlPlaneResponse> => {

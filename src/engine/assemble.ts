@@ -1,5 +1,5 @@
 import type { Config, Mode } from '../config/load.js';
-import { createEngine, type Engine } from './engine.js';
+import { createEngine, type ClosableEngine } from './engine.js';
 import { createControlPlane } from '../control/plane.js';
 import type { Interceptor, ModeHandler, V1Exchange } from '../kernel/operation.js';
 import { createV1Pipeline } from '../v1/pipeline.js';
@@ -46,7 +46,7 @@ export interface EngineParts {
 
 /** The engine assembled, and the reporting its events feed (the Node server reports its pages and refused connections there too). */
 export interface AssembledEngine {
-  engine: Engine;
+  engine: ClosableEngine;
   reporting: ReturnType<typeof createReporting>;
 }
 
@@ -115,6 +115,8 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
   const sync = backend.sync?.bind(backend);
   const onUnexpected = (error: unknown, request: { method: string; url: string }) =>
     logger.error(`Unexpected error on ${request.method} ${request.url}`, error);
+  // Aborted by the engine's close: the faults' delays and the live journal tails stop on it.
+  const closing = new AbortController();
   const control = createControlPlane({
     config,
     runtime,
@@ -135,6 +137,7 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     metrics,
     ...(sync ? { sync } : {}),
     onUnexpected,
+    closing: closing.signal,
   });
   const modes = { ...parts.modes, stateful: createStatefulMode(workspaces) };
   checkModes(spec, modes);
@@ -148,7 +151,8 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     interceptors: [faults.interceptor, parts.prefer],
     sync,
     onUnexpected,
+    closing: closing.signal,
   });
   const events = { exchange: reporting.onResponse, answered: reporting.onAnswered };
-  return { engine: createEngine({ config, v1, control, events, onUnexpected }), reporting };
+  return { engine: createEngine({ config, v1, control, events, onUnexpected, closing }), reporting };
 }

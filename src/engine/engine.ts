@@ -1,41 +1,22 @@
 /**
  * The dispatcher: one `handle(request)` that every way in calls (the Node
  * server and middleware, the fetch handler, MSW, the library's `fetch` and
- * `handle`), so the answers cannot differ by way in. It gives each request
- * its id, owns /v1's CORS, and routes: /v1 to its pipeline, the control
- * plane's requests to it, anything else to the unknown path's 404.
+ * `handle`), so the answers cannot differ by way in. It applies the
+ * exposure rule first (engine/exposure-gate.ts), gives each request its id,
+ * owns /v1's CORS, and routes: /v1 to its pipeline, the control plane's
+ * requests to it, anything else to the unknown path's 404.
  */
-import type { Config } from '../config/load.js';
-import type { ControlPlane } from '../control/plane.js';
 import { errorAnswer } from '../kernel/error-exit.js';
 import { ApiError } from '../kernel/errors.js';
-import type { AnsweredRequest, V1Exchange } from '../kernel/operation.js';
 import type { EngineHeaders, EngineRequest, EngineResponse, OutHeaders } from '../kernel/types.js';
 import { exchangeValue, type Exchange } from '../v1/exchange.js';
 import { splitUrl, underV1 } from '../v1/match.js';
-import type { V1Pipeline } from '../v1/pipeline.js';
+import type { ClosableEngine, Engine, EngineDeps } from './engine-types.js';
+import { answerPendingAtClose, CLOSED, dropLate, type PendingAnswers } from './closing.js';
+import { exposureRule, refusedAnswer, type ExposureConfig } from './exposure-gate.js';
+import { uuidFromRandomValues } from '../kernel/uuid.js';
 
-/** What the dispatcher announces, once per request, when its answer is made: the journal, the request log and the metrics listen. */
-export interface EngineEvents {
-  /** A /v1 request (but a preflight) and what it became. */
-  exchange(exchange: V1Exchange): void;
-  /** Any other request: the control plane, the probes, a preflight, an unknown path. */
-  answered(answered: AnsweredRequest): void;
-}
-
-/** The engine: one function every way in calls, a request of plain values in, its answer out. Never rejects. */
-export interface Engine {
-  handle(request: EngineRequest): EngineResponse | Promise<EngineResponse>;
-}
-
-export interface EngineDeps {
-  config: Pick<Config, 'corsOrigins'>;
-  v1: V1Pipeline;
-  control: ControlPlane;
-  events: EngineEvents;
-  /** Hears a failure of a listener of `events`; the client's answer is not changed by it. */
-  onUnexpected?: ((error: unknown, request: { method: string; url: string }) => void) | undefined;
-}
+export type { ClosableEngine, Engine, EngineDeps, EngineEvents } from './engine-types.js';
 
 /** The path and query of a request target: an absolute-form target (`GET http://host/path`) routes by its path. */
 const originForm = (target: string): string => target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
@@ -47,8 +28,9 @@ const originForm = (target: string): string => target.replace(/^[a-z][a-z0-9+.-]
  * is answered here: the unknown path's 404, with /v1's CORS. Each answer is
  * announced once, when it is made (before the way in writes it).
  */
-export function createEngine({ config, v1, control, events, onUnexpected }: EngineDeps): Engine {
+export function createEngine({ config, v1, control, events, onUnexpected, closing = new AbortController() }: EngineDeps): ClosableEngine {
   const cors = createCors(config);
+  const gate = createGate(config);
   const allows = (origin: string) => config.corsOrigins === '*' || config.corsOrigins.includes(origin);
   // A listener that throws is logged; the answer stands, and is never made a second time.
   const answered = (request: EngineRequest, start: number, response: EngineResponse, operation?: string): EngineResponse => {
@@ -95,8 +77,10 @@ export function createEngine({ config, v1, control, events, onUnexpected }: Engi
 
   function handle(given: EngineRequest): EngineResponse | Promise<EngineResponse> {
     const start = performance.now();
+    const requestId = requestIdOf(given.headers);
+    const refusal = given.peer === undefined ? undefined : gate(given, given.peer);
+    if (refusal) return answered(given, start, refusedAnswer(refusal, given, requestId));
     const request = given.url.charCodeAt(0) === 47 ? given : { ...given, url: originForm(given.url) };
-    const requestId = requestIdOf(request.headers);
     if (underV1(request.url)) {
       const out: OutHeaders = { 'X-Request-Id': requestId };
       if (request.method === 'OPTIONS') return preflight(request, start, out);
@@ -109,23 +93,91 @@ export function createEngine({ config, v1, control, events, onUnexpected }: Engi
     return unknown(request, start, { 'X-Request-Id': requestId });
   }
 
-  return { handle };
+  const screen = (request: EngineRequest) => {
+    const refusal = request.peer === undefined ? undefined : gate(request, request.peer);
+    return refusal && refusedAnswer(refusal, request, requestIdOf(request.headers));
+  };
+  return { handle: whileOpen(handle, closing.signal, refusal(cors)), screen, close: () => closing.abort(CLOSED) };
+}
+
+type Handle = Engine['handle'];
+
+/** A request met by the engine's close: the Error body with its id (and /v1's CORS), not reported (the journal is closed). */
+const refusal =
+  (cors: Cors) =>
+  (request: EngineRequest): EngineResponse => {
+    const out: OutHeaders = { 'X-Request-Id': requestIdOf(request.headers) };
+    if (underV1(originForm(request.url))) cors.actual(request.headers, out);
+    const { status, text } = errorAnswer(CLOSED, out, request);
+    return { status, headers: out, body: request.method === 'HEAD' ? undefined : text };
+  };
+
+/**
+ * `handle` until `closing` aborts; then `refuse` of every request, and of
+ * each still waiting for its answer, at once (engine/closing.ts). Here, not
+ * there: it runs for every request, and a create crosses no more files.
+ */
+function whileOpen(handle: Handle, closing: AbortSignal, refuse: (request: EngineRequest) => EngineResponse): Handle {
+  const pending: PendingAnswers = new Map();
+  answerPendingAtClose(closing, pending, refuse);
+  return (request) => {
+    if (closing.aborted) return refuse(request);
+    const answer = handle(request);
+    if (!(answer instanceof Promise)) return answer;
+    return new Promise((resolve, reject) => {
+      // Given once: by the engine's answer, or by the close, whichever comes first; a late answer is dropped.
+      const give = (response: EngineResponse) => (pending.delete(give) ? resolve(response) : dropLate(response));
+      pending.set(give, request);
+      answer.then(give, (error: unknown) => {
+        pending.delete(give);
+        reject(error as Error);
+      });
+    });
+  };
 }
 
 /** A client's id is kept when it is short visible ASCII (a UUID, a trace id); anything else is replaced, never echoed. */
 const ACCEPTED = /^[\x21-\x7e]{1,128}$/;
 
 /**
- * A version 4 UUID from `getRandomValues`, for a page served over plain
- * HTTP from another host than localhost: browsers offer `randomUUID` only
- * in secure contexts, `getRandomValues` everywhere.
+ * The exposure rule (engine/exposure-gate.ts) as the dispatcher applies it
+ * to a request a way in saw come from `peer`: the Host first, then loopback
+ * only while the documented secrets are accepted; the probes and /metrics
+ * are open. The Host values already allowed cost a lookup (bounded, emptied
+ * when full); a peer's address, a test of its text.
  */
-export function uuidFromRandomValues(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+type Gate = (request: EngineRequest, peer: string) => ApiError | undefined;
+
+function createGate(config: ExposureConfig): Gate {
+  const exposure = exposureRule(config);
+  const hostsAllowed = new Set<string>();
+  return (request, peer) => {
+    const { url } = request;
+    const q = url.indexOf('?');
+    if (OPEN_PATHS.has(q === -1 ? url : url.slice(0, q))) return undefined;
+    // An absolute-form target names where it was sent in its authority, not in Host.
+    const host = url.charCodeAt(0) === 47 ? request.headers.host : (/^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1] ?? request.headers.host);
+    const name = Array.isArray(host) ? host[0] : host;
+    if (name !== undefined && name !== '' && !hostsAllowed.has(name)) {
+      const refused = exposure.judgeHost(name);
+      if (refused) return refused;
+      if (hostsAllowed.size >= 64) hostsAllowed.clear();
+      hostsAllowed.add(name);
+    }
+    return exposure.loopbackOnly !== undefined && !isLoopbackPeer(peer) ? exposure.loopbackOnly : undefined;
+  };
+}
+
+/** Paths every peer may ask by any name: the probes and the metrics carry no secret (/metrics has its own token). */
+const OPEN_PATHS = new Set(['/livez', '/readyz', '/metrics']);
+
+/**
+ * Whether a peer's address (a socket's `remoteAddress`) is this machine's
+ * loopback: 127.0.0.0/8, ::1, or 127.x mapped into IPv6, in the forms a
+ * socket reports them; or '', the peer of a Unix domain socket.
+ */
+export function isLoopbackPeer(address: string): boolean {
+  return address === '' || address.startsWith('127.') || address === '::1' || /^(::ffff:127\.|0:0:0:0:0:0:0:1$)/i.test(address);
 }
 
 /** Node's and a secure page's native UUIDs, else the same made from random values. */
@@ -161,7 +213,7 @@ interface Cors {
  * transport can carry them. With any origin allowed, an actual request gets
  * two constant headers.
  */
-function createCors(config: Pick<Config, 'corsOrigins'>): Cors {
+function createCors(config: EngineDeps['config']): Cors {
   const origins = config.corsOrigins;
   const origin =
     origins === '*' ?

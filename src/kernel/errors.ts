@@ -21,7 +21,10 @@ export interface ErrorCodeEntry {
 export const ERROR_CODES = {
   invalid_request: { status: 400, when: 'a query, body, header or control-plane value the operation cannot take' },
   unauthorized: { status: 401, when: 'a missing, malformed or unknown API key (or admin token, on the control plane)' },
-  forbidden: { status: 403, when: 'the control plane with a wrong admin token, or with an API key' },
+  forbidden: {
+    status: 403,
+    when: 'the control plane with a wrong admin token, or with an API key; a request sent to a host name not allowed, or from another machine while the documented secrets are accepted',
+  },
   not_found: { status: 404, when: 'no pet with that id, no fixture set or checkpoint of that name, or no route' },
   method_not_allowed: { status: 405, when: 'a /v1 path asked with a method it does not have (Allow lists those it has), or CONNECT' },
   request_timeout: { status: 408, when: 'the request head or the whole request did not arrive in time' },
@@ -35,7 +38,10 @@ export const ERROR_CODES = {
     when: "the store area of the interface, which it does not describe; checkpoints on a backend without them; in a browser, what needs Node (a switch to Prism's or proxy mode, Prefer's code= or example=)",
   },
   upstream_unavailable: { status: 502, when: 'proxy mode: the upstream refused the connection, failed, or gave no whole answer within --upstream-timeout' },
-  service_unavailable: { status: 503, when: 'storage cannot be written now, every open workspace is busy, or the client holds too many connections' },
+  service_unavailable: {
+    status: 503,
+    when: 'storage cannot be written now, every open workspace is busy, the client holds too many connections or live journal tails, or the sandbox is closed',
+  },
   insufficient_storage: { status: 507, when: 'the disk holding the data is full or its quota used up' },
   quota_exceeded: { status: 507, when: 'the workspace holds its --quota-pets pets or --quota-bytes bytes' },
 } as const satisfies Record<string, ErrorCodeEntry>;

@@ -23,6 +23,8 @@ export interface OperationRequest {
   url: string;
   /** Aborted once the client is gone (or answered): a wait with no end of its own stops on it. */
   readonly signal?: AbortSignal;
+  /** Aborted when the sandbox closes, with the 503 to answer: such a wait stops on it too. */
+  readonly closing?: AbortSignal | undefined;
 }
 
 /** What a mode answers; the app adds the spec's fixed headers and writes it. */

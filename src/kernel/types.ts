@@ -42,6 +42,14 @@ export interface EngineRequest {
   body?: Uint8Array | BodyReader | undefined;
   /** Aborted when the client is gone: a wait with no end of its own (a live tail, an upstream) stops on it. */
   signal?: AbortSignal | undefined;
+  /**
+   * The address of the peer the request came from over a network (a
+   * socket's `remoteAddress`): the exposure rule judges it (the Host
+   * allow-list, and loopback only with the documented secrets), and the caps
+   * per client count by it. Undefined for a request made in process: it
+   * crossed no network, and the process is one client.
+   */
+  peer?: string | undefined;
   /** The headers as sent (Node's `rawHeaders`: names in their case, in their order), for proxy mode; derived from `headers` when absent. */
   rawHeaders?: readonly string[] | undefined;
 }

@@ -48,6 +48,7 @@ export function browserConfigOf(options: CreateSandboxOptions = {}): Config {
   set('admin-token', options.adminToken);
   set('port', options.port);
   set('host', options.host);
+  set('allowed-hosts', options.allowedHosts);
   set('log-level', 'silent');
   for (const [name, value] of Object.entries(options.options ?? {})) {
     if (!Object.hasOwn(OPTIONS, name)) throw new ConfigError(`Unknown option '--${name}'`);

@@ -92,6 +92,9 @@ export async function createBrowserSandbox(options: CreateSandboxOptions = {}): 
     handler: createFetchHandler(engine, fetchOptions),
     handle: (request) => engine.handle(request),
     workspace: (key = config.apiKeys[0] as string) => workspaceOf(client, key),
-    close: () => backend.close(),
+    close: () => {
+      engine.close();
+      return backend.close();
+    },
   };
 }

@@ -21,7 +21,7 @@ export interface MswSandbox {
   workspace(key?: string): Workspace;
   /** Sends a request to the sandbox in process, without MSW: a path (`'/v1/pets'`), a URL or a Request. */
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
-  /** Closes the sandbox; the handlers answer no more. */
+  /** Closes the sandbox: live tails end, waiting requests and every later one are answered 503 (docs/library.md). */
   close(): Promise<void>;
 }
 

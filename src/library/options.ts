@@ -22,6 +22,12 @@ export interface CreateSandboxOptions {
   port?: number;
   /** Where `listen()` listens. Default 127.0.0.1. */
   host?: string;
+  /**
+   * Host names a request may be sent to beyond localhost, IP addresses and
+   * `host` (`.example.com` for a domain, `'*'` for any): a request over a
+   * network to any other name is refused (DNS rebinding). Default none.
+   */
+  allowedHosts?: readonly string[];
   /** Any other option of the command line by its flag's name, e.g. `{ 'journal-size': 500, 'open-keys': true }`. */
   options?: Readonly<Record<string, string | number | boolean>>;
 }
@@ -49,6 +55,7 @@ export function configOf(options: CreateSandboxOptions = {}): Config {
     ...flag('admin-token', options.adminToken),
     ...flag('port', options.port ?? 0),
     ...flag('host', options.host),
+    ...flag('allowed-hosts', options.allowedHosts),
     // A library logs nothing unless asked: its host has a logger of its own.
     ...flag('log-level', options.options?.['log-level'] === undefined ? 'silent' : undefined),
     ...Object.entries(options.options ?? {}).flatMap(([name, value]) => flag(name, value)),

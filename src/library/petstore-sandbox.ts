@@ -1,3 +1,4 @@
+import type { FetchHandler } from '../adapters/fetch.js';
 import type { EngineRequest, EngineResponse } from '../kernel/types.js';
 import type { Workspace } from './workspace.js';
 
@@ -18,8 +19,14 @@ export interface PetstoreSandbox {
    * Request. Answers exactly as the server does.
    */
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
-  /** The fetch handler itself, `(Request) => Promise<Response>`, for a runtime or a library that takes one (MSW). */
-  readonly handler: (request: Request) => Promise<Response>;
+  /**
+   * The fetch handler itself, `(Request, info?) => Promise<Response>`, for a
+   * runtime or a library that takes one. A server passing its connection's
+   * info (Deno's, Bun's, `@hono/node-server`'s, or `{ remoteAddress }`) has
+   * the exposure rule judge that peer (docs/configuration.md, "Sharing the
+   * sandbox"); without it the request is taken as made in process.
+   */
+  readonly handler: FetchHandler;
   /**
    * The engine itself: a request as plain values in (a body as bytes, or a
    * reader the engine asks within each route's limit), the answer as plain
@@ -30,6 +37,11 @@ export interface PetstoreSandbox {
   workspace(key?: string): Workspace;
   /** Listens on `port` (default the `port` option, else any free one) at 127.0.0.1 (or `host`); resolves with the origin. */
   listen(port?: number): Promise<string>;
-  /** Stops listening, flushes and closes the store. */
+  /**
+   * Releases everything (docs/library.md): live journal tails end, requests
+   * still waiting (a fault's delay) and every later one are answered 503,
+   * the listener stops, the store is flushed and closed. Calls after the
+   * first resolve with it.
+   */
   close(): Promise<void>;
 }

@@ -5,7 +5,10 @@
  * and each refusal is the control plane's own Error body, not the SDK's.
  *
  * The admin token is sent to the sandbox and nowhere else: every result
- * and error is scrubbed of it before it leaves, whatever the sandbox says.
+ * and error is scrubbed of it before it leaves, whatever the sandbox says
+ * (scrub.ts). A sandbox that does not answer within the timeout is a tool
+ * error, as is an argument no request can carry: a call never ends in a
+ * protocol error but for a tool that does not exist.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -20,6 +23,7 @@ import {
 import { ControlError, createControlClient, type ControlClient } from '../control/client.js';
 import { ApiError } from '../kernel/errors.js';
 import type { Spec } from '../openapi/spec.js';
+import { scrubText, scrubValue } from './scrub.js';
 import { ArgumentError, createTools, toRequest, type Tool } from './tools.js';
 
 export interface McpServerOptions {
@@ -28,11 +32,16 @@ export interface McpServerOptions {
   adminToken: string;
   /** The workspace a tool acts on when its call names none (`--key`); default the sandbox's first key. */
   key?: string;
+  /** How long a call waits for the sandbox's answer before it is given up, in milliseconds; default {@link DEFAULT_TIMEOUT_MS}. */
+  timeoutMs?: number;
   version: string;
   /** The control plane's spec and the interface's (which it refers to): the tools' schemas come from them. */
   control: Spec;
   api: Spec;
 }
+
+/** How long a call waits for the sandbox by default: a control-plane call takes milliseconds, a silent sandbox should not hold a client for minutes. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** The specs as the sandbox serves them (no credential needed), each a resource at its own URL. */
 const RESOURCES = [
@@ -48,12 +57,22 @@ const RESOURCES = [
 /** `ControlClient.text` for an operation chosen at run time. */
 type TextAny = (operationId: string, input: unknown, options: { key?: string }) => Promise<string>;
 
-/** `value` with every occurrence of `secret` replaced, through its JSON text. */
-function scrub<T>(value: T, secret: string): T {
-  if (secret === '') return value;
-  const text = JSON.stringify(value);
-  return text.includes(secret) ? (JSON.parse(text.split(secret).join('[admin token]')) as T) : value;
+/** Where a call goes, and how long it may wait there. */
+interface Sandbox {
+  origin: string;
+  timeoutMs: number;
+  client: ControlClient;
 }
+
+/** Whether a failure is the call's own timeout (`AbortSignal.timeout`), before the answer's head or during its body. */
+const timedOut = (error: unknown): boolean =>
+  error instanceof Error && (error.name === 'TimeoutError' || (error.cause instanceof Error && error.cause.name === 'TimeoutError'));
+
+const silence = ({ origin, timeoutMs }: Pick<Sandbox, 'origin' | 'timeoutMs'>): string =>
+  `The sandbox at ${origin} did not answer within ${timeoutMs / 1000} s (mcp --timeout); the call was given up.`;
+
+/** How much of an unexpected failure's message a tool error repeats. */
+const MESSAGE_SHOWN = 300;
 
 const errorResult = (body: { code: string; message: string; status: number }): CallToolResult => ({
   isError: true,
@@ -73,36 +92,46 @@ function structured(text: string): { structuredContent?: Record<string, unknown>
 }
 
 /** One tool call: the control plane's answer, its Error body, or why none came. */
-async function callTool(client: ControlClient, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
-  let request;
+async function callTool(sandbox: Sandbox, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
   try {
-    request = toRequest(tool, args);
+    return await sendCall(sandbox, tool, args);
   } catch (error) {
     if (error instanceof ArgumentError) return errorResult(ApiError.of('invalid_request', error.message).toBody());
-    throw error;
+    if (timedOut(error)) return { isError: true, content: [{ type: 'text', text: silence(sandbox) }] };
+    // Anything else the arguments provoked is still this call's failure, not the protocol's.
+    const message = `${tool.name} could not be called: ${(error instanceof Error ? error.message : String(error)).slice(0, MESSAGE_SHOWN)}`;
+    return errorResult(ApiError.of('internal', message).toBody());
   }
+}
+
+/** The call sent: its answer or Error body; throws an ArgumentError, or why no answer came. */
+async function sendCall({ client }: Sandbox, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
+  const request = toRequest(tool, args);
   const input = { path: request.path, query: request.query, ...(request.body ? { body: request.body } : {}) };
   try {
     // The text as sent: an int64 keeps its digits; the structured copy is for clients that read it.
     const text = await (client.text as TextAny)(tool.operationId, input, request.key === undefined ? {} : { key: request.key });
     return { content: [{ type: 'text', text }], ...structured(text) };
   } catch (error) {
-    if (!(error instanceof ControlError)) throw error;
+    if (!(error instanceof ControlError) || timedOut(error)) throw error;
     if (error.body && error.status !== undefined) return errorResult({ code: error.body.code, message: error.body.message, status: error.status });
     return { isError: true, content: [{ type: 'text', text: error.message }] };
   }
 }
 
 /** Reads a spec from the sandbox. */
-async function readResource(uri: string, origin: string): Promise<{ contents: { uri: string; mimeType: string; text: string }[] }> {
+async function readResource(uri: string, sandbox: Sandbox): Promise<{ contents: { uri: string; mimeType: string; text: string }[] }> {
+  const { origin } = sandbox;
   if (!RESOURCES.some((r) => `${origin}${r.path}` === uri)) throw new McpError(ErrorCode.InvalidParams, `No resource ${uri}.`);
   let res: Response;
+  let text: string;
   try {
-    res = await fetch(uri);
+    res = await fetch(uri, { signal: AbortSignal.timeout(sandbox.timeoutMs) });
+    text = await res.text();
   } catch (error) {
+    if (timedOut(error)) throw new McpError(ErrorCode.InternalError, silence(sandbox));
     throw new McpError(ErrorCode.InternalError, `Cannot reach the sandbox at ${origin}: ${String((error as Error).cause ?? (error as Error).message)}`);
   }
-  const text = await res.text();
   if (!res.ok) throw new McpError(ErrorCode.InternalError, `The sandbox answered ${res.status} for ${uri}: ${text.slice(0, 300)}`);
   return { contents: [{ uri, mimeType: 'application/json', text }] };
 }
@@ -111,9 +140,9 @@ async function readResource(uri: string, origin: string): Promise<{ contents: { 
 function guarded<A extends unknown[], R>(token: string, handler: (...args: A) => Promise<R> | R): (...args: A) => Promise<R> {
   return async (...args) => {
     try {
-      return scrub(await handler(...args), token);
+      return scrubValue(await handler(...args), token);
     } catch (error) {
-      const message = (error as Error).message.split(token).join('[admin token]');
+      const message = scrubText((error as Error).message, token);
       throw error instanceof McpError ? new McpError(error.code, message.replace(/^MCP error -?\d+: /, '')) : new McpError(ErrorCode.InternalError, message);
     }
   };
@@ -122,7 +151,9 @@ function guarded<A extends unknown[], R>(token: string, handler: (...args: A) =>
 /** Creates the MCP server of the sandbox at `options.origin`; connect it to a transport to serve. */
 export function createMcpServer(options: McpServerOptions): Server {
   const origin = options.origin.replace(/\/+$/, '');
-  const client = createControlClient({ origin, adminToken: options.adminToken, ...(options.key === undefined ? {} : { key: options.key }) });
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const client = createControlClient({ origin, adminToken: options.adminToken, timeoutMs, ...(options.key === undefined ? {} : { key: options.key }) });
+  const sandbox: Sandbox = { origin, timeoutMs, client };
   const tools = new Map(createTools(options.control, options.api).map((tool) => [tool.name, tool]));
   const server = new Server(
     { name: 'petstore-sandbox', version: options.version },
@@ -132,16 +163,16 @@ export function createMcpServer(options: McpServerOptions): Server {
     },
   );
   const token = options.adminToken;
-  server.setRequestHandler(
-    ListToolsRequestSchema,
-    guarded(token, () => ({ tools: [...tools.values()].map(({ name, description, schema }) => ({ name, description, inputSchema: schema })) })),
-  );
+  // From the package's own spec, never from the sandbox: nothing to scrub, and a token such as `status` must not rename a schema's property.
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...tools.values()].map(({ name, description, schema }) => ({ name, description, inputSchema: schema })),
+  }));
   server.setRequestHandler(
     CallToolRequestSchema,
     guarded(token, ({ params }) => {
       const tool = tools.get(params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool named '${params.name}'.`);
-      return callTool(client, tool, params.arguments ?? {});
+      return callTool(sandbox, tool, params.arguments ?? {});
     }),
   );
   server.setRequestHandler(
@@ -150,7 +181,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   );
   server.setRequestHandler(
     ReadResourceRequestSchema,
-    guarded(token, ({ params }) => readResource(params.uri, origin)),
+    guarded(token, ({ params }) => readResource(params.uri, sandbox)),
   );
   return server;
 }

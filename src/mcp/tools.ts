@@ -71,21 +71,50 @@ export interface ToolRequest {
   key: string | undefined;
 }
 
-/** Why the arguments cannot even be sent: an argument the request has no place for, or no value for a path. */
+/** Why the arguments cannot even be sent: an argument the request has no place for, no value for a path, or a value no request can carry. */
 export class ArgumentError extends Error {}
 
 const SCALAR = new Set(['string', 'number', 'boolean']);
+/** The longest API key a call sends: far past any configured one, far below the 16 KiB a request head may take. */
+export const MAX_KEY_LENGTH = 1024;
+/** The longest path or query value a call sends, for the same head. */
+export const MAX_URL_VALUE_LENGTH = 4096;
+/** What `X-Sandbox-Key` can carry: visible ASCII (a line break would end the header, and `fetch` refuses it). */
+const KEY_TEXT = /^[\x21-\x7e]+$/;
+/** An unpaired surrogate, which no URL can encode. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** How much of an argument's name a message repeats: the names come from the caller. */
+const NAME_SHOWN = 40;
 
-/** A value for a URL or a header: scalars as their text; anything else cannot be sent there. */
+/** An argument's name as a message shows it, cut to {@link NAME_SHOWN} characters. */
+const shown = (name: string): string => `'${name.length > NAME_SHOWN ? `${name.slice(0, NAME_SHOWN)}...` : name}'`;
+
+/**
+ * A value for a URL or a header: scalars as their text; anything else, and
+ * text no request can carry, is refused. The message never repeats the
+ * value: a key is a credential, and a value may be megabytes.
+ */
 function text(name: string, value: unknown): string {
-  if (!SCALAR.has(typeof value)) throw new ArgumentError(`Argument '${name}' must be a ${name === KEY_ARGUMENT ? 'string' : 'string or number'}.`);
-  return String(value as string | number | boolean);
+  const isKey = name === KEY_ARGUMENT;
+  if (!SCALAR.has(typeof value) || (isKey && typeof value === 'boolean'))
+    throw new ArgumentError(`Argument ${shown(name)} must be a ${isKey ? 'string' : 'string or number'}.`);
+  const result = String(value as string | number | boolean);
+  if (isKey && (result.length > MAX_KEY_LENGTH || !KEY_TEXT.test(result)))
+    throw new ArgumentError(
+      `Argument 'key' must be an API key of 1 to ${MAX_KEY_LENGTH} visible ASCII characters (no space, control character or line break); the value is not repeated here.`,
+    );
+  if (!isKey && (result.length > MAX_URL_VALUE_LENGTH || LONE_SURROGATE.test(result)))
+    throw new ArgumentError(
+      `Argument ${shown(name)} must be at most ${MAX_URL_VALUE_LENGTH} characters of well-formed Unicode; the value is not repeated here.`,
+    );
+  return result;
 }
 
 /** The arguments split into the request's path, query, header and body, as `places` says. */
 export function toRequest(tool: Pick<Tool, 'name' | 'schema' | 'places'>, args: Record<string, unknown>): ToolRequest {
   const { path, query, body, others }: ArgumentPlaces = tool.places;
-  const request: ToolRequest = { path: {}, query: {}, body: body ? {} : undefined, key: undefined };
+  const request: ToolRequest = { path: {}, query: {}, body: undefined, key: undefined };
+  const inBody: [string, unknown][] = [];
   const unknown: string[] = [];
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined) continue;
@@ -93,14 +122,17 @@ export function toRequest(tool: Pick<Tool, 'name' | 'schema' | 'places'>, args: 
     else if (path.includes(name)) request.path[name] = text(name, value);
     else if (query.includes(name)) request.query[name] = text(name, value);
     // Outside the schema: the body takes it when the tool passes its whole body on, and the control plane judges it.
-    else if (request.body && (others || name in tool.schema.properties)) request.body[name] = value;
+    else if (body && (others || Object.hasOwn(tool.schema.properties, name))) inBody.push([name, value]);
     else unknown.push(name);
   }
   if (unknown.length > 0)
     throw new ArgumentError(
-      `${tool.name} takes no argument ${unknown.map((n) => `'${n}'`).join(', ')}; it takes ${Object.keys(tool.schema.properties).join(', ')}.`,
+      `${tool.name} takes no argument ${unknown.slice(0, 5).map(shown).join(', ')}${unknown.length > 5 ? ` (and ${unknown.length - 5} more)` : ''}; ` +
+        `it takes ${Object.keys(tool.schema.properties).join(', ')}.`,
     );
   const missing = path.find((name) => request.path[name] === undefined);
   if (missing !== undefined) throw new ArgumentError(`Argument '${missing}' is required.`);
+  // fromEntries: a `__proto__` argument stays an own property, as the caller sent it.
+  if (body) request.body = Object.fromEntries(inBody);
   return request;
 }

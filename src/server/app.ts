@@ -4,6 +4,7 @@ import { asListener, createNodeMiddleware, type Middleware, type RequestsInFligh
 import type { Engine } from '../engine/engine.js';
 import type { AnsweredRequest } from '../kernel/operation.js';
 import { requestIdOf } from '../engine/engine.js';
+import { writeEngineResponse } from '../adapters/node-response.js';
 import { PAGE_ROUTES, PAGE_TARGETS } from './pages.js';
 
 export interface ServerAppDeps {
@@ -18,20 +19,24 @@ export interface ServerAppDeps {
 
 /**
  * The pages' step, for GET and HEAD of the pages' paths: the pages' own
- * app, with a request id and a report once sent. A page path the pages
- * have nothing at goes on to the engine (its 404), reported by it instead.
+ * app, with a request id and a report once sent. The exposure rule judges
+ * a page's request first, as it does the engine's (a Host not allowed is
+ * refused). A page path the pages have nothing at goes on to the engine
+ * (its 404), reported by it instead.
  */
-function pagesStep({ pages, onPage }: ServerAppDeps): express.RequestHandler {
+function pagesStep({ engine, pages, onPage }: ServerAppDeps): express.RequestHandler {
   return (req, res, next) => {
     const start = performance.now();
-    const requestId = requestIdOf(req.headers);
     const url = req.url;
+    const refused = engine.screen({ method: req.method, url, headers: req.headers, peer: req.socket.remoteAddress ?? '' });
+    const requestId = refused ? String(refused.headers['X-Request-Id']) : requestIdOf(req.headers);
     const report = () => {
       const { method, headers } = req;
       onPage({ method, headers, url, status: res.statusCode, durationMs: performance.now() - start, requestId, operation: undefined });
     };
-    res.setHeader('X-Request-Id', requestId);
     res.once('finish', report);
+    if (refused) return void writeEngineResponse(res, refused, req.method === 'HEAD');
+    res.setHeader('X-Request-Id', requestId);
     pages(req, res, (error?: unknown) => {
       res.off('finish', report);
       res.removeHeader('X-Request-Id');

@@ -1,7 +1,7 @@
 import type { RequestListener, Server } from 'node:http';
 import type { Backend, ModeStore, WorkspaceStore } from '../store/backend.js';
 import type { RefusedRequest } from '../ops/request-log.js';
-import type { Engine } from '../engine/engine.js';
+import type { ClosableEngine } from '../engine/engine.js';
 
 export interface Sandbox {
   /** e.g. `http://127.0.0.1:4010` */
@@ -41,8 +41,8 @@ export interface SandboxOptions {
 export interface Assembled {
   /** The Node request listener: the pages, then the engine through its Node middleware. */
   listener: RequestListener;
-  /** The engine: `/v1`, the control plane and the probes, plain values in and out, no socket. */
-  engine: Engine;
+  /** The engine: `/v1`, the control plane and the probes, plain values in and out, no socket; `close()` ends its waits. */
+  engine: ClosableEngine;
   /** Where the listener's server reports the requests it refused before any handler saw them. */
   onRefused: (refused: RefusedRequest) => void;
   backend: Backend;

@@ -29,31 +29,39 @@ const MAX_LATENCY_MS = 60_000;
 /** The statuses a fault may force on an operation: the errors it documents, then the outages. */
 export const faultStatuses = (op: Pick<OperationSpec, 'responses'>): number[] => [...op.responses.keys()].filter((s) => s >= 400).concat(OUTAGE_STATUSES);
 
-/** A plain timer that an abort signal cuts short (node:timers/promises' setTimeout, without Node: the engine runs in a browser too). */
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/** A plain timer that either signal cuts short, with its reason (node:timers/promises' setTimeout, without Node: the engine runs in a browser too). */
+function delay(ms: number, signals: readonly (AbortSignal | undefined)[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const abort = () => {
+    const aborted = signals.find((signal) => signal?.aborted);
+    if (aborted) return reject(aborted.reason as Error);
+    const stop = () => {
       clearTimeout(timer);
-      reject(signal?.reason as Error);
+      for (const signal of signals) signal?.removeEventListener('abort', abort);
+    };
+    const abort = (event: Event) => {
+      stop();
+      reject((event.target as AbortSignal).reason as Error);
     };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', abort);
+      stop();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', abort, { once: true });
+    for (const signal of signals) signal?.addEventListener('abort', abort, { once: true });
   });
 }
 
 /**
  * A fault's delay, cut short when the client leaves: a delay of up to a
  * minute must not keep its timer (nor the process, on SIGTERM) for a
- * client that is gone. Such a request goes no further.
+ * client that is gone. Such a request goes no further. Cut short too when
+ * the sandbox closes: then it is answered with the close's 503 at once.
  */
-async function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+async function sleep(ms: number, request: OperationRequest): Promise<void> {
+  const { signal, closing } = request;
   try {
-    await delay(ms, signal);
+    await delay(ms, [signal, closing]);
   } catch (error) {
+    if (closing?.aborted && closing.reason instanceof ApiError) throw closing.reason;
     if (signal?.aborted) throw ApiError.of('invalid_request', 'The client closed the connection during the injected delay.');
     throw error;
   }
@@ -164,7 +172,7 @@ export const FAULT_MESSAGE = 'Fault injected by the sandbox';
 async function enact(fault: Fault, request: OperationRequest): Promise<undefined> {
   if (fault.latencyMs !== undefined) {
     const { min, max } = typeof fault.latencyMs === 'object' ? fault.latencyMs : { min: fault.latencyMs, max: fault.latencyMs };
-    await sleep(min + Math.random() * (max - min), request.signal);
+    await sleep(min + Math.random() * (max - min), request);
   }
   if (fault.status !== undefined) {
     const headers: Record<string, string> = fault.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { GenericContainer, getContainerRuntimeClient } from 'testcontainers';
 import type { Mode } from '../config/modes.js';
+import { MIN_ADMIN_TOKEN_LENGTH } from '../config/allowed-hosts.js';
+import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY } from '../config/config-of.js';
 import { freePort, LOOPBACK } from './host-port.js';
 import { ReadyzWaitStrategy } from './ready-wait.js';
 import { StartedPetStoreSandboxContainer } from './started.js';
@@ -14,7 +16,7 @@ export const SANDBOX_PORT = 4010;
 export interface PetStoreSandboxOptions {
   /** The accepted API keys (`PETSTORE_API_KEYS`); default one random key. */
   apiKeys?: readonly string[];
-  /** The control plane's token (`PETSTORE_ADMIN_TOKEN`); default a random one. */
+  /** The control plane's token (`PETSTORE_ADMIN_TOKEN`), at least 16 characters and not the documented one; default a random one. */
   adminToken?: string;
   /** Faker's seed for fresh workspaces (`PETSTORE_SEED`). */
   seed?: number;
@@ -42,8 +44,8 @@ export class PetStoreSandboxContainer extends GenericContainer {
 
   constructor(image: string = DEFAULT_IMAGE, options: PetStoreSandboxOptions = {}) {
     super(image);
-    this.apiKeys = [...(options.apiKeys ?? [randomSecret('key')])];
-    this.adminToken = options.adminToken ?? randomSecret('admin');
+    this.apiKeys = acceptedKeys([...(options.apiKeys ?? [randomSecret('key')])]);
+    this.adminToken = acceptedToken(options.adminToken ?? randomSecret('admin'));
     this.flags = [...(options.flags ?? [])];
     if (options.seed !== undefined) this.withSeed(options.seed);
     if (options.count !== undefined) this.withCount(options.count);
@@ -54,12 +56,13 @@ export class PetStoreSandboxContainer extends GenericContainer {
   /** The accepted API keys; the first is the one `workspace()` and `client` act on by default. */
   withApiKeys(...keys: string[]): this {
     if (keys.length === 0) throw new TypeError('withApiKeys needs at least one key');
-    this.apiKeys = keys;
+    this.apiKeys = acceptedKeys(keys);
     return this;
   }
 
+  /** The control plane's token: at least 16 characters, and not the documented `sandbox-admin` (the container listens beyond loopback). */
   withAdminToken(token: string): this {
-    this.adminToken = token;
+    this.adminToken = acceptedToken(token);
     return this;
   }
 
@@ -134,6 +137,27 @@ export class PetStoreSandboxContainer extends GenericContainer {
     const url = this.hostNetwork ? `http://${host}:${port}` : `http://${host}:${started.getMappedPort(SANDBOX_PORT)}`;
     return new StartedPetStoreSandboxContainer(started, { url, apiKeys: [...this.apiKeys], adminToken: this.adminToken });
   }
+}
+
+/**
+ * The image's sandbox listens on 0.0.0.0, where it refuses the documented
+ * secrets and an admin token under 16 characters: refused here at once,
+ * before a container is made, in the words of this module.
+ */
+function acceptedToken(token: string): string {
+  if (token === DEFAULT_ADMIN_TOKEN)
+    throw new TypeError(
+      `PetStoreSandboxContainer: the admin token '${DEFAULT_ADMIN_TOKEN}' is the documented default; leave adminToken unset for a random one`,
+    );
+  if (token.length < MIN_ADMIN_TOKEN_LENGTH)
+    throw new TypeError(`PetStoreSandboxContainer: the admin token must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
+  return token;
+}
+
+function acceptedKeys(keys: string[]): string[] {
+  if (keys.includes(DEFAULT_API_KEY))
+    throw new TypeError(`PetStoreSandboxContainer: the API key '${DEFAULT_API_KEY}' is the documented default; leave apiKeys unset for a random one`);
+  return keys;
 }
 
 /** A random secret: long enough that no guess reaches the control plane of a container a test left running. */

@@ -155,6 +155,7 @@ class CheckedRequest implements OperationRequest {
     readonly path: Record<string, unknown>,
     readonly query: Record<string, unknown>,
     readonly body: unknown,
+    readonly closing: AbortSignal | undefined,
   ) {
     this.#request = request;
     this.headers = request.headers;
@@ -169,13 +170,15 @@ class CheckedRequest implements OperationRequest {
 export interface AnswerDeps {
   runtime: Runtime;
   interceptors?: readonly Interceptor[] | undefined;
+  /** Aborted when the engine closes: handed to each request, for the waits without an end of their own. */
+  closing?: AbortSignal | undefined;
 }
 
 /**
  * Validation, interceptors and the mode chosen for the request: the reply
  * to an authenticated request, synchronous for as long as each step is.
  */
-function createAnswer({ runtime, interceptors = [] }: AnswerDeps) {
+function createAnswer({ runtime, interceptors = [], closing }: AnswerDeps) {
   function intercept(request: OperationRequest, mode: ModeHandler, from: number): Reply | Promise<Reply> {
     for (let i = from; i < interceptors.length; i++) {
       const step = interceptors[i] as Interceptor;
@@ -196,6 +199,6 @@ function createAnswer({ runtime, interceptors = [] }: AnswerDeps) {
     if (!q.ok) throw ApiError.of('invalid_request', formatIssues(q.issues));
     const b = checked.body(body);
     if (!b.ok) throw ApiError.of('invalid_request', formatIssues(b.issues));
-    return intercept(new CheckedRequest(request, route.op, key, path.value, q.value, b.value), mode, 0);
+    return intercept(new CheckedRequest(request, route.op, key, path.value, q.value, b.value, closing), mode, 0);
   };
 }

@@ -6,7 +6,7 @@
  * defect; without --report the output is what it always was; a bad
  * --report is a usage error before anything runs.
  */
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
@@ -174,13 +174,36 @@ describe('verify --report', () => {
     expect(normalise(withoutReportLine)).toBe(expected);
   }, 120_000);
 
+  it('a path holding what verify did not write: refused before anything runs (a symlink even with --force), overwritten with --force', async () => {
+    const notes = join(targets.dir, 'notes.txt');
+    const link = join(targets.dir, 'link.json');
+    writeFileSync(notes, 'my notes\n');
+    symlinkSync(notes, link);
+    const refused = await verify('--target', targets.broken.baseUrl, '--key', KEY, '--report', `junit=${notes}`);
+    expect(refused.out).toContain(`verify: --report junit=${notes}: cannot write there: it holds something that is not a report verify wrote; pass --force`);
+    expect(refused.code).toBe(2);
+    const linked = await verify('--target', targets.broken.baseUrl, '--key', KEY, '--force', '--report', `ctrf=${link}`);
+    expect(linked.out).toContain(`verify: --report ctrf=${link}: cannot write there: it is a symbolic link`);
+    expect(linked.code).toBe(2);
+    expect(readFileSync(notes, 'utf8')).toBe('my notes\n');
+
+    const forced = await verify('--target', targets.broken.baseUrl, '--key', KEY, '--force', '--report', `junit=${notes}`);
+    expect(forced.out).toContain(`Reports: junit ${notes}`);
+    expect(junitErrors(readFileSync(notes, 'utf8'))).toEqual([]);
+    // Now a report verify wrote: written again without --force.
+    const again = await verify('--target', targets.broken.baseUrl, '--key', KEY, '--report', `junit=${notes}`);
+    expect(again.out).toContain(`Reports: junit ${notes}`);
+    expect([forced.code, again.code]).toEqual([1, 1]);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+  }, 120_000);
+
   it.each([
     [['--report', 'html=r.html'], "--report: unknown format 'html' (known: junit, ctrf)"],
     [['--report', 'junit'], '--report takes FORMAT=PATH'],
     [['--report', 'junit='], '--report junit= needs a file path'],
     [['--report', 'junit=/no/such/folder/r.xml'], '--report junit=/no/such/folder/r.xml: cannot write there: its folder /no/such/folder does not exist'],
     [['--report', `ctrf=${'/tmp'}`], '--report ctrf=/tmp: cannot write there: it is a directory'],
-    [['--report', 'junit=/tmp/r.xml', '--report', 'ctrf=/tmp/r.xml'], '--report: /tmp/r.xml is given twice'],
+    [['--report', 'junit=r.xml', '--report', 'ctrf=./r.xml'], '--report: ./r.xml is given twice'],
   ])(
     'refuses %j before anything runs: exit 2',
     async (args, message) => {

@@ -85,13 +85,13 @@ describe('SIGTERM after clients left while their requests waited', () => {
         // A body that never arrives whole, on /v1 and on the control plane.
         abandonRaw(
           port,
-          `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
+          `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
           100,
           '{"na',
         ),
         abandonRaw(
           port,
-          'POST /__sandbox/reset HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sandbox-admin\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n',
+          'POST /__sandbox/reset HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer sandbox-admin\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n',
           100,
           '{',
         ),

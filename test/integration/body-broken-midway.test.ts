@@ -16,7 +16,7 @@ describe('a body that breaks the HTTP parser midway', () => {
   it('gets one 400 Error answer, stores nothing, and the sandbox goes on serving', async () => {
     const port = Number(new URL(sb.origin).port);
     const head =
-      'POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sandbox-key\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+      'POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer sandbox-key\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
     for (let i = 0; i < 5; i++) {
       const res = await rawRequest(port, `${head}5\r\n{"nam\r\nzz\r\n`, { end: false });
       expect(res.status).toBe(400);

@@ -143,7 +143,7 @@ describe('request bodies', () => {
   it('refuses a request without a credential before reading its body: 401 while the body is still to come', async () => {
     const port = Number(new URL(sb.origin).port);
     // Only the head is sent: an answer that waited for the 64 MiB announced would never come.
-    const head = 'POST /__sandbox/load HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 67108864\r\n\r\n';
+    const head = 'POST /__sandbox/load HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 67108864\r\n\r\n';
     const res = await rawRequest(port, head, { timeoutMs: 4_000 });
     expect(res.status).toBe(401);
     expect(res.headers.connection).toBe('close');

@@ -44,7 +44,7 @@ describe('beyond loopback, the documented secrets are refused', { timeout: 120_0
   it.each([
     [[], ['admin token', 'API keys']],
     [['--api-keys', 'own-key'], ['admin token']],
-    [['--admin-token', 'own-admin'], ['API keys']],
+    [['--admin-token', 'own-admin-token-0123'], ['API keys']],
   ])('--host 0.0.0.0 %j: exit 2, saying which default remains and how to set it, before anything is opened', async (args, which) => {
     const file = dataFile();
     // Should it start after all, it is stopped at once and the test fails.

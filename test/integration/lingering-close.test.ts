@@ -45,7 +45,7 @@ async function refusing(bounds: LingerBounds): Promise<{ port: number; sockets: 
   return { port: (server.address() as AddressInfo).port, sockets };
 }
 
-const head = (length: number, path = '/') => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+const head = (length: number, path = '/') => `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
 /** Sends `first`, reads the answer, then hands the socket over (its answer, and errors kept). */
 async function answered(port: number, first: string): Promise<{ socket: Socket; answer: RawResponse; errors: string[] }> {
@@ -85,7 +85,7 @@ describe('a request refused before its body is read', () => {
 
   it.each([
     ['read whole first', `${head(2, '/read-first')}{}`],
-    ['without a body, answered before Node has marked it complete', 'GET / HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['without a body, answered before Node has marked it complete', 'GET / HTTP/1.1\r\nHost: localhost\r\n\r\n'],
   ])('%s, keeps its connection: nothing lingers', async (_label, request) => {
     const { port, sockets } = await refusing({ bytes: 0, timeMs: 0, idleMs: 0 });
     const { socket, answer } = await answered(port, request);

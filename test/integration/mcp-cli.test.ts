@@ -13,6 +13,7 @@ describe('petstore-sandbox mcp, used wrongly', { timeout: 60_000 }, () => {
     [[], 'Usage: mcp --url <sandbox origin>'],
     [['--url', 'ftp://127.0.0.1:4010'], "--url must be an http(s) URL, got 'ftp://127.0.0.1:4010'."],
     [['--url', 'http://127.0.0.1:4010', 'extra'], "'mcp' takes no arguments."],
+    [['--url', 'http://127.0.0.1:4010', '--timeout', '0'], "--timeout must be a number of seconds above 0 and at most 3600, got '0'."],
   ])('%j: exit 2, the reason and where the help is, nothing on stdout', async (args, message) => {
     const run = spawnSync(process.execPath, [await builtCli('mcp-cli-process'), 'mcp', ...args], {
       encoding: 'utf8',

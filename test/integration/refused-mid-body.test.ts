@@ -20,7 +20,7 @@ afterAll(() => sb.stop());
 
 /** A POST /v1/pets whose head declares `length` bytes of body, of which only `sent` is sent. */
 const post = (headers: string, length: number, sent: string, type = 'application/json') =>
-  `POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n${headers}\r\n${sent}`;
+  `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n${headers}\r\n${sent}`;
 
 const auth = `Authorization: Bearer ${KEY}\r\n`;
 
@@ -36,7 +36,7 @@ describe('a /v1 request refused while its body is still arriving', () => {
   });
 
   it('while one without a body, refused at once, keeps its connection: nothing of it is left to come', async () => {
-    const res = await rawRequest(port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n');
+    const res = await rawRequest(port, 'GET /v1/pets HTTP/1.1\r\nHost: localhost\r\n\r\n');
     expect(res.status).toBe(401);
     expect(res.headers.connection).toBe('keep-alive');
   });

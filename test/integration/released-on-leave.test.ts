@@ -17,7 +17,7 @@ import { KEY, startTestSandbox, type TestSandbox } from '../support/harness.js';
 function head(method: string, path: string, token: string, body?: unknown): string {
   const json = body === undefined ? '' : JSON.stringify(body);
   const type = body === undefined ? '' : `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n`;
-  return `${method} ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${token}\r\n${type}\r\n${json}`;
+  return `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nAuthorization: Bearer ${token}\r\n${type}\r\n${json}`;
 }
 
 /** The live journal tails' LISTEN connections open on the sandbox's database (0 on the file backend). */

@@ -3,6 +3,7 @@
  * delay, whatever was (or was not) answered by then. For the tests of what
  * the sandbox releases when a client leaves while its request waits.
  */
+import { createHook } from 'node:async_hooks';
 import { connect } from 'node:net';
 import { inject } from 'vitest';
 import { onPostgres } from './harness.js';
@@ -52,16 +53,53 @@ export function activeResources(): Map<string, number> {
   return counts;
 }
 
-/** The resources held beyond `baseline` (kind: how many more), once none is or `withinMs` has passed. */
-export async function heldBeyond(baseline: Map<string, number>, withinMs: number, only?: string): Promise<Record<string, number>> {
+/** The resources held beyond `baseline` (kind: how many more), once none is or `withinMs` has passed; only those of a kind `only` names or takes. */
+export async function heldBeyond(
+  baseline: Map<string, number>,
+  withinMs: number,
+  only?: string | ((kind: string) => boolean),
+): Promise<Record<string, number>> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     const extra: Record<string, number> = {};
     for (const [kind, count] of activeResources()) {
       const more = count - (baseline.get(kind) ?? 0);
-      if (more > 0 && (only === undefined || kind === only)) extra[kind] = more;
+      if (more > 0 && (only === undefined || (typeof only === 'string' ? kind === only : only(kind)))) extra[kind] = more;
     }
     if (Object.keys(extra).length === 0 || Date.now() > deadline) return extra;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** A timer as Node keeps it: whether it holds the process, and whether it has fired or been cleared. */
+interface NodeTimer {
+  hasRef(): boolean;
+  _destroyed?: boolean;
+}
+
+/**
+ * The timers made from now on, followed one by one: a count against a
+ * baseline misses one left behind when another, of the baseline, ends
+ * meanwhile. `pending` waits up to `withinMs` for every one that holds the
+ * process to have fired or been cleared, and says how many still do.
+ */
+export function trackTimers(): { pending(withinMs: number): Promise<number>; stop(): void } {
+  const timers = new Map<number, NodeTimer>();
+  const hook = createHook({
+    init(id, type, _trigger, resource) {
+      if (type === 'Timeout') timers.set(id, resource as NodeTimer);
+    },
+    destroy: (id) => void timers.delete(id),
+  }).enable();
+  const holding = () => [...timers.values()].filter((timer) => timer.hasRef() && timer._destroyed !== true).length;
+  return {
+    async pending(withinMs) {
+      const deadline = Date.now() + withinMs;
+      for (let left = holding(); ; left = holding()) {
+        if (left === 0 || Date.now() > deadline) return left;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    stop: () => void hook.disable(),
+  };
 }

@@ -41,5 +41,5 @@ export function engineOf(options: {
   const answered: AnsweredRequest[] = [];
   const events = { exchange: (e: V1Exchange) => exchanges.push(e), answered: (a: AnsweredRequest) => answered.push(a) };
   const engine = createEngine({ config, v1, control: NO_CONTROL, events, onUnexpected });
-  return { handle: (request) => engine.handle(request), exchanges, answered };
+  return { handle: (request) => engine.handle(request), screen: (request) => engine.screen(request), exchanges, answered };
 }

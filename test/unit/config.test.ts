@@ -54,6 +54,7 @@ describe('loadConfig defaults', () => {
 const FROM_FLAG_OR_ENV: [string, string, string, Record<string, unknown>][] = [
   ['port', 'PETSTORE_PORT', '8080', { port: 8080 }],
   ['host', 'PETSTORE_HOST', '0.0.0.0', { host: '0.0.0.0' }],
+  ['allowed-hosts', 'PETSTORE_ALLOWED_HOSTS', 'sandbox.example.com, .corp.test', { allowedHosts: ['sandbox.example.com', '.corp.test'] }],
   ['data', 'PETSTORE_DATA', 'elsewhere/pets.json', { dataFile: resolve('elsewhere/pets.json') }],
   ['seed', 'PETSTORE_SEED', '42', { seed: 42 }],
   ['count', 'PETSTORE_COUNT', '0', { count: 0 }],

@@ -6,11 +6,12 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import type { PactInteraction } from '../../contracts/pact-files.js';
-import { BODY_LIMIT, describeExchange, type ReportCase } from '../../contracts/report-case.js';
+import { BODY_LIMIT, cutBody, describeExchange, type ReportCase } from '../../contracts/report-case.js';
 import { pactCases, parseDuration } from '../../contracts/report-cases.js';
 import { toCtrf } from '../../contracts/report-ctrf.js';
 import { parseReportTargets } from '../../contracts/report-files.js';
 import { toJUnit } from '../../contracts/report-junit.js';
+import { tempDir } from '../support/harness.js';
 import { ctrfErrors, junitErrors } from '../support/report-schemas.js';
 
 const RUN = { name: 'petstore-sandbox verify', target: 'http://127.0.0.1:1/v1', start: 1_700_000_000_000, stop: 1_700_000_001_234 };
@@ -72,6 +73,29 @@ describe('the CTRF writer', () => {
     expect(report.results.summary).toMatchObject({ tests: 2, failed: 1, skipped: 1, passed: 0, duration: 1234 });
     expect(report.results.tests[0]).toMatchObject({ status: 'failed', rawStatus: 'error', duration: 13 });
   });
+
+  it('cuts bodies as the JUnit writer does: a 3 MB response, a long request and the sides of a Pact difference', () => {
+    const big = `{"pets":[${'{"id":1,"name":"Rex"},'.repeat(150_000)}{"id":2}]}`;
+    expect(big.length).toBeGreaterThan(3_000_000);
+    const long: ReportCase = {
+      ...awkward,
+      request: { method: 'POST', url: '/v1/pets', body: 'q'.repeat(BODY_LIMIT * 2) },
+      response: { status: 200, body: big },
+      mismatches: [{ type: 'BodyMismatch', path: '$', expected: 'e'.repeat(BODY_LIMIT + 1), actual: big, mismatch: 'differs' }],
+    };
+    const report = toCtrf([long], RUN) as {
+      results: { tests: { extra: { request: { body: string }; response: { body: string }; mismatches: { expected: string; actual: string }[] } }[] };
+    };
+    const { extra } = report.results.tests[0] ?? { extra: undefined };
+    expect(extra?.response.body).toBe(`${big.slice(0, BODY_LIMIT)}... (${big.length - BODY_LIMIT} more characters)`);
+    expect(extra?.request.body).toBe(cutBody('q'.repeat(BODY_LIMIT * 2)));
+    expect(extra?.mismatches[0]).toMatchObject({ expected: cutBody('e'.repeat(BODY_LIMIT + 1)), actual: extra?.response.body });
+    expect(ctrfErrors(report)).toEqual([]);
+    // Whole report: what JUnit writes of the same case, give or take the markup.
+    expect(JSON.stringify(report).length).toBeLessThan(16 * BODY_LIMIT);
+    expect(toJUnit([long], RUN).length).toBeLessThan(16 * BODY_LIMIT);
+    expect(describeExchange(long)).toContain(extra?.response.body.split('\n')[0]);
+  });
 });
 
 describe('Pact cases', () => {
@@ -119,9 +143,10 @@ describe('Pact cases', () => {
 
 describe('--report values', () => {
   it('resolve paths against the working folder and keep their order', () => {
-    expect(parseReportTargets(['ctrf=out.json', 'junit=/tmp/out.xml'], '/tmp')).toEqual([
-      { format: 'ctrf', path: '/tmp/out.json' },
-      { format: 'junit', path: '/tmp/out.xml' },
+    const dir = tempDir('petstore-report-');
+    expect(parseReportTargets(['ctrf=out.json', `junit=${dir}/out.xml`], dir)).toEqual([
+      { format: 'ctrf', path: `${dir}/out.json`, force: false },
+      { format: 'junit', path: `${dir}/out.xml`, force: false },
     ]);
     expect(parseReportTargets(undefined)).toEqual([]);
   });

@@ -48,4 +48,24 @@ describe('eventStreamText', () => {
     expect(state.following).toBe(0);
     expect(await text.next()).toEqual({ done: true, value: undefined });
   });
+
+  it('ends when the sandbox closes, and gives its slot back once', async () => {
+    const closing = new AbortController();
+    let ends = 0;
+    const { state, events } = stream();
+    const text = eventStreamText(events, undefined, { closing: closing.signal, onEnd: () => (ends += 1) })[Symbol.asyncIterator]();
+    await text.next();
+    const waiting = text.next();
+    closing.abort();
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    await text.return?.();
+    expect({ following: state.following, ends }).toEqual({ following: 0, ends: 1 });
+  });
+
+  it('follows nothing once the sandbox has closed', async () => {
+    const { state, events } = stream();
+    const text = eventStreamText(events, undefined, { closing: AbortSignal.abort() })[Symbol.asyncIterator]();
+    expect(state.following).toBe(0);
+    expect(await text.next()).toEqual({ done: true, value: undefined });
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { requestIdOf, uuidFromRandomValues } from '../../../src/engine/engine.js';
+import { requestIdOf } from '../../../src/engine/engine.js';
+import { uuidFromRandomValues } from '../../../src/kernel/uuid.js';
 
 const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
