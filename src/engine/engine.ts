@@ -6,6 +6,7 @@
  * owns /v1's CORS, and routes: /v1 to its pipeline, the control plane's
  * requests to it, anything else to the unknown path's 404.
  */
+import { echo } from '../kernel/echo.js';
 import { errorAnswer } from '../kernel/error-exit.js';
 import { ApiError } from '../kernel/errors.js';
 import type { EngineHeaders, EngineRequest, EngineResponse, OutHeaders } from '../kernel/types.js';
@@ -70,7 +71,7 @@ export function createEngine({ config, v1, control, events, onUnexpected, closin
       if (typeof origin === 'string' && headers['access-control-request-method'] !== undefined && allows(origin)) return preflight(request, start, out);
     } else cors.actual(headers, out);
     const path = splitUrl(request.url).path;
-    const error = ApiError.of('not_found', `No route ${method} ${path}. The Pet Store interface is served under /v1.`);
+    const error = ApiError.of('not_found', `No route ${method} ${echo(path, '')}. The Pet Store interface is served under /v1.`);
     const { status, text } = errorAnswer(error, out, request);
     return answered(request, start, { status, headers: out, body: method === 'HEAD' ? undefined : text });
   }

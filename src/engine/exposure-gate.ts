@@ -20,6 +20,7 @@
  */
 import { hostAllowed, hostNameOf, MIN_ADMIN_TOKEN_LENGTH } from '../config/allowed-hosts.js';
 import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, type Config } from '../config/config-of.js';
+import { echo } from '../kernel/echo.js';
 import { errorAnswer } from '../kernel/error-exit.js';
 import { ApiError } from '../kernel/errors.js';
 import type { EngineRequest, EngineResponse, OutHeaders } from '../kernel/types.js';
@@ -44,9 +45,6 @@ export function loopbackOnlyReasons(config: Pick<Config, 'apiKeys' | 'adminToken
   return reasons;
 }
 
-/** A `Host` as a message shows it: quoted with its control characters escaped, cut at 100 characters. */
-const quoted = (host: string): string => JSON.stringify(host.length > 100 ? `${host.slice(0, 100)}…` : host);
-
 /** The exposure rule of a configuration, as the dispatcher applies it (engine.ts, `gate`). */
 export interface ExposureRule {
   /** The 403 of a peer that is not loopback, while the documented secrets are accepted; undefined when any peer is answered. */
@@ -65,7 +63,7 @@ export function exposureRule(config: ExposureConfig): ExposureRule {
       if (name !== undefined && hostAllowed(name, config.host, config.allowedHosts)) return undefined;
       return ApiError.of(
         'forbidden',
-        `Requests sent to the host ${quoted(host)} are refused: only localhost, an IP address or the listening host are answered, else a name listed in --allowed-hosts (PETSTORE_ALLOWED_HOSTS, or the option allowedHosts). This stops DNS rebinding.`,
+        `Requests sent to the host ${echo(host, '"')} are refused: only localhost, an IP address or the listening host are answered, else a name listed in --allowed-hosts (PETSTORE_ALLOWED_HOSTS, or the option allowedHosts). This stops DNS rebinding.`,
       );
     },
   };
