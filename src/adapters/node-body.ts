@@ -69,13 +69,16 @@ function collect(req: IncomingMessage, stream: Readable, limit: number): Promise
         : ApiError.of('invalid_request', 'The request body was aborted.'),
       ),
     );
-    // A body that arrived whole but was dropped unread (its client left while the request waited) ends no more either.
+    // Cut short; or destroyed before its end was read (its client left while the request waited), so that its bytes,
+    // though whole, will never come. A request read to its end and closed (its bytes still in a decoder) is neither.
     const aborted = () => {
-      if (!ended && (!req.complete || req.destroyed)) stop(ApiError.of('invalid_request', 'The request body was aborted.'));
+      if (!ended && (!req.complete || (req.destroyed && !req.readableEnded))) stop(ApiError.of('invalid_request', 'The request body was aborted.'));
     };
     socket.once('close', aborted);
+    // Read to its end before this read began (dropped unread): none of its bytes will come.
+    if (req.readableEnded) stop(ApiError.of('invalid_request', 'The request body was aborted.'));
     // A request read after a wait may have closed already (or its connection): no `close` would come to settle this.
-    if (req.closed || socket.destroyed) aborted();
+    else if (req.closed || socket.destroyed) aborted();
     else req.once('close', aborted);
   });
 }
