@@ -8,7 +8,7 @@
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { STOPPING_RETRY_AFTER_S } from '../../src/server/in-flight.js';
-import { KEY, startTestSandbox } from '../support/harness.js';
+import { KEY, onMemory, startTestSandbox } from '../support/harness.js';
 import { parseResponse, type RawResponse } from '../support/raw-http.js';
 
 /** A connection with a request's head begun, so that the stop finds it busy rather than idle. */
@@ -60,6 +60,8 @@ describe('a sandbox that stops', () => {
     await sb.stop({ keepData: true });
     const res = await created;
     expect(res.status).toBe(201);
+    // The memory store keeps nothing past its process: there, being answered is all a stop can promise.
+    if (onMemory) return;
     const again = await startTestSandbox([], dir);
     try {
       expect((await again.call(`/pets/${res.body.id}`)).body).toEqual(res.body);
