@@ -37,6 +37,24 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
+/** A client's tool calls, each result (or protocol error's message) kept as text for tests that scan what the server sent. */
+export function recordedCalls(client: Client): { call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>; seen(): string } {
+  let seen = '';
+  return {
+    async call(name, args = {}) {
+      try {
+        const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        seen += `${JSON.stringify(result)}\n`;
+        return result;
+      } catch (error) {
+        seen += `${(error as Error).message}\n`;
+        throw error;
+      }
+    },
+    seen: () => seen,
+  };
+}
+
 /** Spawns `petstore-sandbox mcp --url <origin> --admin-token-file <file holding token>` and connects the SDK's client. */
 export async function startMcp(origin: string, token: string, extraArgs: string[] = []): Promise<McpSession> {
   const file = join(tempDir('petstore-mcp-'), 'admin-token');
@@ -53,17 +71,7 @@ export async function startMcp(origin: string, token: string, extraArgs: string[
   const client = new Client({ name: 'petstore-sandbox-test', version: '1.0.0' });
   client.onerror = (error) => failures.push(error);
   await client.connect(transport);
-  let seen = '';
-  const call = async (name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> => {
-    try {
-      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-      seen += `${JSON.stringify(result)}\n`;
-      return result;
-    } catch (error) {
-      seen += `${(error as Error).message}\n`;
-      throw error;
-    }
-  };
+  const { call, seen } = recordedCalls(client);
   return {
     client,
     call,
@@ -74,7 +82,7 @@ export async function startMcp(origin: string, token: string, extraArgs: string[
       if (first?.type !== 'text') throw new Error(`${name} answered no text`);
       return JSON.parse(first.text) as unknown;
     },
-    seen: () => seen,
+    seen,
     stderr: () => stderr,
     failures: () => failures,
     close: () => client.close(),

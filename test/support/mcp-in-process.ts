@@ -7,6 +7,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { recordedCalls } from './mcp-client.js';
 import { createMcpServer, type McpServerOptions } from '../../src/mcp/server.js';
 import { loadSpec } from '../../src/openapi/load-spec.js';
 import { loadControlSpec } from '../../src/server/control-spec.js';
@@ -29,20 +30,11 @@ export async function inProcessMcp(options: Omit<McpServerOptions, 'control' | '
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'petstore-sandbox-test', version: '1.0.0' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
-  let seen = '';
+  const { call, seen } = recordedCalls(client);
   return {
     client,
-    async call(name, args = {}) {
-      try {
-        const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-        seen += `${JSON.stringify(result)}\n`;
-        return result;
-      } catch (error) {
-        seen += `${(error as Error).message}\n`;
-        throw error;
-      }
-    },
-    seen: () => seen,
+    call,
+    seen,
     close: async () => {
       await client.close();
       await server.close();
