@@ -13,6 +13,7 @@ export { createBrowserSandbox, type BrowserSandbox } from './library/browser-san
 export type { CreateSandboxOptions } from './library/options.js';
 export type { MswSandbox, MswSandboxOptions } from './library/msw-sandbox.js';
 export type { Workspace } from './library/workspace.js';
+export type { ErrorBody, NewPet, Pet, PetStatus, Pets } from './openapi/interface-types.js';
 export { ControlError } from './control/client.js';
 export { ConfigError } from './config/error.js';
 

@@ -10,6 +10,7 @@ import { sandboxHandlersOf, type MswSandbox, type MswSandboxOptions } from './li
 export type { CreateSandboxOptions } from './library/options.js';
 export type { MswSandbox, MswSandboxOptions } from './library/msw-sandbox.js';
 export type { Workspace } from './library/workspace.js';
+export type { ErrorBody, NewPet, Pet, PetStatus, Pets } from './openapi/interface-types.js';
 export { ControlError } from './control/client.js';
 export { ConfigError } from './config/error.js';
 
