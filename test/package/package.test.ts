@@ -23,7 +23,7 @@ import { jsonLines } from '../support/log-lines.js';
 import { npm, packTarball, rootDevDependencies } from '../support/npm-package.js';
 import { awaitStartLine, collectOutput, ROOT } from '../support/spawn.js';
 import { ctrfErrors, junitErrors } from '../support/report-schemas.js';
-import { TSCONFIGS, writeScratchProject } from './scratch-project.js';
+import { PAGE_WITHOUT_BROWSER, TSCONFIGS, writeScratchProject } from './scratch-project.js';
 
 let app: string;
 let tarball: string;
@@ -230,9 +230,24 @@ describe('the package as a library, in a TypeScript project', { timeout: 180_000
       expect(readFileSync(join(dist, entry), 'utf8'), entry).not.toContain(`chunks/${engine}`);
   });
 
+  /** A dev dependency of the user's project: this repository's, linked in once npm has installed the rest (the package comes from the tarball). */
+  const linkFromRoot = (name: string) => {
+    const linked = join(app, 'node_modules', name);
+    if (!existsSync(linked)) symlinkSync(join(ROOT, 'node_modules', name), linked, 'dir');
+  };
+  const tsc = (tsconfig: string) => run([join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', tsconfig]);
+
   it.each(Object.keys(TSCONFIGS))('type-checks the example against the shipped declarations (%s, strict)', (tsconfig) => {
-    const tsc = run([join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', tsconfig]);
-    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+    linkFromRoot('msw'); // the page's MSW
+    const checked = tsc(tsconfig);
+    expect(checked.status, checked.stdout + checked.stderr).toBe(0);
+  });
+
+  it('refuses the page that uses createBrowserSandbox under bundler resolution without the browser condition, as the docs say', () => {
+    linkFromRoot('msw');
+    const checked = tsc(Object.keys(PAGE_WITHOUT_BROWSER)[0] as string);
+    expect(checked.status).not.toBe(0);
+    expect(checked.stdout).toContain(`Module '"petstore-sandbox/msw"' has no exported member 'createBrowserSandbox'`);
   });
 
   it('runs the example with Node', () => {
@@ -246,8 +261,7 @@ describe('the package as a library, in a TypeScript project', { timeout: 180_000
     const snippet = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(snippet, 'the README has a ts block under "Use it in a test suite"').toBeDefined();
     // The user's project has Vitest as a dev dependency: this repository's, linked in (the package itself comes from the tarball).
-    const linked = join(app, 'node_modules', 'vitest');
-    if (!existsSync(linked)) symlinkSync(join(ROOT, 'node_modules', 'vitest'), linked, 'dir');
+    linkFromRoot('vitest');
     writeFileSync(join(app, 'pets.test.ts'), snippet as string);
     const vitest = run([join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'pets.test.ts', '--reporter', 'verbose']);
     expect(vitest.status, vitest.stdout + vitest.stderr).toBe(0);
