@@ -1,7 +1,7 @@
 import { ConfigError } from '../config/error.js';
-import { configFromValues, OPTIONS, type Config, type OptionValues } from '../config/config-of.js';
+import { configFromValues, type Config, type OptionValues } from '../config/config-of.js';
 import type { ConfigIo } from '../config/secrets.js';
-import type { CreateSandboxOptions } from './options.js';
+import { LIBRARY_NAMING, libraryValues, type CreateSandboxOptions } from './option-values.js';
 
 /** A browser reads no secret file: the reason stands where a file system's error code would (`cannot read --x-file '...': <reason>`). */
 const NO_FILES: ConfigIo = {
@@ -19,7 +19,7 @@ function refuseNodeOnly(values: OptionValues): void {
     );
   if (mode === 'proxy' || values.upstream !== undefined)
     throw new ConfigError(
-      `${mode === 'proxy' ? "mode 'proxy'" : 'upstream'}: proxy mode forwards to a deployment from Node; a sandbox in a browser cannot forward (it answers in stateful mode).`,
+      `${mode === 'proxy' ? "mode 'proxy'" : 'options.upstream'}: proxy mode forwards to a deployment from Node; a sandbox in a browser cannot forward (it answers in stateful mode).`,
     );
   // The value is not repeated: a database URL may hold a password.
   if (values.store !== 'memory')
@@ -36,24 +36,7 @@ function refuseNodeOnly(values: OptionValues): void {
  * PostgreSQL, a port, a secret file) is refused with a ConfigError saying why.
  */
 export function browserConfigOf(options: CreateSandboxOptions = {}): Config {
-  const values: OptionValues = {};
-  const set = (name: string, value: string | number | boolean | readonly string[] | undefined) => {
-    if (value !== undefined) values[name] = Array.isArray(value) ? value.join(',') : String(value);
-  };
-  set('store', options.store ?? 'memory');
-  set('seed', options.seed);
-  set('count', options.count);
-  set('mode', options.mode);
-  set('api-keys', options.apiKeys);
-  set('admin-token', options.adminToken);
-  set('port', options.port);
-  set('host', options.host);
-  set('allowed-hosts', options.allowedHosts);
-  set('log-level', 'silent');
-  for (const [name, value] of Object.entries(options.options ?? {})) {
-    if (!Object.hasOwn(OPTIONS, name)) throw new ConfigError(`Unknown option '--${name}'`);
-    set(name, value);
-  }
+  const values = libraryValues(options);
   refuseNodeOnly(values);
-  return configFromValues({ ...values, port: '0' }, {}, NO_FILES, (path) => path);
+  return configFromValues({ ...values, port: '0', 'log-level': 'silent' }, {}, NO_FILES, (path) => path, LIBRARY_NAMING);
 }

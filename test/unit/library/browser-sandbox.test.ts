@@ -69,16 +69,18 @@ describe("the browser's sandboxHandlers", () => {
   it.each([
     [{ mode: 'example' as const }, /^mode 'example' answers through Prism, which runs only on Node/],
     [{ mode: 'proxy' as const }, /^mode 'proxy': proxy mode forwards to a deployment from Node; a sandbox in a browser cannot forward/],
-    [{ options: { upstream: 'http://127.0.0.1:9' } }, /^upstream: proxy mode forwards to a deployment from Node/],
+    [{ options: { upstream: 'http://127.0.0.1:9' } }, /^options\.upstream: proxy mode forwards to a deployment from Node/],
     [{ store: 'postgres://user:hunter2@db/pets' }, /^store: in a browser the sandbox keeps its data in memory only/],
     [{ store: './data/db.json' }, /^store: /],
     [{ port: 0 }, /^port: a sandbox in a browser opens no port/],
     [
       { options: { 'admin-token-file': '/run/secrets/token' } },
-      /^cannot read --admin-token-file '\/run\/secrets\/token': a sandbox in a browser reads no file/,
+      /^cannot read options\['admin-token-file'\] '\/run\/secrets\/token': a sandbox in a browser reads no file/,
     ],
-    [{ options: { 'no-such-option': 1 } }, /^Unknown option '--no-such-option'/],
-    [{ count: -1 }, /^--count \(or PETSTORE_COUNT\) must be between/],
+    [{ options: { 'no-such-option': 1 } }, /^unknown option options\['no-such-option'\]$/],
+    [{ options: { 'journl-size': 5 } }, /^unknown option options\['journl-size'\] \(did you mean options\['journal-size'\]\?\)$/],
+    [{ prot: 4011 } as object, /^unknown option 'prot' \(did you mean port\?\)$/],
+    [{ count: -1 }, /^count must be between 0 and 1000000, got '-1'$/],
   ])('throws a ConfigError at once for %o', (options, message) => {
     let thrown: unknown;
     try {
