@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw';
-import { mswHandlers } from '../adapters/msw.js';
+import { mswHandlers, mswTargetOf } from '../adapters/msw.js';
 import { createControlClient } from '../control/client.js';
 import type { CreateSandboxOptions } from './options.js';
 import { workspaceOf, type Workspace } from './workspace.js';
@@ -60,7 +60,12 @@ function mswSandbox(parts: MswSandboxParts): MswSandbox {
 
 /** A sandbox's options, and where its handlers answer. */
 export interface MswSandboxOptions extends CreateSandboxOptions {
-  /** Only requests to this origin (e.g. `https://api.example.test`) are answered; default every origin. */
+  /**
+   * Only requests to this origin (e.g. `https://api.example.test`) are
+   * answered; default every origin. With a path (`https://api.example.test/api`),
+   * only requests under it, which the sandbox answers without it
+   * (`/api/v1/pets` as `/v1/pets`).
+   */
   origin?: string;
 }
 
@@ -73,6 +78,8 @@ export interface SandboxMaker {
 /** `sandboxHandlers(options)` of an entry (Node's or the browser's), over that platform's sandbox. */
 export function sandboxHandlersOf(options: MswSandboxOptions, maker: SandboxMaker): MswSandbox {
   const { origin, ...sandboxOptions } = options;
+  // Checked before the sandbox is made: a refused origin leaves nothing running.
+  if (origin !== undefined) mswTargetOf(origin);
   const { apiKeys, adminToken } = maker.check(sandboxOptions);
   return mswSandbox({ sandbox: maker.make(sandboxOptions), apiKeys, adminToken, origin });
 }

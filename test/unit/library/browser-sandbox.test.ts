@@ -108,4 +108,20 @@ describe("the browser's sandboxHandlers", () => {
       await Promise.all([sandbox.close(), fresh.close()]);
     }
   });
+
+  it('answers under the path of its origin, as the Node entry does, and refuses an origin that is no address', async () => {
+    expect(() => sandboxHandlers({ origin: 'not a url' })).toThrow(ConfigError);
+    expect(() => sandboxHandlers({ origin: 'not a url' })).toThrow(/^origin must be an http\(s\) address such as https:\/\/api\.example\.test /);
+    const sandbox = sandboxHandlers({ count: 3, origin: 'https://api.example.test/api' });
+    try {
+      const at = (path: string, init?: RequestInit) => getResponse(sandbox.handlers, new Request(`https://api.example.test${path}`, init));
+      const body = JSON.stringify({ name: 'Under', categoryId: 1 });
+      const created = await at('/api/v1/pets', { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body });
+      expect([created?.status, ((await created?.json()) as { name: string }).name]).toEqual([201, 'Under']);
+      expect(await at('/v1/pets', { headers: AUTH })).toBeUndefined();
+      expect((await sandbox.workspace().journal.read()).entries.map((e) => [e.method, e.path, e.status])).toEqual([['POST', '/v1/pets', 201]]);
+    } finally {
+      await sandbox.close();
+    }
+  });
 });
