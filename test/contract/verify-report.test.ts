@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { listInteractions, listPactFiles } from '../../contracts/pact-files.js';
 import { KEY } from '../support/harness.js';
 import { ctrfErrors, junitErrors } from '../support/report-schemas.js';
-import { verify, verifyTargets } from '../support/verify-run.js';
+import { documentedOutput, verify, verifyTargets } from '../support/verify-run.js';
 
 interface CtrfTest {
   name: string;
@@ -56,9 +56,9 @@ async function verifyWithReports(name: string, ...args: string[]) {
 
 describe('verify --report', () => {
   it('a passing run: one passed case per Dredd transaction and Pact interaction, both files valid', async () => {
-    const { code, out, xml, cases, ctrf } = await verifyWithReports('pass', '--target', `${origin()}/v1`, '--key', KEY, '--admin-url', origin(), ...ADMIN);
+    const { code, out, xml, cases, ctrf } = await verifyWithReports('contracts', '--target', `${origin()}/v1`, '--key', KEY, '--admin-url', origin(), ...ADMIN);
     expect(code, out).toBe(0);
-    expect(out).toContain(`Reports: junit ${targets.dir}/pass.xml, ctrf ${targets.dir}/pass.json`);
+    expect(out).toContain(`Reports: junit ${targets.dir}/contracts.xml, ctrf ${targets.dir}/contracts.json`);
     expect(junitErrors(xml)).toEqual([]);
     expect(ctrfErrors(ctrf)).toEqual([]);
 
@@ -71,6 +71,11 @@ describe('verify --report', () => {
     const workspace = /Workspace (\w+) \(of --key\)/.exec(out)?.[1];
     expect(ctrf.results.extra?.coverage).toEqual({ workspace, answers: 9, exercised: 9, percent: 100 });
     expect(xml).toContain(`<property name="coverage" value="9 of 9 documented answers exercised (100%) in workspace ${workspace}"/>`);
+    // docs/contract-testing.md shows the end of this very output (its folder and workspace id aside).
+    const documented = documentedOutput('Reports: junit')
+      .replaceAll('/home/ci/app/reports', targets.dir)
+      .replace(/workspace [0-9a-f]{16}/g, `workspace ${workspace}`);
+    expect(out.slice(-documented.length)).toBe(documented);
     // The key is a credential: reports go to CI artifacts.
     expect(xml).toContain('Authorization: Bearer &lt;redacted&gt;');
     expect(xml).not.toContain(KEY);

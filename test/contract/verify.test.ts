@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createControlClient } from '../../src/control/client.js';
 import { KEY } from '../support/harness.js';
 import { ROOT } from '../support/spawn.js';
-import { run, verify, verifyTargets, VERIFY_ENV as env } from '../support/verify-run.js';
+import { documentedOutput, run, verify, verifyTargets, VERIFY_ENV as env } from '../support/verify-run.js';
 
 const ESC = '\u001b';
 
@@ -55,6 +55,9 @@ describe('npm run verify', () => {
     expect(out).not.toContain('padLevels');
     expect(out).not.toMatch(/\(node:\d+\) \w*Warning/);
     expect(out).not.toContain('util._extend');
+    // docs/contract-testing.md shows the end of this very output (its workspace id aside).
+    const documented = documentedOutput('Summary').replace(/workspace [0-9a-f]{16}/g, `workspace ${workspace}`);
+    expect(out.slice(-documented.length)).toBe(documented);
 
     // The QA command reads the same counts: a threshold holds after a full verify.
     const coverage = await run(process.execPath, ['--import', 'tsx', 'src/bin.ts', 'coverage', '--url', origin(), '--key', KEY, '--fail-under', '100']);
