@@ -3,7 +3,13 @@
  * sandbox) on the Pet Store interface at `/docs`, or on the control plane
  * at `/docs/control`. The specs served beside the page name this sandbox as
  * their only server, so "try it" reaches it whatever its host and port.
- * The credential typed in the bar is kept by Swagger UI in memory only.
+ *
+ * One place to authorize: Swagger UI's own Authorize, which knows every
+ * scheme of the spec (the control plane has two). On this machine it is
+ * authorized already with the sandbox's first API key, which the sandbox
+ * tells a loopback browser only (`/docs/api-key.json`), so the first
+ * "Execute" is answered; elsewhere its boxes are empty. The admin token is
+ * never filled in. Swagger UI keeps a credential in memory only.
  */
 interface SwaggerUi {
   preauthorizeApiKey(scheme: string, value: string): void;
@@ -18,8 +24,12 @@ const control = location.pathname.replace(/\/+$/, '') === '/docs/control';
 const byId = (id: string) => document.getElementById(id) as HTMLElement;
 
 byId(control ? 'nav-control' : 'nav-api').setAttribute('aria-current', 'page');
-byId('credential-label').textContent = control ? 'Admin token' : 'API key';
-(byId('credential') as HTMLInputElement).placeholder = control ? 'sandbox-admin' : 'sandbox-key';
+
+/** The key this sandbox lets this browser use, or null (another machine's, or no answer). */
+const apiKey: Promise<string | null> = fetch('/docs/api-key.json', { cache: 'no-store' })
+  .then((res) => (res.ok ? (res.json() as Promise<{ apiKey?: unknown }>) : {}))
+  .then((body) => (typeof body.apiKey === 'string' && body.apiKey !== '' ? body.apiKey : null))
+  .catch(() => null);
 
 const ui = SwaggerUIBundle({
   url: control ? '/docs/sandbox-control.json' : '/docs/openapi.json',
@@ -32,16 +42,20 @@ const ui = SwaggerUIBundle({
   displayOperationId: true,
   persistAuthorization: false,
   tryItOutEnabled: true,
+  // Authorizing needs the spec's schemes: only once it is loaded.
+  onComplete: () =>
+    void apiKey.then((key) => {
+      // The interface's scheme is `bearerAuth`; the control plane's API key scheme is `apiKey` (its admin token stays typed).
+      if (key !== null) ui.preauthorizeApiKey(control ? 'apiKey' : 'bearerAuth', key);
+    }),
 });
 
-// Swagger UI's server picker has a caption but no label: name it for assistive technology.
-new MutationObserver(() => document.querySelector('select#servers:not([aria-label])')?.setAttribute('aria-label', 'Server')).observe(byId('swagger-ui'), {
-  childList: true,
-  subtree: true,
-});
+/** What each of Swagger UI's credential boxes takes, named in the box while it is empty. */
+const placeholderOf = (box: Element): string =>
+  /adminToken/.test(box.closest('.auth-container')?.querySelector('h4')?.textContent ?? '') ? 'the admin token' : 'an API key';
 
-byId('credential-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const value = (byId('credential') as HTMLInputElement).value.trim();
-  if (value !== '') ui.preauthorizeApiKey(control ? 'adminToken' : 'bearerAuth', value);
-});
+// Swagger UI's server picker has a caption but no label: name it for assistive technology. Its credential boxes get a placeholder.
+new MutationObserver(() => {
+  document.querySelector('select#servers:not([aria-label])')?.setAttribute('aria-label', 'Server');
+  for (const box of document.querySelectorAll('.auth-container input:not([placeholder])')) box.setAttribute('placeholder', placeholderOf(box));
+}).observe(byId('swagger-ui'), { childList: true, subtree: true });
