@@ -82,7 +82,7 @@ describe('the API docs', { timeout: 120_000 }, () => {
     expect(await tryListPets(w, sb.origin)).toBe(`Bearer ${KEY}`);
     // One place to authorize: Swagger UI's own, shown authorized; the bar above it holds no credential box.
     expect(await w.page.locator('.sandbox-bar input').count()).toBe(0);
-    expect(await w.page.locator('.auth-wrapper .btn.authorize').getAttribute('class')).toContain('locked');
+    expect(await w.page.locator('.auth-wrapper .btn.authorize').getAttribute('class')).toMatch(/\blocked\b/);
     expect(w.errors).toEqual([]);
     expect(w.outside).toEqual([]);
     await w.page.context().close();
@@ -95,12 +95,31 @@ describe('the API docs', { timeout: 120_000 }, () => {
     await w.page.goto(`${sb.origin}/docs`);
     await w.page.locator(block('listPets')).waitFor({ timeout: 30_000 });
     const authorize = w.page.locator('.auth-wrapper .btn.authorize');
-    expect(await authorize.getAttribute('class')).toContain('unlocked');
+    expect(await authorize.getAttribute('class')).toMatch(/\bunlocked\b/);
     await authorize.click();
     const box = w.page.locator('.auth-container input').first();
     await box.waitFor({ timeout: 30_000 });
     expect(await box.inputValue()).toBe('');
     await expect.poll(() => box.getAttribute('placeholder'), { timeout: 30_000 }).toBe('an API key');
+    await w.page.context().close();
+  });
+
+  it('/docs/control is never authorized for you: its boxes are empty, each naming what it takes, and no key is asked for', async () => {
+    const w = await watchedPage(browser);
+    await w.page.goto(`${sb.origin}/docs/control`);
+    await w.page.locator(block('listCheckpoints')).waitFor({ timeout: 30_000 });
+    expect(await w.page.locator('.auth-wrapper .btn.authorize').getAttribute('class')).toMatch(/\bunlocked\b/);
+    expect(w.requests.filter((url) => url.includes('api-key'))).toEqual([]);
+    await w.page.locator('.auth-wrapper .btn.authorize').click();
+    const boxes = w.page.locator('.auth-container input');
+    await expect.poll(() => boxes.count(), { timeout: 30_000 }).toBe(3);
+    await expect
+      .poll(() => boxes.evaluateAll((all) => all.map((b) => [b.getAttribute('placeholder'), (b as unknown as { value: string }).value])), { timeout: 30_000 })
+      .toEqual([
+        ['the admin token', ''],
+        ['an API key', ''],
+        ['the metrics token', ''],
+      ]);
     await w.page.context().close();
   });
 

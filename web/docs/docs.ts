@@ -5,11 +5,14 @@
  * their only server, so "try it" reaches it whatever its host and port.
  *
  * One place to authorize: Swagger UI's own Authorize, which knows every
- * scheme of the spec (the control plane has two). On this machine it is
- * authorized already with the sandbox's first API key, which the sandbox
- * tells a loopback browser only (`/docs/api-key.json`), so the first
- * "Execute" is answered; elsewhere its boxes are empty. The admin token is
- * never filled in. Swagger UI keeps a credential in memory only.
+ * scheme of the spec (the control plane has two). On `/docs`, on this
+ * machine, it is authorized already with the sandbox's first API key, which
+ * the sandbox tells a loopback browser only (`/docs/api-key.json`), so the
+ * first "Execute" is answered; elsewhere its box is empty. `/docs/control`
+ * is never authorized for you: all but one of its operations need the admin
+ * token, which is never filled in, and a button shown authorized by an API
+ * key alone would promise what they refuse. Swagger UI keeps a credential
+ * in memory only.
  */
 interface SwaggerUi {
   preauthorizeApiKey(scheme: string, value: string): void;
@@ -25,11 +28,14 @@ const byId = (id: string) => document.getElementById(id) as HTMLElement;
 
 byId(control ? 'nav-control' : 'nav-api').setAttribute('aria-current', 'page');
 
-/** The key this sandbox lets this browser use, or null (another machine's, or no answer). */
-const apiKey: Promise<string | null> = fetch('/docs/api-key.json', { cache: 'no-store' })
-  .then((res) => (res.ok ? (res.json() as Promise<{ apiKey?: unknown }>) : {}))
-  .then((body) => (typeof body.apiKey === 'string' && body.apiKey !== '' ? body.apiKey : null))
-  .catch(() => null);
+/** The key this sandbox lets this browser use on `/docs`, or null (the control plane's page, another machine's, or no answer). */
+const apiKey: Promise<string | null> =
+  control ?
+    Promise.resolve(null)
+  : fetch('/docs/api-key.json', { cache: 'no-store' })
+      .then((res) => (res.ok ? (res.json() as Promise<{ apiKey?: unknown }>) : {}))
+      .then((body) => (typeof body.apiKey === 'string' && body.apiKey !== '' ? body.apiKey : null))
+      .catch(() => null);
 
 const ui = SwaggerUIBundle({
   url: control ? '/docs/sandbox-control.json' : '/docs/openapi.json',
@@ -45,14 +51,19 @@ const ui = SwaggerUIBundle({
   // Authorizing needs the spec's schemes: only once it is loaded.
   onComplete: () =>
     void apiKey.then((key) => {
-      // The interface's scheme is `bearerAuth`; the control plane's API key scheme is `apiKey` (its admin token stays typed).
-      if (key !== null) ui.preauthorizeApiKey(control ? 'apiKey' : 'bearerAuth', key);
+      if (key !== null) ui.preauthorizeApiKey('bearerAuth', key);
     }),
 });
 
-/** What each of Swagger UI's credential boxes takes, named in the box while it is empty. */
-const placeholderOf = (box: Element): string =>
-  /adminToken/.test(box.closest('.auth-container')?.querySelector('h4')?.textContent ?? '') ? 'the admin token' : 'an API key';
+/** What each of Swagger UI's credential boxes takes, by its scheme's name, named in the box while it is empty. */
+const PLACEHOLDERS: [scheme: RegExp, text: string][] = [
+  [/\badminToken\b/, 'the admin token'],
+  [/\bmetricsToken\b/, 'the metrics token'],
+];
+const placeholderOf = (box: Element): string => {
+  const scheme = box.closest('.auth-container')?.querySelector('h4')?.textContent ?? '';
+  return PLACEHOLDERS.find(([name]) => name.test(scheme))?.[1] ?? 'an API key';
+};
 
 // Swagger UI's server picker has a caption but no label: name it for assistive technology. Its credential boxes get a placeholder.
 new MutationObserver(() => {
