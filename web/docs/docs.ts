@@ -33,7 +33,7 @@ const apiKey: Promise<string | null> =
   control ?
     Promise.resolve(null)
   : fetch('/docs/api-key.json', { cache: 'no-store' })
-      .then((res) => (res.ok ? (res.json() as Promise<{ apiKey?: unknown }>) : {}))
+      .then(async (res): Promise<{ apiKey?: unknown }> => (res.ok ? ((await res.json()) as { apiKey?: unknown }) : {}))
       .then((body) => (typeof body.apiKey === 'string' && body.apiKey !== '' ? body.apiKey : null))
       .catch(() => null);
 
