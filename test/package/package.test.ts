@@ -12,11 +12,12 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPTIONAL_PEERS } from '../../src/config/optional-peers.js';
 import { runningServer } from '../../src/store/file/lock.js';
 import { tempDir } from '../support/harness.js';
 import { jsonLines } from '../support/log-lines.js';
@@ -46,6 +47,12 @@ beforeAll(() => {
   // Node's types, which the shipped declarations and the example use, at the version this repository builds with.
   const nodeTypes = rootDevDependencies()['@types/node'] as string;
   npm(['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, `@types/node@${nodeTypes}`], app);
+  // A server's optional peers (Prism, pg, the MCP SDK), installed beside the package as docs/installing.md says: this
+  // repository's copies, linked in. Without them, test/package/install.test.ts checks what each feature says.
+  for (const peer of Object.keys(OPTIONAL_PEERS)) {
+    mkdirSync(dirname(join(app, 'node_modules', peer)), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', peer), join(app, 'node_modules', peer), 'dir');
+  }
 }, 600_000);
 
 describe('the npm package', { timeout: 180_000 }, () => {
@@ -133,12 +140,12 @@ describe('the npm package', { timeout: 180_000 }, () => {
       const admin = { authorization: 'Bearer sandbox-admin', 'content-type': 'application/json' };
       const load = await fetch(`${origin}/__sandbox/load`, { method: 'POST', headers: admin, body: JSON.stringify({ fixture: 'empty' }) });
       expect(load.status, await load.clone().text()).toBe(200);
-      // Prism, an external import of the bundle, loads from the installed dependencies.
+      // Prism, an optional peer the bundle imports on first use, loads from beside the package.
       const example = await fetch(`${origin}/v1/pets/1`, { headers: { ...auth, prefer: 'code=404' } });
       expect(example.status).toBe(404);
     });
 
-    it('petstore-sandbox mcp: the bundled MCP SDK serves the tools over stdio, needing nothing outside the package', async () => {
+    it('petstore-sandbox mcp: with the MCP SDK installed beside the package, serves the tools over stdio', async () => {
       const transport = new StdioClientTransport({
         command: 'npx',
         args: ['--no-install', 'petstore-sandbox', 'mcp', '--url', origin],
