@@ -66,12 +66,15 @@ describe('the npm package', { timeout: 180_000 }, () => {
           .filter((path) => /\.(md|svg)$/.test(path) || /^[^/]+\.png$/.test(path))
           .map((path) => `package/docs/${path}`),
         'package/dist/src/bin.js',
+        // The notices of the libraries the bundles carry (scripts/bundled-licenses.mjs).
+        'package/dist/THIRD-PARTY-LICENSES.md',
         // The package's entries, each with its declarations, and the code they share.
         ...['index', 'middleware', 'cli', 'msw', 'playwright', 'playwright-global-setup', 'vitest', 'vitest-global-setup', 'testcontainers'].flatMap(
           (entry) => [`package/dist/${entry}.js`, `package/dist/${entry}.d.ts`],
         ),
-        // Vitest's setup file: a module run for its effect, with nothing to declare.
+        // Vitest's setup file: a module run for its effect, declared as exporting nothing.
         'package/dist/vitest-setup.js',
+        'package/dist/vitest-setup.d.ts',
         ...readdirSync(join(ROOT, 'dist', 'chunks')).map((chunk) => `package/dist/chunks/${chunk}`),
         // The browser's build of petstore-sandbox/msw (its `browser` condition), with its declarations and its own chunks.
         'package/dist/browser/msw.js',
@@ -98,6 +101,9 @@ describe('the npm package', { timeout: 180_000 }, () => {
         'package/spec/sandbox-control.yaml',
       ].sort(),
     );
+    const notices = readFileSync(join(app, 'node_modules', 'petstore-sandbox', 'dist', 'THIRD-PARTY-LICENSES.md'), 'utf8');
+    for (const bundled of ['express', 'pino', 'prom-client', 'ajv', 'lowdb'])
+      expect(notices).toMatch(new RegExp(`^## ${bundled} \\d+\\.\\d+\\.\\d+\n\nLicence: MIT\n`, 'm'));
     expect(existsSync(join(app, 'node_modules', 'vitest'))).toBe(false);
     expect(existsSync(join(app, 'node_modules', 'esbuild'))).toBe(false);
     // verify's tools are optional peers: never installed with the package.
