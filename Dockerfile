@@ -11,9 +11,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm pack --pack-destination /tmp && mv /tmp/petstore-sandbox-*.tgz /tmp/petstore-sandbox.tgz
 # The optional peers a server uses (Prism's modes, PostgreSQL, the MCP server), at the lock file's versions.
-RUN node -p "const lock = require('./package-lock.json').packages; \
-      ['@stoplight/prism-http', '@stoplight/prism-core', 'pg', '@modelcontextprotocol/sdk'] \
-        .map((name) => name + '@' + lock['node_modules/' + name].version).join(' ')" > /tmp/server-peers.txt
+RUN node scripts/server-peers.mjs > /tmp/server-peers.txt
 
 # Run stage: the package as a user installs it, nothing else.
 FROM node:24-bookworm-slim
@@ -23,7 +21,8 @@ ENV NODE_ENV=production \
     PETSTORE_DATA=/data/db.json \
     PETSTORE_LOG_FORMAT=json
 WORKDIR /app
-COPY --from=build /tmp/petstore-sandbox.tgz /tmp/server-peers.txt /tmp/
+COPY --from=build /tmp/petstore-sandbox.tgz /tmp/petstore-sandbox.tgz
+COPY --from=build /tmp/server-peers.txt /tmp/server-peers.txt
 RUN npm install --omit=dev --no-audit --no-fund /tmp/petstore-sandbox.tgz $(cat /tmp/server-peers.txt) \
     && rm /tmp/petstore-sandbox.tgz /tmp/server-peers.txt \
     && npm cache clean --force \
