@@ -10,7 +10,7 @@ import { closeServer, listen } from '../adapters/node-server.js';
 import { perClientCap } from '../adapters/node-client-limits.js';
 import { claimDataFile, probePort } from './start-claim.js';
 import { createPreferInterceptor } from '../interceptors/prefer.js';
-import { createPrismRunner, createPrismMode, type PrismRunner } from '../modes/prism/index.js';
+import { asNotImplemented, createPrismRunner, createPrismMode, type PrismRunner } from '../modes/prism/index.js';
 import { createProxyMode, type ProxyMode } from '../modes/proxy/index.js';
 import type { Spec } from '../openapi/spec.js';
 import { loadSpec } from '../openapi/load-spec.js';
@@ -120,13 +120,13 @@ function createListener(parts: Parts): Listening {
       example: createPrismMode({ spec, prism, dynamic: false, seed: config.seed }),
       dynamic: createPrismMode({ spec, prism, dynamic: true, seed: config.seed }),
     },
-    prepareMode: (mode) => (usesPrism(mode) ? prism.ready() : Promise.resolve()),
+    prepareMode: (mode) => (usesPrism(mode) ? prism.ready().catch(asNotImplemented) : Promise.resolve()),
     prefer: createPreferInterceptor({ prism, seed: config.seed }),
     passThrough: proxy,
   });
   // The listener's requests are counted, so that a stop waits for those under way (the library's in-process ones are its own).
   const inFlight = serverRequestsInFlight(reporting.onRefused);
-  const listener = createServerListener({ engine, pages: createPages(UI_DIR), onPage: reporting.onAnswered, inFlight });
+  const listener = createServerListener({ engine, pages: createPages(UI_DIR, config.apiKeys[0]), onPage: reporting.onAnswered, inFlight });
   return { listener, engine, onRefused: reporting.onRefused, stopServing: () => inFlight.stop() };
 }
 
