@@ -8,6 +8,7 @@
 import { COMMAND_OPTIONS, COMMANDS, CommandError, runCommand, type Command } from './cli/commands.js';
 import { serve } from './cli/serve.js';
 import { ConfigError, loadConfig, OPTIONS, type Config } from './config/load.js';
+import { importPeer, MissingPeerError } from './config/optional-peers.js';
 import { PACKAGE_VERSION as version } from './config/paths.js';
 import { npmSwallowed } from './cli/npm-args.js';
 import { cliWording } from './cli/wording.js';
@@ -106,7 +107,15 @@ async function mcp(operands: string[], config: Config, extra: Record<string, str
     console.error(`petstore-sandbox mcp: ${problem}\n${HELP_HINT}`);
     return 2;
   }
-  const { runMcp } = await import('./cli/mcp-command.js');
+  // The MCP SDK is an optional peer dependency: a missing one is named with the command that installs it.
+  let runMcp;
+  try {
+    ({ runMcp } = await importPeer(['@modelcontextprotocol/sdk'], 'The MCP server', () => import('./cli/mcp-command.js')));
+  } catch (error) {
+    if (!(error instanceof MissingPeerError)) throw error;
+    console.error(`petstore-sandbox mcp: ${error.message}`);
+    return 2;
+  }
   // stdout is the protocol's: anything to say goes to stderr.
   return runMcp(config, extra, (line) => console.error(line));
 }

@@ -70,14 +70,15 @@ export interface MswSandboxOptions extends CreateSandboxOptions {
 }
 
 /** How a platform makes its sandbox: the options checked at once (a ConfigError thrown), and the sandbox itself. */
-export interface SandboxMaker {
-  check(options: CreateSandboxOptions): { apiKeys: readonly string[]; adminToken: string };
-  make(options: CreateSandboxOptions): Promise<InProcessSandbox>;
+export interface SandboxMaker<O extends CreateSandboxOptions = CreateSandboxOptions> {
+  check(options: O): { apiKeys: readonly string[]; adminToken: string };
+  make(options: O): Promise<InProcessSandbox>;
 }
 
 /** `sandboxHandlers(options)` of an entry (Node's or the browser's), over that platform's sandbox. */
-export function sandboxHandlersOf(options: MswSandboxOptions, maker: SandboxMaker): MswSandbox {
-  const { origin, ...sandboxOptions } = options;
+export function sandboxHandlersOf<O extends CreateSandboxOptions>(options: O & { origin?: string }, maker: SandboxMaker<O>): MswSandbox {
+  const { origin, ...rest } = options;
+  const sandboxOptions = rest as unknown as O;
   // Checked before the sandbox is made: a refused origin leaves nothing running.
   if (origin !== undefined) mswTargetOf(origin);
   const { apiKeys, adminToken } = maker.check(sandboxOptions);

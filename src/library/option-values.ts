@@ -97,9 +97,14 @@ function refuseEmpty(options: CreateSandboxOptions): void {
     throw new ConfigError("adminToken is empty: give a token, or leave adminToken out for the default 'sandbox-admin'");
 }
 
+/** `persist` given where it means nothing: IndexedDB is the browser build's; on Node a data file keeps the pets. */
+const PERSIST_ON_NODE =
+  "persist keeps a browser sandbox's pets in IndexedDB, and this sandbox runs on Node: give store a data file (store: './data/db.json') to keep them across runs";
+
 /** The option values of a library sandbox's options (the memory store unless told); throws a ConfigError for a key it would not honour. */
 export function libraryValues(options: CreateSandboxOptions): OptionValues {
   for (const key of Object.keys(options)) {
+    if (key === 'persist') throw new ConfigError(PERSIST_ON_NODE);
     if (!KEYS.includes(key)) throw new ConfigError(`unknown option '${key}'${didYouMean(key, KEYS)}`);
   }
   refuseEmpty(options);

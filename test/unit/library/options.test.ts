@@ -19,6 +19,10 @@ describe("a library sandbox's options, refused in its own words", () => {
     [{ options: { 'open-keys': 'maybe' } }, "options['open-keys'] must be true or false, got 'maybe'"],
     // Unknown keys, with the nearest known one.
     [{ prot: 4011 }, "unknown option 'prot' (did you mean port?)"],
+    [
+      { persist: true },
+      "persist keeps a browser sandbox's pets in IndexedDB, and this sandbox runs on Node: give store a data file (store: './data/db.json') to keep them across runs",
+    ],
     [{ apikeys: ['k'] }, "unknown option 'apikeys' (did you mean apiKeys?)"],
     [{ nothingLikeIt: 1 }, "unknown option 'nothingLikeIt'"],
     [{ options: { 'journl-size': 5 } }, "unknown option options['journl-size'] (did you mean options['journal-size']?)"],
