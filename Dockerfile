@@ -10,6 +10,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm pack --pack-destination /tmp && mv /tmp/petstore-sandbox-*.tgz /tmp/petstore-sandbox.tgz
+# The optional peers a server uses (Prism's modes, PostgreSQL, the MCP server), at the lock file's versions.
+RUN node scripts/server-peers.mjs > /tmp/server-peers.txt
 
 # Run stage: the package as a user installs it, nothing else.
 FROM node:24-bookworm-slim
@@ -20,8 +22,9 @@ ENV NODE_ENV=production \
     PETSTORE_LOG_FORMAT=json
 WORKDIR /app
 COPY --from=build /tmp/petstore-sandbox.tgz /tmp/petstore-sandbox.tgz
-RUN npm install --omit=dev --no-audit --no-fund /tmp/petstore-sandbox.tgz \
-    && rm /tmp/petstore-sandbox.tgz \
+COPY --from=build /tmp/server-peers.txt /tmp/server-peers.txt
+RUN npm install --omit=dev --no-audit --no-fund /tmp/petstore-sandbox.tgz $(cat /tmp/server-peers.txt) \
+    && rm /tmp/petstore-sandbox.tgz /tmp/server-peers.txt \
     && npm cache clean --force \
     && mkdir -p /data \
     && chown node:node /data

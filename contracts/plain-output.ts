@@ -10,6 +10,13 @@ import { stripVTControlCharacters } from 'node:util';
 /** Node's warning about Dredd's logger (winston 2 reads its own exports during a circular require): nothing a user can act on. */
 const DEPENDENCY_NOISE = /^Accessing non-existent property '\w+' of module exports inside circular dependency$/;
 
+/** Deprecations Dredd's own code (or its dependencies') sets off, by code: `util._extend` (DEP0060). Nothing a user can act on either. */
+const DEPENDENCY_DEPRECATIONS = new Set(['DEP0060']);
+
+/** Whether a warning is one of the dependencies' above, which verify does not print. */
+const isDependencyNoise = (warning: Error & { code?: string }): boolean =>
+  DEPENDENCY_NOISE.test(warning.message) || (warning.name === 'DeprecationWarning' && DEPENDENCY_DEPRECATIONS.has(warning.code ?? ''));
+
 /** The signals the parent passes on to the child that runs the checks. */
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -26,7 +33,7 @@ export function wantsColour(isTTY: boolean | undefined, env: NodeJS.ProcessEnv):
 function quietWarnings(): void {
   process.removeAllListeners('warning');
   process.on('warning', (warning) => {
-    if (!DEPENDENCY_NOISE.test(warning.message)) process.stderr.write(`(node:${process.pid}) ${warning.name}: ${warning.message}\n`);
+    if (!isDependencyNoise(warning)) process.stderr.write(`(node:${process.pid}) ${warning.name}: ${warning.message}\n`);
   });
 }
 

@@ -81,7 +81,7 @@ export function toCtrf(cases: ReportCase[], run: ReportRun): Record<string, unkn
       },
       tests: cases.map(test),
       environment: { reportName: `${run.name} ${run.target}` },
-      extra: { target: run.target },
+      extra: { target: run.target, ...(run.coverage ? { coverage: run.coverage } : {}) },
     },
   };
 }

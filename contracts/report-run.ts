@@ -1,3 +1,5 @@
+import type { RunCoverage } from './verify-coverage.js';
+
 /** The name every report of verify carries (JUnit's `testsuites name`, CTRF's `generatedBy`): how verify knows a report it wrote. */
 export const REPORT_GENERATOR = 'petstore-sandbox verify';
 
@@ -10,4 +12,6 @@ export interface ReportRun {
   /** Milliseconds since the epoch. */
   start: number;
   stop: number;
+  /** The coverage of the workspace the run used, when it had a control plane to ask. */
+  coverage?: RunCoverage | undefined;
 }

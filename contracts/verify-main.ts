@@ -21,6 +21,8 @@ import { printDredd, printSummary, type Outcome } from './verify-report.js';
 import { restoreWorkspace, saveWorkspace } from './verify-workspace.js';
 import { restoreOnSignal } from './workspace-guard.js';
 import { VERIFY_OPTIONS } from './verify-options.js';
+import { coverageOutcome, readRunCoverage, type RunCoverage } from './verify-coverage.js';
+import { plural } from './plural.js';
 
 /** How the user ran verify, for the usage text and the hints it prints: `npm run verify --` or `petstore-sandbox verify`. */
 export interface VerifyProgram {
@@ -53,6 +55,9 @@ On a sandbox, the key's workspace is saved as a checkpoint first and restored af
 Elsewhere, Dredd creates pets with the key, and they stay.`;
 
 class UsageError extends Error {}
+
+/** Whether two addresses name the same place (`http://h:80/` and `http://h`). */
+const sameAddress = (a: string, b: string): boolean => new URL(a).href.replace(/\/+$/, '') === new URL(b).href.replace(/\/+$/, '');
 
 /** Whether the address serves a control plane: `/__sandbox/health` answers `{status: "ok"}` (it needs no token). */
 async function hasControlPlane(control: ControlClient): Promise<boolean> {
@@ -144,6 +149,8 @@ export async function verifyMain(argv: string[], program: VerifyProgram): Promis
     console.log(`Control plane: none at ${adminUrl}/__sandbox (Dredd finds an existing pet through the API instead)\n`);
   }
 
+  // The control plane's workspace sees the requests only when it is the target's own (served next to it).
+  const servesTarget = controlPlane !== undefined && sameAddress(controlPlane, providerBaseUrl(args.target));
   const guard = controlPlane ? await saveWorkspace(control, controlPlane, program.cli) : undefined;
   if (guard === null) {
     outcomes.push({ tool: 'Workspace', ok: false, line: 'could not be saved, so nothing was run' });
@@ -154,20 +161,23 @@ export async function verifyMain(argv: string[], program: VerifyProgram): Promis
   if (!controlPlane) console.log(`Changes: Dredd creates pets with --key (one for createPet's 201, one more if the list is empty); they stay.\n`);
   const stopWatching = guard ? restoreOnSignal(guard.restore, (problem) => console.error(`verify: could not restore the workspace: ${problem}`)) : undefined;
   try {
-    await runChecks(args, controlPlane, outcomes, cases);
+    await runChecks(args, controlPlane, outcomes, cases, servesTarget);
   } finally {
     // Restored before the handlers go: a signal meanwhile waits for the same restore.
     if (guard) outcomes.push(await restoreWorkspace(guard));
     stopWatching?.();
   }
-  report(args, outcomes, cases, start);
+  // The counts stay when the workspace is restored: read after, so the run's every request is in.
+  const read = servesTarget ? await readRunCoverage(control) : undefined;
+  if (read) outcomes.push(coverageOutcome(read));
+  report(args, outcomes, cases, start, read?.coverage);
   return printSummary(outcomes) ? 0 : 1;
 }
 
 /** Writes the `--report` files, if any; a file that cannot be written fails the run. */
-function report(args: Args, outcomes: Outcome[], cases: ReportCase[], start: number): void {
+function report(args: Args, outcomes: Outcome[], cases: ReportCase[], start: number, coverage?: RunCoverage): void {
   if (args.reports.length === 0) return;
-  const run = { name: REPORT_GENERATOR, target: args.target, start, stop: Date.now() };
+  const run = { name: REPORT_GENERATOR, target: args.target, start, stop: Date.now(), coverage };
   const { written, problems } = writeReports(args.reports, [...outcomeCases(outcomes), ...cases], run);
   console.log(`\nReports: ${written.length ? written.join(', ') : 'none written'}`);
   for (const problem of problems) outcomes.push({ tool: 'Report', ok: false, line: `could not write ${problem}` });
@@ -176,9 +186,17 @@ function report(args: Args, outcomes: Outcome[], cases: ReportCase[], start: num
 type Args = NonNullable<ReturnType<typeof readArgs>>;
 
 /** Dredd, then Pact where provider states can be set; each adds its outcome. */
-async function runChecks(args: Args, controlPlane: string | undefined, outcomes: Outcome[], cases: ReportCase[]): Promise<void> {
+async function runChecks(args: Args, controlPlane: string | undefined, outcomes: Outcome[], cases: ReportCase[], servesTarget: boolean): Promise<void> {
   const [{ runDredd }, { PactFailure, verifyPacts }] = await Promise.all([import('./dredd/run-dredd.js'), import('./provider/verify-pacts.js')]);
-  const dredd = await runDredd({ endpoint: args.target, key: args.key, adminUrl: controlPlane, adminToken: args.adminToken, print: args.verbose });
+  const dredd = await runDredd({
+    endpoint: args.target,
+    key: args.key,
+    adminUrl: controlPlane,
+    adminToken: args.adminToken,
+    print: args.verbose,
+    // Its 401s asked of the key's workspace, so that the workspace's coverage counts them.
+    keyedRefusals: servesTarget,
+  });
   outcomes.push(printDredd(dredd));
   cases.push(...dreddCases(dredd, 'spec/openapi.yaml', args.target));
 
@@ -192,7 +210,7 @@ async function runChecks(args: Args, controlPlane: string | undefined, outcomes:
   } else if (files.length === 0) {
     outcomes.push({ tool: 'Pact', ok: true, skipped: true, line: `skipped (no pact files in ${args.pactsDir})` });
   } else {
-    console.log(`\nPact: verifying ${files.length} pact file(s) from ${args.pactsDir}\n`);
+    console.log(`\nPact: verifying ${plural(files.length, 'pact file')} from ${args.pactsDir}\n`);
     try {
       const summary = await verifyPacts({
         target: args.target,
@@ -201,7 +219,7 @@ async function runChecks(args: Args, controlPlane: string | undefined, outcomes:
         pactFiles: files,
         logLevel: args.verbose ? 'info' : 'error',
       });
-      outcomes.push({ tool: 'Pact', ok: true, line: `${summary.interactions} interaction(s) of ${summary.consumers.join(', ')} verified` });
+      outcomes.push({ tool: 'Pact', ok: true, line: `${plural(summary.interactions, 'interaction')} of ${summary.consumers.join(', ')} verified` });
       cases.push(...pactCases(interactions(), summary.results, { status: 'error', message: 'the verifier reported no result for it' }));
     } catch (error) {
       const message = (error as Error).message;

@@ -1,10 +1,13 @@
 import type { DreddReport } from './dredd/run-dredd.js';
+import { plural } from './plural.js';
 
 /** One line of the final summary. */
 export interface Outcome {
   tool: string;
   ok: boolean;
   skipped?: boolean;
+  /** A line that informs and decides nothing (the coverage). */
+  info?: boolean;
   line: string;
 }
 
@@ -23,7 +26,7 @@ export function printDredd(report: DreddReport): Outcome {
     if (result.status !== 'pass' && result.message.trim()) console.log(indent(result.message));
   }
   const { tests, passes, failures, errors } = report.stats;
-  const line = `${passes} of ${tests} transactions passed${failures ? `, ${failures} failed` : ''}${errors ? `, ${errors} errored` : ''}`;
+  const line = `${passes} of ${plural(tests, 'transaction')} passed${failures ? `, ${failures} failed` : ''}${errors ? `, ${errors} errored` : ''}`;
   return { tool: 'Dredd', ok: report.ok, line };
 }
 
@@ -34,6 +37,7 @@ export function printSummary(outcomes: Outcome[]): boolean {
   for (const o of outcomes)
     console.log(
       `  ${(o.skipped ? 'SKIP'
+      : o.info ? 'INFO'
       : o.ok ? 'PASS'
       : 'FAIL'
       ).padEnd(5)} ${o.tool}: ${o.line}`,

@@ -42,3 +42,5 @@ ENTRIES.forEach((entry, i) => {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, texts[i]);
 });
+// `petstore-sandbox/vitest/setup` is run for its effect and exports nothing; declared so, a TypeScript import of it resolves.
+writeFileSync(join(ROOT, 'dist', 'vitest-setup.d.ts'), '/** Run by Vitest before each test file (`test.setupFiles`): exports nothing. */\nexport {};\n');

@@ -19,17 +19,21 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { packageBundleOptions } from './server-bundle.mjs';
 import { browserBundleOptions } from './browser-bundle.mjs';
 import { verifyBundleOptions, verifyHooksBundleOptions } from './verify-bundle.mjs';
+import { writeBundledLicenses } from './bundled-licenses.mjs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = join(ROOT, 'dist', '.build-stamp.json');
+/** esbuild's metafiles of the last build of each bundled part, from which the bundled libraries' notices are written. */
+const METAFILES = join(ROOT, 'dist', '.metafiles');
+const NOTICES = join(ROOT, 'dist', 'THIRD-PARTY-LICENSES.md');
 /** Inputs of every part: this script, and the lock file that pins esbuild and the bundled libraries. */
-const COMMON = ['scripts/build.mjs', 'package-lock.json'];
+const COMMON = ['scripts/build.mjs', 'scripts/bundled-licenses.mjs', 'package-lock.json'];
 
 /** Each part: the files and folders it is made from, a file whose absence means it was never built, and how to build it. */
 const PARTS = {
@@ -71,16 +75,24 @@ function hashOf(inputs) {
 async function buildServer() {
   rmSync(join(ROOT, 'dist', 'chunks'), { recursive: true, force: true });
   rmSync(join(ROOT, 'dist', 'browser'), { recursive: true, force: true });
-  await build(packageBundleOptions(ROOT, join(ROOT, 'dist')));
+  const server = await build({ ...packageBundleOptions(ROOT, join(ROOT, 'dist')), metafile: true });
   // The browser's build of petstore-sandbox/msw: a bundle of its own, with its own chunks (no Node code to share).
-  await build(browserBundleOptions(ROOT, join(ROOT, 'dist', 'browser')));
+  const browser = await build({ ...browserBundleOptions(ROOT, join(ROOT, 'dist', 'browser')), metafile: true });
+  saveMetafiles('server', [server.metafile, browser.metafile]);
+}
+
+/** Keeps a part's metafiles for the notices, which every part's bundles contribute to. */
+function saveMetafiles(part, metafiles) {
+  mkdirSync(METAFILES, { recursive: true });
+  writeFileSync(join(METAFILES, `${part}.json`), JSON.stringify(metafiles));
 }
 
 /** `petstore-sandbox verify`: the checks and their Dredd hooks, in dist/verify/ (the old chunks go first). */
 async function buildVerify() {
   rmSync(join(ROOT, 'dist', 'verify'), { recursive: true, force: true });
-  await build(verifyBundleOptions(ROOT, join(ROOT, 'dist', 'verify')));
-  await build(verifyHooksBundleOptions(ROOT, join(ROOT, 'dist', 'verify', 'dredd-hooks')));
+  const checks = await build({ ...verifyBundleOptions(ROOT, join(ROOT, 'dist', 'verify')), metafile: true });
+  const hooks = await build({ ...verifyHooksBundleOptions(ROOT, join(ROOT, 'dist', 'verify', 'dredd-hooks')), metafile: true });
+  saveMetafiles('verify', [checks.metafile, hooks.metafile]);
 }
 
 /** The pages, by web/build.ts (TypeScript, so through tsx: only paid when the pages changed). */
@@ -116,4 +128,12 @@ for (const [name, part] of Object.entries(PARTS)) {
   stamp[name] = hash;
   changed = true;
 }
-if (changed) writeFileSync(STAMP, `${JSON.stringify(stamp, null, 2)}\n`);
+if (changed) {
+  const saved = ['server', 'verify'].filter((part) => existsSync(join(METAFILES, `${part}.json`)));
+  writeBundledLicenses(
+    ROOT,
+    saved.flatMap((part) => JSON.parse(readFileSync(join(METAFILES, `${part}.json`), 'utf8'))),
+    NOTICES,
+  );
+  writeFileSync(STAMP, `${JSON.stringify(stamp, null, 2)}\n`);
+}

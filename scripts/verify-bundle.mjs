@@ -9,7 +9,18 @@
 import { join } from 'node:path';
 
 /** What the checks import but the package does not bundle: the peers, esbuild (only used from sources), and the package's own dependencies. */
-const EXTERNAL = ['dredd', 'dredd/*', '@pact-foundation/pact', 'esbuild', '@stoplight/*', '@faker-js/faker', 'yaml'];
+const EXTERNAL = [
+  'dredd',
+  'dredd/*',
+  '@pact-foundation/pact',
+  'esbuild',
+  '@stoplight/*',
+  'pg',
+  '@modelcontextprotocol/sdk',
+  '@modelcontextprotocol/sdk/*',
+  '@faker-js/faker',
+  'yaml',
+];
 
 /** esbuild's options for the checks: one entry, the modules it imports on demand (Dredd's runner, Pact's) in chunks beside it. */
 export function verifyBundleOptions(root, outdir) {

@@ -8,11 +8,14 @@
 import { COMMAND_OPTIONS, COMMANDS, CommandError, runCommand, type Command } from './cli/commands.js';
 import { serve } from './cli/serve.js';
 import { ConfigError, loadConfig, OPTIONS, type Config } from './config/load.js';
+import { importPeer, MissingPeerError } from './config/optional-peers.js';
 import { PACKAGE_VERSION as version } from './config/paths.js';
 import { npmSwallowed } from './cli/npm-args.js';
 import { cliWording } from './cli/wording.js';
 import { mcpUsageProblem } from './cli/mcp-usage.js';
 import { runVerify } from './cli/verify.js';
+import { commandHelp } from './cli/command-help.js';
+import { didYouMean } from './config/did-you-mean.js';
 
 const usage = `Usage: petstore-sandbox [options]             serve the Pet Store interface under /v1
        petstore-sandbox <command> [options]   QA commands on a sandbox or its data
@@ -66,14 +69,27 @@ const VALUED_OPTIONS = [
   ...Object.entries(COMMAND_OPTIONS).flatMap(([name, o]) => (o.type === 'string' ? [name] : [])),
 ];
 
+/** Every command the command line takes. */
+const ALL_COMMANDS = ['serve', ...COMMANDS, 'mcp', 'verify'];
+
+/** The unknown command's refusal, with the nearest command for a near miss; exit code 2. */
+function unknownCommand(name: string): number {
+  // A number where a command goes is an option's value whose option went missing.
+  const hint = /^\d+$/.test(name) ? ` (an option's value? Options start with --, e.g. --port ${name})` : didYouMean(name, ALL_COMMANDS, (c) => `'${c}'`);
+  console.error(`petstore-sandbox: unknown command '${name}'${hint}\n${HELP_HINT}`);
+  return 2;
+}
+
+/** `--help`: a command's own (its usage and options), else the whole usage. */
+function help(name: string | undefined): number {
+  if (name !== undefined && !ALL_COMMANDS.includes(name)) return unknownCommand(name);
+  console.log((name === undefined ? undefined : commandHelp(name)) ?? usage);
+  return 0;
+}
+
 /** A QA command, to its exit code. */
 async function command(name: string, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>): Promise<number> {
-  if (!(COMMANDS as readonly string[]).includes(name)) {
-    // A number where a command goes is an option's value whose option went missing.
-    const hint = /^\d+$/.test(name) ? ` (an option's value? Options start with --, e.g. --port ${name})` : '';
-    console.error(`petstore-sandbox: unknown command '${name}'${hint}\n${HELP_HINT}`);
-    return 2;
-  }
+  if (!(COMMANDS as readonly string[]).includes(name)) return unknownCommand(name);
   try {
     await runCommand(name as Command, operands, config, extra, { out: (t) => console.log(t), err: (t) => console.error(t) });
     return 0;
@@ -91,7 +107,15 @@ async function mcp(operands: string[], config: Config, extra: Record<string, str
     console.error(`petstore-sandbox mcp: ${problem}\n${HELP_HINT}`);
     return 2;
   }
-  const { runMcp } = await import('./cli/mcp-command.js');
+  // The MCP SDK is an optional peer dependency: a missing one is named with the command that installs it.
+  let runMcp;
+  try {
+    ({ runMcp } = await importPeer(['@modelcontextprotocol/sdk'], 'The MCP server', () => import('./cli/mcp-command.js')));
+  } catch (error) {
+    if (!(error instanceof MissingPeerError)) throw error;
+    console.error(`petstore-sandbox mcp: ${error.message}`);
+    return 2;
+  }
   // stdout is the protocol's: anything to say goes to stderr.
   return runMcp(config, extra, (line) => console.error(line));
 }
@@ -113,8 +137,9 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
     console.error(`petstore-sandbox: ${error.message}\n${HELP_HINT}`);
     return 2;
   }
-  if (loaded.help || loaded.version) {
-    console.log(loaded.help ? usage : version);
+  if (loaded.help) return help(loaded.positionals[0]);
+  if (loaded.version) {
+    console.log(version);
     return 0;
   }
   const npm = npmSwallowed(env, VALUED_OPTIONS, loaded.positionals);

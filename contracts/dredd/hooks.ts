@@ -1,7 +1,8 @@
 /**
  * Dredd hooks that create the condition each documented response needs, so
  * all nine transactions of spec/openapi.yaml run for real:
- * 401 = no key, 400 = an invalid body or query, 404 = an id that does not exist,
+ * 401 = no key (or, when the runner asks, the key refused once through the
+ * control plane), 400 = an invalid body or query, 404 = an id that does not exist,
  * 200 on getPet = an id made to exist through the control plane (or, on a
  * deployment without one, an id the deployment itself reports).
  * A sandbox in example or dynamic mode stores nothing, so no id is missing
@@ -13,12 +14,16 @@
  */
 import hooks, { type Transaction } from 'hooks';
 import { createControlClient } from '../../src/control/client.js';
+import type { ControlBody } from '../../src/control/routes.js';
 import { createSpecChecker, type SpecChecker } from '../spec-check.js';
 import { readSettings, type HookSettings } from './settings.js';
 
 /** An id no deployment is expected to hold, for deployments whose ids cannot be listed. */
 const FALLBACK_MISSING_ID = 999999999;
 const TIMEOUT_MS = 10_000;
+
+/** An operation of the interface, as the control plane's faults name it. */
+type OperationId = ControlBody<'addFault'>['operationId'];
 
 /** What beforeAll found out; an existing id is what the deployment reported, whatever its type (the spec check judges that). */
 const state: { existingId?: number | string; missingId: number; mode?: string; problem?: string } = { missingId: FALLBACK_MISSING_ID };
@@ -47,6 +52,17 @@ async function prepareWithControlPlane(s: HookSettings & { adminUrl: string }): 
   await control.call('loadFixture', { body: { mode: 'append', pets: [{ id, name: 'Dredd', categoryId: 1, status: 'available' }] } });
   state.existingId = id;
   state.missingId = id + 1_000_000;
+}
+
+/**
+ * The key's next request to the operation answered 401, through the control
+ * plane: the same one-time refusal as Pact's `the request has no valid API
+ * key`, journaled and counted in the key's workspace, which a request without
+ * a key never is. verify removes a refusal the run left unused.
+ */
+async function refuseKeyOnce(s: HookSettings & { adminUrl: string }, operationId: OperationId): Promise<void> {
+  const control = createControlClient({ origin: s.adminUrl, adminToken: s.adminToken, key: s.key, timeoutMs: TIMEOUT_MS });
+  await control.call('addFault', { body: { operationId, status: 401, count: 1 } });
 }
 
 /** A call of the API under test with the key (`base` ends in the base path, e.g. `/v1`). */
@@ -107,7 +123,12 @@ async function prepare(t: Transaction): Promise<void> {
   const found = await checker.find(t.request.method, t.request.uri);
   const kind = `${found ? found.operationId : '?'} ${t.expected.statusCode}`;
   t.request.headers.Authorization = `Bearer ${s.key}`;
-  if (t.expected.statusCode === '401') delete t.request.headers.Authorization;
+  if (t.expected.statusCode === '401') {
+    // Proxy mode passes a request on before any fault applies: there the deployment behind it refuses the missing key.
+    const keyed = s.keyedRefusals && found && state.mode !== undefined && state.mode !== 'proxy';
+    if (keyed && s.adminUrl) await refuseKeyOnce({ ...s, adminUrl: s.adminUrl }, found.operationId as OperationId);
+    else delete t.request.headers.Authorization;
+  }
   if (kind === 'listPets 400') setUri(t, '/pets?limit=0');
   if (kind === 'createPet 400') {
     t.request.body = JSON.stringify({ categoryId: 'one', colour: 'brown' });

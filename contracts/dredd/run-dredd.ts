@@ -26,6 +26,12 @@ export interface DreddOptions {
   validateBodies?: boolean;
   /** Print Dredd's own report (pass/fail lines). Default false. */
   print?: boolean;
+  /**
+   * With `adminUrl`: ask each 401 of the key's workspace (the key sent and
+   * refused once through the control plane) instead of sending no key, so
+   * that the workspace's journal and coverage count it. Default false.
+   */
+  keyedRefusals?: boolean;
 }
 
 export interface DreddResult {
@@ -99,6 +105,7 @@ async function runOnce(options: DreddOptions): Promise<DreddReport> {
     [SETTINGS_ENV.adminUrl]: options.adminUrl,
     [SETTINGS_ENV.adminToken]: options.adminToken,
     [SETTINGS_ENV.spec]: SPEC_FILE,
+    [SETTINGS_ENV.keyedRefusals]: options.keyedRefusals ? '1' : undefined,
   };
   for (const [name, value] of Object.entries(settings)) {
     if (value) process.env[name] = value;

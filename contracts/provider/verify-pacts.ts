@@ -2,6 +2,7 @@ import { Verifier } from '@pact-foundation/pact';
 import { KNOWN_STATES, unknownStates } from '../../src/control/provider-states.js';
 import { CONTROL_BASE } from '../../src/control/routes.js';
 import { describePacts, listPactFiles, PROVIDER } from '../pact-files.js';
+import { plural } from '../plural.js';
 
 export interface VerifyPactsOptions {
   /** The base address ending in `/v1`; pact paths start with `/v1`. */
@@ -89,7 +90,7 @@ function describeFailure(message: string, result: VerifierJson | undefined): str
     const first = e.mismatch?.mismatches?.[0];
     return `${e.interaction.replace(/^Verifying a pact between .+? Given /, 'given ')}${first ? ` (${first.path ? `${first.path}: ` : ''}${first.mismatch})` : ''}`;
   });
-  return `${failed.length} of ${all.length} interaction(s) failed: ${failed.join('; ')}`;
+  return `${failed.length} of ${plural(all.length, 'interaction')} failed: ${failed.join('; ')}`;
 }
 
 /**

@@ -31,14 +31,17 @@ export const MIN_ADMIN_TOKEN_LENGTH = 16;
 const NAME = /^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/;
 
 /** The allowed hosts of `--allowed-hosts`, lower-case; a value that is no host name is refused by position, so a typo never opens nothing silently. */
-export function allowedHostsConfigOf(get: (name: 'allowed-hosts') => string): AllowedHostsConfig {
+export function allowedHostsConfigOf(
+  get: (name: 'allowed-hosts') => string,
+  describe: (name: string) => string = () => '--allowed-hosts (or PETSTORE_ALLOWED_HOSTS)',
+): AllowedHostsConfig {
   const names = get('allowed-hosts')
     .split(',')
     .map((name) => name.trim().toLowerCase())
     .filter(Boolean);
   names.forEach((name, i) => {
     if (name !== '*' && !NAME.test(name))
-      throw new ConfigError(`--allowed-hosts (or PETSTORE_ALLOWED_HOSTS): entry ${i + 1} is not a host name (example.com, .example.com or *)`);
+      throw new ConfigError(`${describe('allowed-hosts')}: entry ${i + 1} is not a host name (example.com, .example.com or *)`);
   });
   return { allowedHosts: Object.freeze(names) };
 }

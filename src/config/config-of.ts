@@ -6,9 +6,11 @@ import { opsConfigOf, OPS_OPTIONS, type OpsConfig } from './ops.js';
 import { OPEN_KEY_OPTIONS, openKeysConfigOf, type OpenKeysConfig } from './open-keys.js';
 import { adminTokenConfigOf, apiKeysOf, readSecret, type AdminTokenConfig, type ConfigIo } from './secrets.js';
 import { ALLOWED_HOSTS_OPTIONS, allowedHostsConfigOf, type AllowedHostsConfig } from './allowed-hosts.js';
+import { describerOf, FLAG_NAMING, type Naming } from './naming.js';
 
 export { ConfigError } from './error.js';
 export type { ConfigIo } from './secrets.js';
+export { FLAG_NAMING, type Naming } from './naming.js';
 
 export { ANSWERING_MODES, MODES, type Mode } from './modes.js';
 
@@ -108,37 +110,35 @@ export const OPTIONS = {
 
 export type OptionName = keyof typeof OPTIONS;
 
-/** How an option is named in messages: its flag and its variable, as either may have set it. */
-function describeOption(name: string): string {
-  const env = (OPTIONS as Record<string, { env: string }>)[name]?.env;
-  return env ? `--${name} (or ${env})` : `--${name}`;
-}
+/** The options' variables by flag, for messages. */
+const variableOf = (name: string): string | undefined => (OPTIONS as Record<string, { env: string }>)[name]?.env;
 
-function integer(name: string, raw: string, min: number, max: number): number {
-  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${describeOption(name)} must be a whole number, got '${raw}'`);
+/** A whole number in [min, max]; `named` is the option as the caller gave it (naming.ts). */
+function integer(named: string, raw: string, min: number, max: number): number {
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${named} must be a whole number, got '${raw}'`);
   const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${describeOption(name)} must be between ${min} and ${max}, got '${raw}'`);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${named} must be between ${min} and ${max}, got '${raw}'`);
   return n;
 }
 
-function boolean(name: string, raw: string): boolean {
+function boolean(named: string, raw: string): boolean {
   const v = raw.trim().toLowerCase();
   if (['true', '1', 'yes', 'on'].includes(v)) return true;
   if (['false', '0', 'no', 'off'].includes(v)) return false;
-  throw new ConfigError(`${describeOption(name)} must be true or false, got '${raw}'`);
+  throw new ConfigError(`${named} must be true or false, got '${raw}'`);
 }
 
-function list(name: string, raw: string): string[] {
+function list(named: string, raw: string): string[] {
   const items = raw
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (items.length === 0) throw new ConfigError(`${describeOption(name)} needs at least one value`);
+  if (items.length === 0) throw new ConfigError(`${named} needs at least one value`);
   return items;
 }
 
 /** Control-plane origins are exact origins: `*` would let any web page drive the sandbox. */
-function controlOrigins(raw: string): string[] {
+function controlOrigins(named: string, raw: string): string[] {
   const origins = raw
     .split(',')
     .map((s) => s.trim())
@@ -150,8 +150,7 @@ function controlOrigins(raw: string): string[] {
     } catch {
       parsed = undefined;
     }
-    if (parsed !== origin)
-      throw new ConfigError(`${describeOption('control-cors-origins')}: '${origin}' is not an origin such as http://localhost:3000 (* is not allowed)`);
+    if (parsed !== origin) throw new ConfigError(`${named}: '${origin}' is not an origin such as http://localhost:3000 (* is not allowed)`);
   }
   return origins;
 }
@@ -167,14 +166,18 @@ export type OptionValues = Record<string, string | boolean | undefined>;
  * variables, then defaults), every value checked. Reads no file but the
  * secret files it is told of, through `io`, and makes paths absolute with
  * `resolvePath`: with no Node module of its own, it also configures the
- * sandbox in a browser. Throws ConfigError.
+ * sandbox in a browser. Throws ConfigError, naming each option as `naming`
+ * says its values were given (the command line's flags unless told).
  */
 export function configFromValues(
   values: OptionValues,
   env: Readonly<Record<string, string | undefined>>,
   io: ConfigIo,
   resolvePath: (path: string) => string,
+  naming: Naming = FLAG_NAMING,
 ): Config {
+  const describe = describerOf(naming, values, env, variableOf);
+  const int = (name: string, raw: string, min: number, max: number) => integer(describe(name), raw, min, max);
   const get = (name: OptionName): string => {
     const flag = values[name];
     if (typeof flag === 'string') return flag;
@@ -184,47 +187,47 @@ export function configFromValues(
   };
 
   const mode = get('mode');
-  if (!(MODES as readonly string[]).includes(mode)) throw new ConfigError(`--mode must be one of ${MODES.join(', ')}, got '${mode}'`);
+  if (!(MODES as readonly string[]).includes(mode)) throw new ConfigError(`${describe('mode')} must be one of ${MODES.join(', ')}, got '${mode}'`);
   const secret = (name: 'api-keys' | 'admin-token') => {
     const file = `${name}-file` as const;
     const options = { value: { flag: name, env: OPTIONS[name].env }, file: { flag: file, env: OPTIONS[file].env }, default: OPTIONS[name].default };
-    return readSecret(options, values, env, io);
+    return readSecret(options, values, env, io, naming);
   };
   const keysSecret = secret('api-keys');
   const apiKeys = apiKeysOf(keysSecret);
   const admin = adminTokenConfigOf(secret('admin-token'), DEFAULT_ADMIN_TOKEN, [keysSecret]);
-  const origins = list('cors-origins', get('cors-origins'));
+  const origins = list(describe('cors-origins'), get('cors-origins'));
   const host = get('host').trim();
-  if (!host) throw new ConfigError('--host must not be empty');
+  if (!host) throw new ConfigError(`${describe('host')} must not be empty`);
   return Object.freeze({
-    port: integer('port', get('port'), 0, 65535),
+    port: int('port', get('port'), 0, 65535),
     host,
-    ...allowedHostsConfigOf(get),
-    ...storeConfigOf(get, integer, resolvePath),
-    seed: integer('seed', get('seed'), 0, 2 ** 32 - 1),
-    count: integer('count', get('count'), 0, 1_000_000),
+    ...allowedHostsConfigOf(get, describe),
+    ...storeConfigOf(get, int, resolvePath),
+    seed: int('seed', get('seed'), 0, 2 ** 32 - 1),
+    count: int('count', get('count'), 0, 1_000_000),
     apiKeys: Object.freeze(apiKeys),
     ...admin,
     mode: mode as Mode,
     modeGiven: typeof values.mode === 'string' || (env[OPTIONS.mode.env] ?? '') !== '',
-    ...upstreamOptions(get('upstream'), get('upstream-key'), mode, describeOption),
-    upstreamTimeoutMs: integer('upstream-timeout', get('upstream-timeout'), 1, 3600) * 1000,
+    ...upstreamOptions(get('upstream'), get('upstream-key'), mode, describe),
+    upstreamTimeoutMs: int('upstream-timeout', get('upstream-timeout'), 1, 3600) * 1000,
     corsOrigins: origins.includes('*') ? '*' : Object.freeze(origins),
-    controlCorsOrigins: Object.freeze(controlOrigins(get('control-cors-origins'))),
-    maxConnections: integer('max-connections', get('max-connections'), 1, 1_000_000),
-    bodyLimit: integer('body-limit', get('body-limit'), 1024, 64 * 1024 * 1024),
-    openKeys: boolean('open-keys', get('open-keys')),
-    journalSize: integer('journal-size', get('journal-size'), 0, 100_000),
-    journalMemory: integer('journal-memory', get('journal-memory'), 0, 2 ** 40),
-    compactAfter: integer('compact-after', get('compact-after'), 1, 10_000_000),
-    quotaPets: integer('quota-pets', get('quota-pets'), 0, 100_000_000),
-    quotaBytes: integer('quota-bytes', get('quota-bytes'), 0, 64 * 1024 * 1024 * 1024),
-    maxWorkspaces: integer('max-workspaces', get('max-workspaces'), 1, 1_000_000),
-    workspaceIdleMs: integer('workspace-idle', get('workspace-idle'), 1, 7 * 24 * 3600) * 1000,
-    ...openKeysConfigOf(get, integer),
-    checkpointCount: integer('checkpoint-count', get('checkpoint-count'), 0, 10_000),
+    controlCorsOrigins: Object.freeze(controlOrigins(describe('control-cors-origins'), get('control-cors-origins'))),
+    maxConnections: int('max-connections', get('max-connections'), 1, 1_000_000),
+    bodyLimit: int('body-limit', get('body-limit'), 1024, 64 * 1024 * 1024),
+    openKeys: boolean(describe('open-keys'), get('open-keys')),
+    journalSize: int('journal-size', get('journal-size'), 0, 100_000),
+    journalMemory: int('journal-memory', get('journal-memory'), 0, 2 ** 40),
+    compactAfter: int('compact-after', get('compact-after'), 1, 10_000_000),
+    quotaPets: int('quota-pets', get('quota-pets'), 0, 100_000_000),
+    quotaBytes: int('quota-bytes', get('quota-bytes'), 0, 64 * 1024 * 1024 * 1024),
+    maxWorkspaces: int('max-workspaces', get('max-workspaces'), 1, 1_000_000),
+    workspaceIdleMs: int('workspace-idle', get('workspace-idle'), 1, 7 * 24 * 3600) * 1000,
+    ...openKeysConfigOf(get, int),
+    checkpointCount: int('checkpoint-count', get('checkpoint-count'), 0, 10_000),
     // A checkpoint is read back as one string when restored: V8 caps a string just under 512 MiB.
-    checkpointBytes: integer('checkpoint-bytes', get('checkpoint-bytes'), 0, 500 * 1024 * 1024),
-    ...opsConfigOf(get, integer, values, env, io, resolvePath),
+    checkpointBytes: int('checkpoint-bytes', get('checkpoint-bytes'), 0, 500 * 1024 * 1024),
+    ...opsConfigOf(get, int, values, env, io, resolvePath, naming, describe),
   });
 }

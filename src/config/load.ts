@@ -1,32 +1,44 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './error.js';
+import { didYouMean } from './did-you-mean.js';
 import { configFromValues, OPTIONS, type Config } from './config-of.js';
 import { fileIo } from './file-io.js';
 import type { ConfigIo } from './secrets.js';
 
 export * from './config-of.js';
 
-/** The arguments as parseArgs reads them: every option, the sub-command's, `--help` and `--version`. */
-function parse(
-  argv: readonly string[],
-  commandOptions: Record<string, { type: 'string' | 'boolean' }>,
-): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  try {
-    const parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: {
-        ...Object.fromEntries(Object.entries(OPTIONS).map(([k, o]) => [k, { type: 'flag' in o ? ('boolean' as const) : ('string' as const) }])),
-        ...commandOptions,
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-      },
-    });
-    return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
+type OptionTypes = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+/** A value read as a flag's own although the user meant it for another: `--seed --count 5`. A negative number is a value, judged by its option. */
+const looksLikeAFlag = (value: string): boolean => value.length > 1 && value.startsWith('-') && !/^-\d/.test(value);
+
+/**
+ * The arguments as parseArgs reads them: every option, the sub-command's,
+ * `--help` and `--version`. parseArgs reads them leniently, and each option
+ * it found is judged here, so that a mistake is said in the command line's
+ * words (with the nearest flag for a mistyped one), never in the parser's.
+ */
+function parse(argv: readonly string[], commandOptions: OptionTypes): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  const options: OptionTypes = {
+    ...Object.fromEntries(Object.entries(OPTIONS).map(([k, o]) => [k, { type: 'flag' in o ? ('boolean' as const) : ('string' as const) }])),
+    ...commandOptions,
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean' },
+  };
+  const parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: false, tokens: true, options });
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    const type = Object.hasOwn(options, token.name) ? options[token.name]?.type : undefined;
+    if (type === undefined) {
+      const hint = token.rawName.startsWith('--') ? didYouMean(token.name, Object.keys(options), (name) => `--${name}`) : '';
+      throw new ConfigError(`unknown option '${token.rawName}'${hint}`);
+    }
+    if (type === 'boolean' && token.inlineValue) throw new ConfigError(`${token.rawName} takes no value: give it alone to turn it on, leave it out for off`);
+    if (type === 'string' && (token.value === undefined || (!token.inlineValue && looksLikeAFlag(token.value))))
+      throw new ConfigError(`${token.rawName} needs a value (one that starts with '-' is given as ${token.rawName}=<value>)`);
   }
+  return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
 }
 
 /**
@@ -39,7 +51,7 @@ export function loadConfig(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
   /** Options of a sub-command, parsed alongside and returned in `extra`. */
-  commandOptions: Record<string, { type: 'string' | 'boolean' }> = {},
+  commandOptions: OptionTypes = {},
   io: ConfigIo = fileIo,
 ): { config: Config; positionals: string[]; help: boolean; version: boolean; extra: Record<string, string | boolean | undefined> } {
   const parsed = parse(argv, commandOptions);

@@ -1,5 +1,6 @@
 import { ConfigError } from './error.js';
 import { adminTokenOf, readSecret, type ConfigIo } from './secrets.js';
+import { FLAG_NAMING, type Naming } from './naming.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -20,14 +21,14 @@ export interface AnswerChecks {
 }
 
 /** `full`, `all`, `sample:N` or `off`, as an AnswerChecks. */
-function answerChecksOf(raw: string): AnswerChecks {
+function answerChecksOf(named: string, raw: string): AnswerChecks {
   const text = raw.trim().toLowerCase();
   if (text === 'full') return { every: 1, checked: true };
   if (text === 'all') return { every: 1, checked: false };
   if (text === 'off') return { every: 0, checked: false };
   const sample = /^sample:([1-9][0-9]{0,5})$/.exec(text);
   if (sample) return { every: Number(sample[1]), checked: false };
-  throw new ConfigError(`--check-answers must be full, all, sample:N (N from 1 to 999999) or off, got '${raw}'`);
+  throw new ConfigError(`${named} must be full, all, sample:N (N from 1 to 999999) or off, got '${raw}'`);
 }
 
 /** What an operator running the sandbox as a service sets: logs, metrics, shutdown, fairness between clients. */
@@ -64,8 +65,8 @@ export const OPS_OPTIONS = {
   },
 } as const;
 
-function oneOf<T extends string>(name: string, raw: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`--${name} must be one of ${allowed.join(', ')}, got '${raw}'`);
+function oneOf<T extends string>(named: string, raw: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${named} must be one of ${allowed.join(', ')}, got '${raw}'`);
   return raw as T;
 }
 
@@ -77,16 +78,19 @@ export function opsConfigOf(
   env: Readonly<Record<string, string | undefined>>,
   io: ConfigIo,
   resolve: (path: string) => string,
+  naming: Naming = FLAG_NAMING,
+  /** An option named as its value was given (naming.ts). */
+  describe: (name: string) => string = naming.of,
 ): OpsConfig {
   const option = (name: 'metrics-token' | 'metrics-token-file') => ({ flag: name, env: OPS_OPTIONS[name].env });
-  const token = readSecret({ value: option('metrics-token'), file: option('metrics-token-file'), default: '' }, flags, env, io);
+  const token = readSecret({ value: option('metrics-token'), file: option('metrics-token-file'), default: '' }, flags, env, io, naming);
   return {
-    logLevel: oneOf('log-level', get('log-level').trim().toLowerCase(), LOG_LEVELS),
-    logFormat: oneOf('log-format', get('log-format').trim().toLowerCase(), LOG_FORMATS),
+    logLevel: oneOf(describe('log-level'), get('log-level').trim().toLowerCase(), LOG_LEVELS),
+    logFormat: oneOf(describe('log-format'), get('log-format').trim().toLowerCase(), LOG_FORMATS),
     metricsToken: token.text === '' ? undefined : adminTokenOf(token),
     shutdownDelayMs: integer('shutdown-delay', get('shutdown-delay'), 0, 3600) * 1000,
     maxConnectionsPerClient: integer('max-connections-per-client', get('max-connections-per-client'), 1, 1_000_000),
     readyFile: get('ready-file').trim() === '' ? undefined : resolve(get('ready-file').trim()),
-    checkAnswers: answerChecksOf(get('check-answers')),
+    checkAnswers: answerChecksOf(describe('check-answers'), get('check-answers')),
   };
 }

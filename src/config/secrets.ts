@@ -1,4 +1,5 @@
 import { ConfigError } from './error.js';
+import { FLAG_NAMING, type Naming } from './naming.js';
 
 /** How loadConfig reads secret files; tests give their own. */
 export interface ConfigIo {
@@ -28,13 +29,20 @@ export interface Secret {
  * (two flags, or two variables); a flag wins over a variable as everywhere.
  * A file that cannot be read is named, with the reason, never its content.
  */
-export function readSecret(options: SecretOptions, flags: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>, io: ConfigIo): Secret {
+export function readSecret(
+  options: SecretOptions,
+  flags: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+  io: ConfigIo,
+  /** How the values in `flags` were given (naming.ts): a message names them so. */
+  naming: Naming = FLAG_NAMING,
+): Secret {
   for (const place of ['flag', 'env'] as const) {
     const pick = (name: { flag: string; env: string }) => {
       const raw = place === 'flag' ? flags[name.flag] : env[name.env];
       return typeof raw === 'string' && raw !== '' ? raw : undefined;
     };
-    const label = (name: { flag: string; env: string }) => (place === 'flag' ? `--${name.flag}` : name.env);
+    const label = (name: { flag: string; env: string }) => (place === 'flag' ? naming.of(name.flag) : name.env);
     const value = pick(options.value);
     const path = pick(options.file);
     if (value !== undefined && path !== undefined) {
@@ -52,7 +60,7 @@ export function readSecret(options: SecretOptions, flags: Record<string, unknown
       throw new ConfigError(`cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
     }
   }
-  return { text: options.default, source: `--${options.value.flag}`, fromFile: false };
+  return { text: options.default, source: naming.of(options.value.flag), fromFile: false };
 }
 
 /** Bearer tokens are RFC 6750 `b64token`s: anything else could never be sent. */

@@ -28,7 +28,7 @@ export function upstreamOptions(
   const text = rawUpstream.trim();
   const key = rawKey.trim();
   if (!text) {
-    if (mode === 'proxy') throw new ConfigError(`--mode proxy needs ${describe('upstream')}: the base address of a deployment, ending in /v1`);
+    if (mode === 'proxy') throw new ConfigError(`${describe('mode')} proxy needs ${describe('upstream')}: the base address of a deployment, ending in /v1`);
     if (key) throw new ConfigError(`${describe('upstream-key')} needs ${describe('upstream')}`);
     return {};
   }

@@ -22,6 +22,9 @@ export function formatOfAccept(accept: string | undefined): CoverageFormat {
   return best?.format ?? 'json';
 }
 
+/** `1 request`, `2 requests`: a count with its noun. */
+const plural = (count: number, one: string): string => `${count} ${count === 1 ? one : `${one}s`}`;
+
 const answerName = (op: Coverage['operations'][number], status: number) => `${op.method} ${op.path} ${status}`;
 
 /** The report as Markdown, for a CI job's step summary: the share, a row per documented answer, then what fell outside. */
@@ -29,7 +32,7 @@ export function coverageMarkdown(c: Coverage): string {
   const { answers, exercised, percent } = c.documented;
   const lines = [`## API coverage: ${exercised} of ${answers} documented answers exercised (${percent}%)`, ''];
   if (c.threshold) lines.push(`Threshold: at least ${c.threshold.failUnder}%: **${c.threshold.met ? 'met' : 'not met'}**.`, '');
-  lines.push(`${c.scope === 'all' ? 'Every workspace' : `Workspace \`${c.workspace}\``}: ${c.requests} requests counted.`, '');
+  lines.push(`${c.scope === 'all' ? 'Every workspace' : `Workspace \`${c.workspace}\``}: ${plural(c.requests, 'request')} counted.`, '');
   lines.push('| Operation | Request | Status | Requests |', '|---|---|---:|---:|');
   for (const op of c.operations)
     for (const { status, count } of op.statuses)
@@ -42,7 +45,9 @@ export function coverageMarkdown(c: Coverage): string {
   if (c.deprecated.length > 0) {
     lines.push('', '### Deprecated operations', '');
     for (const d of c.deprecated)
-      lines.push(`- \`${d.operationId}\` (${d.method} ${d.path}): ${d.calls} calls; its removal is announced for ${d.sunsetDate} (\`Sunset: ${d.sunset}\`)`);
+      lines.push(
+        `- \`${d.operationId}\` (${d.method} ${d.path}): ${plural(d.calls, 'call')}; its removal is announced for ${d.sunsetDate} (\`Sunset: ${d.sunset}\`)`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -62,7 +67,7 @@ export function coverageJunit(c: Coverage): string {
   for (const op of c.operations)
     for (const { status, count } of op.statuses) {
       const head = `    <testcase classname="${xml(op.operationId)}" name="${xml(answerName(op, status))}" time="0">`;
-      if (count > 0) cases.push(`${head}<system-out>${count} requests</system-out></testcase>`);
+      if (count > 0) cases.push(`${head}<system-out>${plural(count, 'request')}</system-out></testcase>`);
       else if (c.threshold) {
         skipped += 1;
         cases.push(`${head}<skipped message="never exercised"/></testcase>`);

@@ -1,7 +1,35 @@
 import { ConfigError } from '../config/error.js';
-import { configFromValues, OPTIONS, type Config, type OptionValues } from '../config/config-of.js';
+import { configFromValues, type Config, type OptionValues } from '../config/config-of.js';
 import type { ConfigIo } from '../config/secrets.js';
-import type { CreateSandboxOptions } from './options.js';
+import { LIBRARY_NAMING, libraryValues, type CreateSandboxOptions } from './option-values.js';
+
+/** A browser sandbox's options: the library's, and where its pets are kept across reloads. */
+export interface BrowserSandboxOptions extends CreateSandboxOptions {
+  /**
+   * Keeps the workspaces' pets in the page's IndexedDB, so that they
+   * survive a reload: `true` (the database `petstore-sandbox`) or
+   * `{ name }` (`petstore-sandbox:<name>`, one per app or test). Default
+   * off: the memory store only, lost on reload (docs/library.md).
+   */
+  persist?: boolean | { name?: string };
+}
+
+/** The database `persist: true` keeps the pets in. */
+const PERSISTED = 'petstore-sandbox';
+
+/** The IndexedDB database `persist` names, or undefined when off; a ConfigError for any other value. */
+export function persistedDatabase(persist: unknown): string | undefined {
+  if (persist === undefined || persist === false) return undefined;
+  if (persist === true) return PERSISTED;
+  if (typeof persist === 'object' && persist !== null && !Array.isArray(persist)) {
+    const { name } = persist as { name?: unknown };
+    if (name === undefined) return PERSISTED;
+    if (typeof name === 'string' && /^[\w.-]{1,64}$/.test(name)) return `${PERSISTED}:${name}`;
+  }
+  throw new ConfigError(
+    'persist: give true, false or { name }, a name of 1 to 64 letters, digits, `.`, `_` or `-` (it names the IndexedDB database that keeps the pets).',
+  );
+}
 
 /** A browser reads no secret file: the reason stands where a file system's error code would (`cannot read --x-file '...': <reason>`). */
 const NO_FILES: ConfigIo = {
@@ -19,7 +47,7 @@ function refuseNodeOnly(values: OptionValues): void {
     );
   if (mode === 'proxy' || values.upstream !== undefined)
     throw new ConfigError(
-      `${mode === 'proxy' ? "mode 'proxy'" : 'upstream'}: proxy mode forwards to a deployment from Node; a sandbox in a browser cannot forward (it answers in stateful mode).`,
+      `${mode === 'proxy' ? "mode 'proxy'" : 'options.upstream'}: proxy mode forwards to a deployment from Node; a sandbox in a browser cannot forward (it answers in stateful mode).`,
     );
   // The value is not repeated: a database URL may hold a password.
   if (values.store !== 'memory')
@@ -33,27 +61,13 @@ function refuseNodeOnly(values: OptionValues): void {
  * The configuration of a sandbox in a browser: the library's options, checked
  * by the same rules as the command line's flags (configFromValues) but read
  * without Node; what needs Node (Prism's modes, proxy mode, a data file or
- * PostgreSQL, a port, a secret file) is refused with a ConfigError saying why.
+ * PostgreSQL, a port, a secret file) is refused with a ConfigError saying
+ * why, and so is a `persist` that names no database.
  */
-export function browserConfigOf(options: CreateSandboxOptions = {}): Config {
-  const values: OptionValues = {};
-  const set = (name: string, value: string | number | boolean | readonly string[] | undefined) => {
-    if (value !== undefined) values[name] = Array.isArray(value) ? value.join(',') : String(value);
-  };
-  set('store', options.store ?? 'memory');
-  set('seed', options.seed);
-  set('count', options.count);
-  set('mode', options.mode);
-  set('api-keys', options.apiKeys);
-  set('admin-token', options.adminToken);
-  set('port', options.port);
-  set('host', options.host);
-  set('allowed-hosts', options.allowedHosts);
-  set('log-level', 'silent');
-  for (const [name, value] of Object.entries(options.options ?? {})) {
-    if (!Object.hasOwn(OPTIONS, name)) throw new ConfigError(`Unknown option '--${name}'`);
-    set(name, value);
-  }
+export function browserConfigOf(options: BrowserSandboxOptions = {}): Config {
+  const { persist, ...libraryOptions } = options;
+  persistedDatabase(persist);
+  const values = libraryValues(libraryOptions);
   refuseNodeOnly(values);
-  return configFromValues({ ...values, port: '0' }, {}, NO_FILES, (path) => path);
+  return configFromValues({ ...values, port: '0', 'log-level': 'silent' }, {}, NO_FILES, (path) => path, LIBRARY_NAMING);
 }

@@ -13,10 +13,10 @@ import { createValidators } from '../openapi/validate.js';
 import { createNoMetrics } from '../ops/no-metrics.js';
 import { silentLogger } from '../kernel/logger.js';
 import { openMemoryBackend } from '../store/memory/backend.js';
-import { browserConfigOf } from './browser-options.js';
+import { openBrowserStorage, PersistedWorkspaces, type BrowserStorage } from '../store/indexeddb/persisted-workspaces.js';
+import { browserConfigOf, persistedDatabase, type BrowserSandboxOptions } from './browser-options.js';
 import { embeddedSources } from './embedded.js';
 import { embeddedFixtures } from './embedded-fixtures.js';
-import type { CreateSandboxOptions } from './options.js';
 import { IN_PROCESS_ORIGIN, type PetstoreSandbox } from './petstore-sandbox.js';
 import { workspaceOf } from './workspace.js';
 
@@ -51,20 +51,45 @@ const BROWSER_DECODERS: BodyDecoders = {
 };
 
 /**
+ * The storage `persist` asks for, or undefined: without it, or when the
+ * browser has no IndexedDB to give (a private window, a policy), the
+ * sandbox keeps its pets in memory and says so once on the console.
+ */
+async function storageOf(persist: BrowserSandboxOptions['persist']): Promise<BrowserStorage | undefined> {
+  const name = persistedDatabase(persist);
+  if (name === undefined) return undefined;
+  try {
+    return await openBrowserStorage(name);
+  } catch (error) {
+    // The page's console is the only place a developer looks: this sandbox has no logger there.
+    console.warn(`petstore-sandbox: persist: ${(error as Error).message}; the pets are kept in memory only and are lost on reload.`);
+    return undefined;
+  }
+}
+
+/**
  * A sandbox for a browser (or any runtime without Node): the same engine as
  * `createSandbox`, on the memory store, from the specs and fixture sets
  * embedded at build time; answering through `fetch`, `handler` and `handle`.
+ * With `persist`, the pets are kept in IndexedDB too and outlive a reload.
  * Rejects with a ConfigError for an option that needs Node: `mode`
  * `example`, `dynamic` or `proxy`, a `store` other than memory, a `port`.
  */
-export async function createBrowserSandbox(options: CreateSandboxOptions = {}): Promise<BrowserSandbox> {
+export async function createBrowserSandbox(options: BrowserSandboxOptions = {}): Promise<BrowserSandbox> {
   const config = browserConfigOf(options);
+  const storage = await storageOf(options.persist);
   const sources = embeddedSources();
   const spec = indexSpec('openapi.yaml', sources.spec);
   const controlSpec = indexSpec('sandbox-control.yaml', sources.controlSpec);
   checkRoutes(controlSpec);
   const validators = createValidators(spec);
-  const backend = openMemoryBackend({ config, logger: silentLogger, checkResponse: responseChecker(spec, validators), operations: spec.operations });
+  const backend = openMemoryBackend({
+    config,
+    logger: silentLogger,
+    checkResponse: responseChecker(spec, validators),
+    operations: spec.operations,
+    ...(storage ? { secret: storage.secret, keep: (workspaces) => new PersistedWorkspaces(workspaces, storage) } : {}),
+  });
   const { engine } = assembleEngine({
     config,
     logger: silentLogger,

@@ -8,7 +8,8 @@ import { createControlClient } from '../control/client.js';
 import type { Config } from '../config/load.js';
 import { checkExposure } from '../config/exposure.js';
 import { closeServer } from '../adapters/node-server.js';
-import { acquireLock, type DataLock } from '../store/file/lock.js';
+import { ConfigError } from '../config/error.js';
+import { claimDataFile, probePort, type DataClaim } from '../server/start-claim.js';
 import { assembleSandbox, listenAssembled } from '../server/sandbox.js';
 import type { Assembled } from '../server/sandbox-types.js';
 import { configOf, type CreateSandboxOptions } from './options.js';
@@ -24,9 +25,15 @@ const through = (decoder: () => Duplex) => (encoded: ReadableStream<Uint8Array>)
 /** Node's zlib, as the server decodes: `br` too (the Compression Streams API has none), and zlib's own words for a body that does not decode. */
 const NODE_DECODERS: BodyDecoders = { gzip: through(createGunzip), deflate: through(createInflate), br: through(createBrotliDecompress) };
 
-/** The data file's lock, for a sandbox on a data file (as the command line's). */
-const lockOf = (config: Config): Promise<DataLock | undefined> =>
-  config.postgresUrl !== undefined || config.memory ? Promise.resolve(undefined) : acquireLock(config.dataFile, 'library');
+/** The data file's claim (its lock), for a sandbox on a data file (as the command line's). */
+const claimOf = (config: Config): Promise<DataClaim | undefined> =>
+  config.postgresUrl !== undefined || config.memory ? Promise.resolve(undefined) : claimDataFile(config.dataFile, 'library');
+
+/** A busy port in the library's words: the option to change is `port` (the command line says `--port`). */
+const portRefusal = (port: number, host: string) => (error: unknown) => {
+  if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+  throw new ConfigError(`port ${port} on ${host} is already in use: choose another \`port\` (0 for any free one).`);
+};
 
 /**
  * A sandbox for a test suite or a dev server: seeded, stateful, validating,
@@ -42,12 +49,15 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
 export async function openSandbox(options: CreateSandboxOptions): Promise<{ sandbox: PetstoreSandbox; engine: Engine }> {
   const config = configOf(options);
   checkExposure(config);
-  const lock = await lockOf(config);
+  // Before anything is written (a data file seeded, a database's schema made): a start that fails leaves nothing behind.
+  await probePort(config.port, config.host).catch(portRefusal(config.port, config.host));
+  const claim = await claimOf(config);
+  const lock = claim?.lock;
   let assembled: Assembled;
   try {
     assembled = await assembleSandbox(config);
   } catch (error) {
-    lock?.release();
+    await claim?.abandon();
     throw error;
   }
   const { engine } = assembled;
@@ -58,12 +68,14 @@ export async function openSandbox(options: CreateSandboxOptions): Promise<{ sand
   let server: Server | undefined;
   let url: string | undefined;
   let closed: Promise<void> | undefined;
-  const close = async () => {
+  /** Stops; a start that `failed` is undone, what it wrote beside the data file removed before its lock goes. */
+  const close = async (failed = false) => {
     // First the engine: what waits is answered 503 and the live tails end, so the listener has nothing left to wait for.
     engine.close();
     if (server) await closeServer(server);
     await assembled.close();
-    lock?.release();
+    if (failed) await claim?.abandon();
+    else lock?.release();
   };
   const sandbox: PetstoreSandbox = {
     get url() {
@@ -77,7 +89,7 @@ export async function openSandbox(options: CreateSandboxOptions): Promise<{ sand
     workspace: (key = config.apiKeys[0] as string) => workspaceOf(client, key),
     async listen(port = options.port ?? 0) {
       if (url !== undefined) return url;
-      ({ server, origin: url } = await listenAssembled(assembled, config, port));
+      ({ server, origin: url } = await listenAssembled(assembled, config, port).catch(portRefusal(port, config.host)));
       await lock?.setOrigin(url);
       return url;
     },
@@ -87,7 +99,7 @@ export async function openSandbox(options: CreateSandboxOptions): Promise<{ sand
     try {
       await sandbox.listen(options.port);
     } catch (error) {
-      await sandbox.close();
+      await (closed ??= close(true));
       throw error;
     }
   }

@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw';
-import { mswHandlers } from '../adapters/msw.js';
+import { mswHandlers, mswTargetOf } from '../adapters/msw.js';
 import { createControlClient } from '../control/client.js';
 import type { CreateSandboxOptions } from './options.js';
 import { workspaceOf, type Workspace } from './workspace.js';
@@ -60,19 +60,27 @@ function mswSandbox(parts: MswSandboxParts): MswSandbox {
 
 /** A sandbox's options, and where its handlers answer. */
 export interface MswSandboxOptions extends CreateSandboxOptions {
-  /** Only requests to this origin (e.g. `https://api.example.test`) are answered; default every origin. */
+  /**
+   * Only requests to this origin (e.g. `https://api.example.test`) are
+   * answered; default every origin. With a path (`https://api.example.test/api`),
+   * only requests under it, which the sandbox answers without it
+   * (`/api/v1/pets` as `/v1/pets`).
+   */
   origin?: string;
 }
 
 /** How a platform makes its sandbox: the options checked at once (a ConfigError thrown), and the sandbox itself. */
-export interface SandboxMaker {
-  check(options: CreateSandboxOptions): { apiKeys: readonly string[]; adminToken: string };
-  make(options: CreateSandboxOptions): Promise<InProcessSandbox>;
+export interface SandboxMaker<O extends CreateSandboxOptions = CreateSandboxOptions> {
+  check(options: O): { apiKeys: readonly string[]; adminToken: string };
+  make(options: O): Promise<InProcessSandbox>;
 }
 
 /** `sandboxHandlers(options)` of an entry (Node's or the browser's), over that platform's sandbox. */
-export function sandboxHandlersOf(options: MswSandboxOptions, maker: SandboxMaker): MswSandbox {
-  const { origin, ...sandboxOptions } = options;
+export function sandboxHandlersOf<O extends CreateSandboxOptions>(options: O & { origin?: string }, maker: SandboxMaker<O>): MswSandbox {
+  const { origin, ...rest } = options;
+  const sandboxOptions = rest as unknown as O;
+  // Checked before the sandbox is made: a refused origin leaves nothing running.
+  if (origin !== undefined) mswTargetOf(origin);
   const { apiKeys, adminToken } = maker.check(sandboxOptions);
   return mswSandbox({ sandbox: maker.make(sandboxOptions), apiKeys, adminToken, origin });
 }

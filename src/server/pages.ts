@@ -6,6 +6,7 @@ import { sendJson } from './send-json.js';
 import { readSpecDocument } from '../openapi/spec-cache.js';
 import { CONTROL_SPEC_FILE, SPEC_FILE } from '../config/paths.js';
 import type { OwnTargets } from '../adapters/node-middleware.js';
+import { isLoopbackPeer } from '../engine/engine.js';
 
 /**
  * What the two pages may load: their own scripts, styles and images from
@@ -25,7 +26,7 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /** Where the pages are served. */
-export const UI_PATHS = { docs: '/docs', controlDocs: '/docs/control', console: '/__sandbox/ui' } as const;
+export const UI_PATHS = { docs: '/docs', controlDocs: '/docs/control', docsKey: '/docs/api-key.json', console: '/__sandbox/ui' } as const;
 
 type Json = Record<string, unknown>;
 
@@ -74,6 +75,22 @@ function secure(res: Response): void {
   res.setHeader('Cache-Control', 'no-cache');
 }
 
+/** Headers a proxy adds to say whom it passes a request on for: such a request's socket is the proxy's, not its client's. */
+const PROXIED = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
+
+/**
+ * The API key the docs page authorizes "try it" with: the sandbox's first
+ * key, told only to a browser on this machine (a loopback peer that no
+ * proxy passed on). Any other peer is told none, and types one in
+ * Swagger UI's Authorize: a key from a secret file is never disclosed
+ * beyond loopback.
+ */
+function keyForPage(req: express.Request, apiKey: string | undefined): { apiKey: string | null } {
+  const peer = req.socket.remoteAddress;
+  const local = peer !== undefined && isLoopbackPeer(peer) && !PROXIED.some((name) => req.headers[name] !== undefined);
+  return { apiKey: local ? (apiKey ?? null) : null };
+}
+
 /**
  * The pages' paths, as Express routes them (case-insensitive, one trailing
  * slash allowed): `/`, the docs and the console, with their assets. The
@@ -86,6 +103,7 @@ export const PAGE_ROUTES = [
   UI_PATHS.controlDocs,
   '/docs/openapi.json',
   '/docs/sandbox-control.json',
+  UI_PATHS.docsKey,
   '/docs/assets/*asset',
   UI_PATHS.console,
   `${UI_PATHS.console}/assets/*asset`,
@@ -104,9 +122,11 @@ export const PAGE_TARGETS: OwnTargets = { exact: ['/', '//'], prefixes: [UI_PATH
  * (Swagger UI) at `/docs` and `/docs/control`, the QA console at
  * `/__sandbox/ui`, and `GET /` pointing at them, as an Express app of their
  * own. Static files need no credential; every call the pages make for data
- * does. A page path with nothing there passes on.
+ * does. `apiKey` (the sandbox's first) is what the docs page authorizes
+ * "try it" with, for a browser on this machine only (`keyForPage`). A page
+ * path with nothing there passes on.
  */
-export function createPages(uiDir: string): express.Express {
+export function createPages(uiDir: string, apiKey: string | undefined): express.Express {
   const router = express();
   router.disable('x-powered-by');
   router.set('etag', false);
@@ -131,6 +151,12 @@ export function createPages(uiDir: string): express.Express {
     specs ??= docsSpecs();
     secure(res);
     sendJson(res, 200, req.path.endsWith('openapi.json') ? specs.interface : specs.control);
+  });
+  router.get(UI_PATHS.docsKey, (req, res) => {
+    secure(res);
+    // A secret for some peers and not others: no cache may keep it, nor answer another peer with it.
+    res.setHeader('Cache-Control', 'no-store');
+    sendJson(res, 200, keyForPage(req, apiKey));
   });
   router.use('/docs/assets', assets('docs'));
   router.get(UI_PATHS.console, page('console'));

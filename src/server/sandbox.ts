@@ -8,9 +8,9 @@ import { assembleEngine } from '../engine/assemble.js';
 import { checkExposure } from '../config/exposure.js';
 import { closeServer, listen } from '../adapters/node-server.js';
 import { perClientCap } from '../adapters/node-client-limits.js';
-import { acquireLock } from '../store/file/lock.js';
+import { claimDataFile, probePort } from './start-claim.js';
 import { createPreferInterceptor } from '../interceptors/prefer.js';
-import { createPrismRunner, createPrismMode, type PrismRunner } from '../modes/prism/index.js';
+import { asNotImplemented, createPrismRunner, createPrismMode, type PrismRunner } from '../modes/prism/index.js';
 import { createProxyMode, type ProxyMode } from '../modes/proxy/index.js';
 import type { Spec } from '../openapi/spec.js';
 import { loadSpec } from '../openapi/load-spec.js';
@@ -37,21 +37,25 @@ export type { Sandbox, SandboxOptions } from './sandbox-types.js';
 /**
  * Wires the sandbox together (spec, validators, stores, control plane, app)
  * and listens. Rejects before anything listens when the configuration is
- * unsafe to expose (ConfigError), another process holds the data file
- * (LockedError) or the data file cannot be read (StoreError).
+ * unsafe to expose or the data file's folder cannot be made (ConfigError),
+ * the port is busy (EADDRINUSE), another process holds the data file
+ * (LockedError) or the data file cannot be read (StoreError). A start that
+ * fails leaves nothing behind: no data file, secret, folder or lock it made.
  */
 export async function startSandbox(config: Config, logger: Logger = silentLogger, options: SandboxOptions = {}): Promise<Sandbox> {
   checkExposure(config);
+  // Before anything is written: a busy port seeds no data file and makes no database schema.
+  await probePort(config.port, config.host);
   // Any number of instances share one database, and memory is this process's own: only a data file needs the lock.
   if (config.postgresUrl !== undefined || config.memory) return wire(config, logger, options);
   // One process per data file, claimed before any store opens it (recovery may repair files) and before
   // listening. A file-backed store needs it; a database server would not.
-  const lock = await acquireLock(config.dataFile, 'sandbox');
+  const { lock, abandon } = await claimDataFile(config.dataFile, 'sandbox');
   let sandbox: Sandbox;
   try {
     sandbox = await wire(config, logger, options);
   } catch (error) {
-    lock.release();
+    await abandon();
     throw error;
   }
   try {
@@ -59,7 +63,7 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
   } catch (error) {
     // The error to report is the lock's: a failure to close on top of it would only hide it.
     await sandbox.close().catch(() => undefined);
-    lock.release();
+    await abandon();
     throw error;
   }
   const close = sandbox.close;
@@ -116,13 +120,13 @@ function createListener(parts: Parts): Listening {
       example: createPrismMode({ spec, prism, dynamic: false, seed: config.seed }),
       dynamic: createPrismMode({ spec, prism, dynamic: true, seed: config.seed }),
     },
-    prepareMode: (mode) => (usesPrism(mode) ? prism.ready() : Promise.resolve()),
+    prepareMode: (mode) => (usesPrism(mode) ? prism.ready().catch(asNotImplemented) : Promise.resolve()),
     prefer: createPreferInterceptor({ prism, seed: config.seed }),
     passThrough: proxy,
   });
   // The listener's requests are counted, so that a stop waits for those under way (the library's in-process ones are its own).
   const inFlight = serverRequestsInFlight(reporting.onRefused);
-  const listener = createServerListener({ engine, pages: createPages(UI_DIR), onPage: reporting.onAnswered, inFlight });
+  const listener = createServerListener({ engine, pages: createPages(UI_DIR, config.apiKeys[0]), onPage: reporting.onAnswered, inFlight });
   return { listener, engine, onRefused: reporting.onRefused, stopServing: () => inFlight.stop() };
 }
 

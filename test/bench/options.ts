@@ -8,6 +8,8 @@ export const smoke = process.argv.includes('--smoke');
 export const soak = process.argv.includes('--soak');
 /** `--profile`: CPU profiles of the sandbox under load (profile-run.ts, `npm run profile`) instead of the comparisons. */
 export const profile = process.argv.includes('--profile');
+/** `--redraw`: draws the chart again from the page in the docs folder (docs-page.ts `redrawChart`), running nothing. */
+export const redraw = process.argv.includes('--redraw');
 /** A BENCH_* number when it is one above zero, else `fallback`. */
 export const positive = (raw: string | undefined, fallback: number) => (raw && Number(raw) > 0 ? Number(raw) : fallback);
 export const opts: BenchOptions = {
@@ -34,6 +36,7 @@ export const HELP = `Usage: npm run bench -- [options]   (docs/performance.md)
                      peers: GET list, GET by id and POST beside json-server, Mockoon CLI, WireMock, Prism, node:http
   --smoke            short rounds that only show it works (npm run bench:smoke)
   --docs-dir=<dir>   where the page and chart go
+  --redraw           draw the chart in the docs folder again from its page, running nothing
   --profile          CPU profiles instead (npm run profile)
   --soak             the soak run instead (docs/soak.md)
   --help             this text

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { listInteractions, listPactFiles } from '../../contracts/pact-files.js';
 import { KEY } from '../support/harness.js';
 import { ctrfErrors, junitErrors } from '../support/report-schemas.js';
-import { verify, verifyTargets } from '../support/verify-run.js';
+import { documentedOutput, verify, verifyTargets } from '../support/verify-run.js';
 
 interface CtrfTest {
   name: string;
@@ -24,7 +24,7 @@ interface CtrfTest {
   extra?: { request?: { url: string; headers?: Record<string, string> }; response?: { status: number; body?: string } };
 }
 interface Ctrf {
-  results: { summary: Record<string, number>; tests: CtrfTest[] };
+  results: { summary: Record<string, number>; tests: CtrfTest[]; extra?: { coverage?: unknown } };
 }
 interface JUnitCase {
   '@_name': string;
@@ -56,9 +56,9 @@ async function verifyWithReports(name: string, ...args: string[]) {
 
 describe('verify --report', () => {
   it('a passing run: one passed case per Dredd transaction and Pact interaction, both files valid', async () => {
-    const { code, out, xml, cases, ctrf } = await verifyWithReports('pass', '--target', `${origin()}/v1`, '--key', KEY, '--admin-url', origin(), ...ADMIN);
+    const { code, out, xml, cases, ctrf } = await verifyWithReports('contracts', '--target', `${origin()}/v1`, '--key', KEY, '--admin-url', origin(), ...ADMIN);
     expect(code, out).toBe(0);
-    expect(out).toContain(`Reports: junit ${targets.dir}/pass.xml, ctrf ${targets.dir}/pass.json`);
+    expect(out).toContain(`Reports: junit ${targets.dir}/contracts.xml, ctrf ${targets.dir}/contracts.json`);
     expect(junitErrors(xml)).toEqual([]);
     expect(ctrfErrors(ctrf)).toEqual([]);
 
@@ -67,6 +67,15 @@ describe('verify --report', () => {
     expect(cases.filter((c) => c['@_classname'] === 'Pact.pet-store-web').map((c) => c['@_name'])).toEqual(PACT_INTERACTIONS.map((i) => i.description));
     expect(cases.filter((c) => c.failure || c.error || c.skipped)).toEqual([]);
     expect(ctrf.results.summary).toMatchObject({ tests: cases.length, passed: cases.length, failed: 0, skipped: 0 });
+    // The coverage of the workspace the run used, 401s included: every documented answer.
+    const workspace = /Workspace (\w+) \(of --key\)/.exec(out)?.[1];
+    expect(ctrf.results.extra?.coverage).toEqual({ workspace, answers: 9, exercised: 9, percent: 100 });
+    expect(xml).toContain(`<property name="coverage" value="9 of 9 documented answers exercised (100%) in workspace ${workspace}"/>`);
+    // docs/contract-testing.md shows the end of this very output (its folder and workspace id aside).
+    const documented = documentedOutput('Reports: junit')
+      .replaceAll('/home/ci/app/reports', targets.dir)
+      .replace(/workspace [0-9a-f]{16}/g, `workspace ${workspace}`);
+    expect(out.slice(-documented.length)).toBe(documented);
     // The key is a credential: reports go to CI artifacts.
     expect(xml).toContain('Authorization: Bearer &lt;redacted&gt;');
     expect(xml).not.toContain(KEY);
@@ -88,6 +97,10 @@ describe('verify --report', () => {
     expect(code, out).toBe(1);
     expect(junitErrors(xml)).toEqual([]);
     expect(ctrfErrors(ctrf)).toEqual([]);
+    // The control plane is not the target's: its workspace saw none of the requests, so no coverage is claimed.
+    expect(out).not.toContain('Coverage:');
+    expect(ctrf.results.extra?.coverage).toBeUndefined();
+    expect(xml).not.toContain('name="coverage"');
 
     const listPets = cases.find((c) => c['@_name'] === '/pets > List animals > 200 > application/json');
     expect(listPets?.failure?.['@_message']).toContain('0/id must be integer');

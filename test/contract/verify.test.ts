@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createControlClient } from '../../src/control/client.js';
 import { KEY } from '../support/harness.js';
 import { ROOT } from '../support/spawn.js';
-import { run, verify, verifyTargets, VERIFY_ENV as env } from '../support/verify-run.js';
+import { documentedOutput, run, verify, verifyTargets, VERIFY_ENV as env } from '../support/verify-run.js';
 
 const ESC = '\u001b';
 
@@ -30,6 +30,8 @@ describe('npm run verify', () => {
   it('passes a separately started sandbox: Dredd and Pact, exit 0, and leaves its default workspace byte for byte', async () => {
     const control = createControlClient({ origin: origin(), adminToken: 'sandbox-admin', key: KEY });
     await control.call('saveCheckpoint', { body: { name: 'before-verify' } });
+    // The workspace's coverage from here on is verify's alone.
+    await control.call('clearJournal');
     const before = await workspaceState();
     expect(JSON.parse(before.export).pets.length).toBeGreaterThan(7);
     const { code, out } = await verify('--target', `${origin()}/v1`, '--key', KEY, '--admin-url', `${origin()}`, '--admin-token', 'sandbox-admin');
@@ -41,13 +43,26 @@ describe('npm run verify', () => {
     expect(out).not.toContain(KEY);
     expect(out).toContain('PASS  Workspace: restored as it was before the run');
     expect(out).toContain('PASS  Dredd: 9 of 9 transactions passed');
-    expect(out).toMatch(/PASS {2}Pact: \d+ interaction\(s\) of .*pet-store-web.* verified/);
+    expect(out).toMatch(/PASS {2}Pact: \d+ interactions of .*pet-store-web.* verified/);
+    expect(out).toContain('Pact: verifying 1 pact file from');
+    expect(out).not.toMatch(/\b1 \w+s\b|\(s\)/);
+    // Its 401s were asked of the key's workspace: every documented answer is counted there.
+    expect(out).toContain(`INFO  Coverage: 9 of 9 documented answers exercised (100%) in workspace ${workspace}`);
     expect(out).toContain('RESULT: PASS');
     expect(code, out).toBe(0);
     // Into a pipe: no colour codes (the Pact verifier's included) and no warning about a dependency's insides.
     expect(out).not.toContain(ESC);
     expect(out).not.toContain('padLevels');
-    expect(out).not.toMatch(/\(node:\d+\) Warning/);
+    expect(out).not.toMatch(/\(node:\d+\) \w*Warning/);
+    expect(out).not.toContain('util._extend');
+    // docs/contract-testing.md shows the end of this very output (its workspace id aside).
+    const documented = documentedOutput('Summary').replace(/workspace [0-9a-f]{16}/g, `workspace ${workspace}`);
+    expect(out.slice(-documented.length)).toBe(documented);
+
+    // The QA command reads the same counts: a threshold holds after a full verify.
+    const coverage = await run(process.execPath, ['--import', 'tsx', 'src/bin.ts', 'coverage', '--url', origin(), '--key', KEY, '--fail-under', '100']);
+    expect(JSON.parse(coverage.out)).toMatchObject({ workspace, documented: { answers: 9, exercised: 9, percent: 100 }, threshold: { met: true } });
+    expect(coverage.code, coverage.out).toBe(0);
   }, 120_000);
 
   it('keeps the colours when FORCE_COLOR asks for them', async () => {

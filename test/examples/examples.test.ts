@@ -1,15 +1,16 @@
 /**
  * Every folder under examples/ that has a package.json, run as a user would
  * run it: `npm pack` once, then for each example a copy in a temporary
- * folder, `npm install` of the tarball and the example's own tools (from
- * npm's cache when it has them), and `npm test` there, which must exit 0
+ * folder beside the tarball (where its README's first line packs it), its
+ * `npm install` (the tools from npm's cache when it has them), and
+ * `npm test` there, which must exit 0
  * and print its test runner's "N passed" summary. Nothing of this
  * repository is reachable from the copy: no node_modules above it, and this
  * repository's `node_modules/.bin` is taken off the PATH.
  * Slow (a build, then an install and a run per example): generous timeouts.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +48,7 @@ beforeAll(() => {
 }, 600_000);
 
 describe('the examples', () => {
-  it('each has a private ESM package.json with a test script, the package at "*" and the tools at the versions this repository uses', () => {
+  it('each has a private ESM package.json with a test script, the packed package and the tools at the versions this repository uses', () => {
     const devDependencies = rootDevDependencies();
     for (const name of examples) {
       const m = manifest(name);
@@ -55,7 +56,7 @@ describe('the examples', () => {
         private: true,
         type: 'module',
         test: 'string',
-        sandbox: '*',
+        sandbox: `file:../${basename(tarball)}`,
       });
       const tools = Object.entries(toolsOf(m)).filter(([tool]) => tool !== 'petstore-sandbox');
       expect(Object.fromEntries(tools), name).toEqual(Object.fromEntries(tools.map(([tool]) => [tool, devDependencies[tool]])));
@@ -64,12 +65,12 @@ describe('the examples', () => {
   });
 
   it.each(examples)('examples/%s: installs from the packed tarball and passes its own npm test', { timeout: 900_000 }, (name) => {
-    const dir = join(tempDir(`petstore-example-${name}-`), name);
+    // The example beside the packed tarball, as its README's first line leaves it in examples/; then its `npm install`.
+    const copies = tempDir(`petstore-example-${name}-`);
+    const dir = join(copies, name);
     cpSync(join(EXAMPLES, name), dir, { recursive: true, filter: (source) => !GENERATED.has(basename(source)) });
-    const tools = Object.entries(toolsOf(manifest(name)))
-      .filter(([tool]) => tool !== 'petstore-sandbox')
-      .map(([tool, version]) => `${tool}@${version}`);
-    npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...tools], dir);
+    copyFileSync(tarball, join(copies, basename(tarball)));
+    npm(['install', '--no-audit', '--no-fund', '--prefer-offline'], dir);
     const run = spawnSync('npm', ['test'], { cwd: dir, env: userProjectEnv(), encoding: 'utf8', timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
     const output = stripVTControlCharacters(`${run.stdout}\n${run.stderr}`);
     expect(run.error, tail(output)).toBeUndefined();

@@ -136,7 +136,7 @@ function junitCases(unexercised: 'failure' | 'skipped'): string[] {
   ];
   return cases.map(([op, name, n]) => {
     const head = `    <testcase classname="${op}" name="${name}" time="0">`;
-    if (n > 0) return `${head}<system-out>${n} requests</system-out></testcase>`;
+    if (n > 0) return `${head}<system-out>${n === 1 ? '1 request' : `${n} requests`}</system-out></testcase>`;
     if (unexercised === 'skipped') return `${head}<skipped message="never exercised"/></testcase>`;
     return `${head}<failure type="not-exercised" message="never exercised">No request got ${name}.</failure></testcase>`;
   });

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, ControlError, createSandbox, type PetstoreSandbox } from '../../src/index.js';
+import { ConfigError, ControlError, createSandbox, type CreateSandboxOptions, type PetstoreSandbox } from '../../src/index.js';
 import { LockedError } from '../../src/store/file/lock.js';
 import { KEY, libraryStore, onMemory, onPostgres, tempDir } from '../support/harness.js';
 import { expectSpecValid } from '../support/spec-check.js';
@@ -189,6 +189,20 @@ describe('createSandbox refuses', () => {
   it('an option the command line refuses, naming it', async () => {
     await expect(createSandbox({ count: -1 })).rejects.toThrow(ConfigError);
     await expect(createSandbox({ options: { 'no-such-flag': 1 } })).rejects.toThrow(/no-such-flag/);
+  });
+
+  it.each([
+    // The library's words: its option, not the command line's flag nor a variable it never reads.
+    [{ seed: 'abc' }, "seed must be a whole number, got 'abc'"],
+    [{ prot: 4011 }, "unknown option 'prot' (did you mean port?)"],
+    [{ options: { 'journl-size': 5 } }, "unknown option options['journl-size'] (did you mean options['journal-size']?)"],
+    // Nothing silently replaced or ignored: no default key in place of none, no port that listen() would not open.
+    [{ apiKeys: [] }, "apiKeys is empty: no client could be answered. Give at least one key, or leave apiKeys out for the default 'sandbox-key'"],
+    [{ options: { port: 4013 } }, 'options.port is an option of its own: give it as port'],
+  ])('%o, before anything starts: %s', async (options, message) => {
+    const made = createSandbox(options as CreateSandboxOptions);
+    await expect(made).rejects.toBeInstanceOf(ConfigError);
+    await expect(made).rejects.toThrow(message);
   });
 
   it.skipIf(onMemory || onPostgres)('a data file another sandbox holds, and keeps a closed one’s data', async () => {

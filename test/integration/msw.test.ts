@@ -154,6 +154,16 @@ describe('sandboxHandlers', () => {
     expect(() => sandboxHandlers({ options: { 'journal-size': 'lots' } })).toThrow(/journal-size/);
   });
 
+  it.each(['not a url', 'ftp://api.example.test', 'https://api.example.test/api?x=1', 'https://user:pw@api.example.test'])(
+    'refuses the origin %j with a ConfigError naming origin, before a sandbox is made',
+    (origin) => {
+      expect(() => sandboxHandlers({ origin })).toThrow(ConfigError);
+      expect(() => sandboxHandlers({ origin })).toThrow(
+        `origin must be an http(s) address such as https://api.example.test (a path, as in https://api.example.test/api, is where the sandbox answers), without query or credentials; got '${origin}'`,
+      );
+    },
+  );
+
   it('rejects ready, each request and each control when the sandbox cannot start; close still resolves', async () => {
     const file = join(tempDir(), 'db.json');
     const holder = await createSandbox({ store: file });

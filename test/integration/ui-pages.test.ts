@@ -37,6 +37,7 @@ describe('the pages and their assets', () => {
   it.each([
     ['/docs', 'text/html'],
     ['/docs/control', 'text/html'],
+    ['/docs/api-key.json', 'application/json'],
     ['/docs/assets/docs.js', 'javascript'],
     ['/docs/assets/swagger-ui-bundle.js', 'javascript'],
     ['/docs/assets/swagger-ui.css', 'text/css'],

@@ -12,11 +12,12 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPTIONAL_PEERS } from '../../src/config/optional-peers.js';
 import { runningServer } from '../../src/store/file/lock.js';
 import { tempDir } from '../support/harness.js';
 import { jsonLines } from '../support/log-lines.js';
@@ -46,6 +47,12 @@ beforeAll(() => {
   // Node's types, which the shipped declarations and the example use, at the version this repository builds with.
   const nodeTypes = rootDevDependencies()['@types/node'] as string;
   npm(['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, `@types/node@${nodeTypes}`], app);
+  // A server's optional peers (Prism, pg, the MCP SDK), installed beside the package as docs/installing.md says: this
+  // repository's copies, linked in. Without them, test/package/install.test.ts checks what each feature says.
+  for (const peer of Object.keys(OPTIONAL_PEERS)) {
+    mkdirSync(dirname(join(app, 'node_modules', peer)), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', peer), join(app, 'node_modules', peer), 'dir');
+  }
 }, 600_000);
 
 describe('the npm package', { timeout: 180_000 }, () => {
@@ -59,12 +66,15 @@ describe('the npm package', { timeout: 180_000 }, () => {
           .filter((path) => /\.(md|svg)$/.test(path) || /^[^/]+\.png$/.test(path))
           .map((path) => `package/docs/${path}`),
         'package/dist/src/bin.js',
+        // The notices of the libraries the bundles carry (scripts/bundled-licenses.mjs).
+        'package/dist/THIRD-PARTY-LICENSES.md',
         // The package's entries, each with its declarations, and the code they share.
         ...['index', 'middleware', 'cli', 'msw', 'playwright', 'playwright-global-setup', 'vitest', 'vitest-global-setup', 'testcontainers'].flatMap(
           (entry) => [`package/dist/${entry}.js`, `package/dist/${entry}.d.ts`],
         ),
-        // Vitest's setup file: a module run for its effect, with nothing to declare.
+        // Vitest's setup file: a module run for its effect, declared as exporting nothing.
         'package/dist/vitest-setup.js',
+        'package/dist/vitest-setup.d.ts',
         ...readdirSync(join(ROOT, 'dist', 'chunks')).map((chunk) => `package/dist/chunks/${chunk}`),
         // The browser's build of petstore-sandbox/msw (its `browser` condition), with its declarations and its own chunks.
         'package/dist/browser/msw.js',
@@ -91,6 +101,9 @@ describe('the npm package', { timeout: 180_000 }, () => {
         'package/spec/sandbox-control.yaml',
       ].sort(),
     );
+    const notices = readFileSync(join(app, 'node_modules', 'petstore-sandbox', 'dist', 'THIRD-PARTY-LICENSES.md'), 'utf8');
+    for (const bundled of ['express', 'pino', 'prom-client', 'ajv', 'lowdb'])
+      expect(notices).toMatch(new RegExp(`^## ${bundled} \\d+\\.\\d+\\.\\d+\n\nLicence: MIT\n`, 'm'));
     expect(existsSync(join(app, 'node_modules', 'vitest'))).toBe(false);
     expect(existsSync(join(app, 'node_modules', 'esbuild'))).toBe(false);
     // verify's tools are optional peers: never installed with the package.
@@ -133,12 +146,12 @@ describe('the npm package', { timeout: 180_000 }, () => {
       const admin = { authorization: 'Bearer sandbox-admin', 'content-type': 'application/json' };
       const load = await fetch(`${origin}/__sandbox/load`, { method: 'POST', headers: admin, body: JSON.stringify({ fixture: 'empty' }) });
       expect(load.status, await load.clone().text()).toBe(200);
-      // Prism, an external import of the bundle, loads from the installed dependencies.
+      // Prism, an optional peer the bundle imports on first use, loads from beside the package.
       const example = await fetch(`${origin}/v1/pets/1`, { headers: { ...auth, prefer: 'code=404' } });
       expect(example.status).toBe(404);
     });
 
-    it('petstore-sandbox mcp: the bundled MCP SDK serves the tools over stdio, needing nothing outside the package', async () => {
+    it('petstore-sandbox mcp: with the MCP SDK installed beside the package, serves the tools over stdio', async () => {
       const transport = new StdioClientTransport({
         command: 'npx',
         args: ['--no-install', 'petstore-sandbox', 'mcp', '--url', origin],

@@ -1,6 +1,6 @@
 /** `npm run verify` as a user runs it: a child process in the repository, its output collected. */
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startBrokenServer, type BrokenServer } from './broken-server.js';
@@ -62,4 +62,27 @@ export function verifyTargets(): VerifyTargets {
       return broken as BrokenServer;
     },
   };
+}
+
+/** The fenced blocks of a Markdown text, each as its info string (`sh`, or empty) and its lines. */
+function fencedBlocks(markdown: string): { info: string; text: string }[] {
+  const blocks: { info: string; text: string }[] = [];
+  let open: { info: string; lines: string[] } | undefined;
+  for (const line of markdown.split('\n')) {
+    const fence = /^```(\S*)$/.exec(line);
+    if (open && line === '```') {
+      blocks.push({ info: open.info, text: open.lines.map((l) => `${l}\n`).join('') });
+      open = undefined;
+    } else if (open) open.lines.push(line);
+    else if (fence) open = { info: fence[1] ?? '', lines: [] };
+  }
+  return blocks;
+}
+
+/** A fenced block of docs/contract-testing.md without a language, found by how it starts: what the page shows verify printing. */
+export function documentedOutput(start: string): string {
+  const page = readFileSync(join(ROOT, 'docs/contract-testing.md'), 'utf8');
+  const block = fencedBlocks(page).find((b) => b.info === '' && b.text.startsWith(start));
+  if (block === undefined) throw new Error(`docs/contract-testing.md shows no output starting '${start}'`);
+  return block.text;
 }

@@ -28,7 +28,7 @@ describe('proxy mode options', () => {
     ['an upstream of another scheme', ['--upstream', 'ftp://example.com/v1'], /ending in \/v1/],
     ['an upstream with a query', ['--upstream', 'http://example.com/v1?x=1'], /without query/],
     ['an upstream with credentials', ['--upstream', 'http://u:p@example.com/v1'], /credentials/],
-    ['a key without an upstream', ['--upstream-key', 'k'], /--upstream-key .* needs --upstream/],
+    ['a key without an upstream', ['--upstream-key', 'k'], /^--upstream-key needs --upstream \(or PETSTORE_UPSTREAM\)$/],
     ['a key that is no bearer token', ['--upstream', 'http://example.com/v1', '--upstream-key', 'a b'], /must be a bearer token/],
     ['a timeout of 0', ['--upstream', 'http://example.com/v1', '--upstream-timeout', '0'], /--upstream-timeout/],
   ])('refuse %s', (_name, argv, message) => {

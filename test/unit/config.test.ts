@@ -165,7 +165,7 @@ describe('wrong values -> ConfigError naming the option', () => {
     [['--port', '70000'], {}, '--port'],
     [['--port', '-1'], {}, '--port'],
     [['--port', '1.5'], {}, '--port'],
-    [[], { PETSTORE_PORT: 'abc' }, '--port'],
+    [[], { PETSTORE_PORT: 'abc' }, 'PETSTORE_PORT'],
     [['--seed', '-1'], {}, '--seed'],
     [['--seed', '4294967296'], {}, '--seed'],
     [['--count', 'many'], {}, '--count'],
@@ -198,7 +198,7 @@ describe('wrong values -> ConfigError naming the option', () => {
     [['--port'], {}, 'port'],
     [['--seed', '1e3'], {}, '--seed'],
     [['--count', '1000001'], {}, '--count'],
-    [[], { PETSTORE_MODE: 'mocking' }, '--mode'],
+    [[], { PETSTORE_MODE: 'mocking' }, 'PETSTORE_MODE'],
     [['--journal-size', '-1'], {}, '--journal-size'],
     [['--journal-size', '100001'], {}, '--journal-size'],
     [['--quota-pets', 'ten'], {}, '--quota-pets'],
@@ -208,7 +208,7 @@ describe('wrong values -> ConfigError naming the option', () => {
     [['--workspace-idle', '604801'], {}, '--workspace-idle'],
     [['--checkpoint-count', '-1'], {}, '--checkpoint-count'],
     [['--checkpoint-bytes', String(500 * 1024 * 1024 + 1)], {}, '--checkpoint-bytes'],
-    [[], { PETSTORE_OPEN_KEYS: 'maybe' }, '--open-keys'],
+    [[], { PETSTORE_OPEN_KEYS: 'maybe' }, 'PETSTORE_OPEN_KEYS'],
   ])('%j %j', (argv, env, named) => {
     let thrown: unknown;
     try {
@@ -284,25 +284,44 @@ describe('--open-keys, a switch', () => {
 
 describe('the messages of a ConfigError', () => {
   it.each([
-    [['--port', 'abc'], {}, "--port (or PETSTORE_PORT) must be a whole number, got 'abc'"],
-    [[], { PETSTORE_PORT: '70000' }, "--port (or PETSTORE_PORT) must be between 0 and 65535, got '70000'"],
-    [['--body-limit', '10'], {}, "--body-limit (or PETSTORE_BODY_LIMIT) must be between 1024 and 67108864, got '10'"],
-    [[], { PETSTORE_OPEN_KEYS: 'maybe' }, "--open-keys (or PETSTORE_OPEN_KEYS) must be true or false, got 'maybe'"],
-    [['--cors-origins', ','], {}, '--cors-origins (or PETSTORE_CORS_ORIGINS) needs at least one value'],
+    // A flag's value is named by its flag, a variable's by its variable: each in the words of whoever set it.
+    [['--port', 'abc'], {}, "--port must be a whole number, got 'abc'"],
+    [[], { PETSTORE_PORT: '70000' }, "PETSTORE_PORT must be between 0 and 65535, got '70000'"],
+    [['--seed', 'abc'], { PETSTORE_SEED: '2' }, "--seed must be a whole number, got 'abc'"],
+    [[], { PETSTORE_SEED: 'abc' }, "PETSTORE_SEED must be a whole number, got 'abc'"],
+    [['--body-limit', '10'], {}, "--body-limit must be between 1024 and 67108864, got '10'"],
+    [[], { PETSTORE_OPEN_KEYS: 'maybe' }, "PETSTORE_OPEN_KEYS must be true or false, got 'maybe'"],
+    [['--cors-origins', ','], {}, '--cors-origins needs at least one value'],
     [['--mode', 'mocking'], {}, "--mode must be one of stateful, example, dynamic, proxy, got 'mocking'"],
+    [[], { PETSTORE_MODE: 'mock' }, "PETSTORE_MODE must be one of stateful, example, dynamic, proxy, got 'mock'"],
+    [[], { PETSTORE_LOG_LEVEL: 'loud' }, "PETSTORE_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'"],
+    [[], { PETSTORE_ALLOWED_HOSTS: 'a b' }, 'PETSTORE_ALLOWED_HOSTS: entry 1 is not a host name (example.com, .example.com or *)'],
     [['--host', ' '], {}, '--host must not be empty'],
-    [
-      ['--control-cors-origins', '*'],
-      {},
-      "--control-cors-origins (or PETSTORE_CONTROL_CORS_ORIGINS): '*' is not an origin such as http://localhost:3000 (* is not allowed)",
-    ],
+    [['--control-cors-origins', '*'], {}, "--control-cors-origins: '*' is not an origin such as http://localhost:3000 (* is not allowed)"],
+    // A default found wrong (proxy mode without an upstream) is named every way it can be set.
+    [[], { PETSTORE_MODE: 'proxy' }, 'PETSTORE_MODE proxy needs --upstream (or PETSTORE_UPSTREAM): the base address of a deployment, ending in /v1'],
   ])('%j %j: %s', (argv, env, message) => {
     expect(configRefusal(() => load(argv, env)).message).toBe(message);
   });
 
-  it('turns an argument parsing failure into a ConfigError', () => {
-    expect(configRefusal(() => load(['--nope'])).message).toMatch(/Unknown option '--nope'/);
-    expect(configRefusal(() => load(['--port'])).message).toMatch(/--port <value>' argument missing/);
+  // The command line's own words for what the parser would have said in its own, with the nearest flag for a near miss.
+  it.each([
+    [['--prot', '4011'], "unknown option '--prot' (did you mean --port?)"],
+    [['--journl-size', '5'], "unknown option '--journl-size' (did you mean --journal-size?)"],
+    [['--nope'], "unknown option '--nope'"],
+    [['-x'], "unknown option '-x'"],
+    [['--seed'], "--seed needs a value (one that starts with '-' is given as --seed=<value>)"],
+    [['--seed', '--count', '5'], "--seed needs a value (one that starts with '-' is given as --seed=<value>)"],
+    [['--open-keys=yes'], '--open-keys takes no value: give it alone to turn it on, leave it out for off'],
+    // A negative number is a value, judged by its option's range.
+    [['--count', '-1'], "--count must be between 0 and 1000000, got '-1'"],
+    [['--count=-1'], "--count must be between 0 and 1000000, got '-1'"],
+  ])('%j: %s', (argv, message) => {
+    expect(configRefusal(() => load(argv)).message).toBe(message);
+  });
+
+  it('a value that starts with - is taken when given with =', () => {
+    expect(load(['--api-keys=-key']).config.apiKeys).toEqual(['-key']);
   });
 });
 

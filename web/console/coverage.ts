@@ -5,6 +5,9 @@ import { byId, el, fill, say } from './dom.js';
 type Coverage = ControlResult<'readCoverage'>;
 
 /** Every status some operation documents, in order: the table's columns. */
+/** `1 request`, `2 requests`: a count with its noun. */
+const plural = (count: number, one: string): string => `${count} ${count === 1 ? one : `${one}s`}`;
+
 const columnsOf = (c: Coverage): number[] => [...new Set(c.operations.flatMap((op) => op.statuses.map((s) => s.status)))].sort((a, b) => a - b);
 
 /** One operation's row: its count under each status it documents (a dash where it documents none), then what it answered beyond them. */
@@ -39,7 +42,7 @@ export function createCoverageView(app: Console): { load(): Promise<void> } {
       const c = await app.client().call('readCoverage', { query: { format: 'json' } });
       const columns = columnsOf(c);
       const { answers, exercised, percent } = c.documented;
-      say(state, `${exercised} of ${answers} documented answers exercised (${percent}%), from ${c.requests} requests.`);
+      say(state, `${exercised} of ${answers} documented answers exercised (${percent}%), from ${plural(c.requests, 'request')}.`);
       fill(
         table.tHead?.rows[0] as HTMLTableRowElement,
         el('th', { scope: 'col' }, 'Operation'),
@@ -49,7 +52,7 @@ export function createCoverageView(app: Console): { load(): Promise<void> } {
       );
       fill(table.tBodies[0] as HTMLTableSectionElement, ...c.operations.map((op) => operationRow(op, columns)));
       const unmatched = c.unmatched.statuses.map((s) => `${s.status}: ${s.count}`).join(', ');
-      const deprecated = c.deprecated.map((d) => `${d.operationId}: ${d.calls} calls, removal announced for ${d.sunsetDate} (Sunset: ${d.sunset})`);
+      const deprecated = c.deprecated.map((d) => `${d.operationId}: ${plural(d.calls, 'call')}, removal announced for ${d.sunsetDate} (Sunset: ${d.sunset})`);
       fill(
         byId('coverage-outside'),
         el('li', { id: 'coverage-unmatched' }, `Requests that matched no operation: ${c.unmatched.requests}${unmatched ? ` (${unmatched})` : ''}`),

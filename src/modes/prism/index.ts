@@ -4,7 +4,7 @@ import type { ModeHandler } from '../../kernel/operation.js';
 import type { PrismRunner } from './runner.js';
 import { mockFor } from './mock-config.js';
 
-export { createPrismRunner, type PrismRunner } from './runner.js';
+export { asNotImplemented, createPrismRunner, type PrismRunner } from './runner.js';
 
 /** A Prism-backed mode; `ready()` loads Prism ahead of the first request. */
 export interface PrismMode extends ModeHandler {

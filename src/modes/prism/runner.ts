@@ -1,5 +1,6 @@
 import type * as PrismHttp from '@stoplight/prism-http';
 import { ApiError } from '../../kernel/errors.js';
+import { importPeer, MissingPeerError } from '../../config/optional-peers.js';
 import { SPEC_FILE } from '../../config/paths.js';
 import type { OperationRequest, Reply } from '../../kernel/operation.js';
 import { examplesOf, fromPrismFailure, type PrismFailure } from './errors.js';
@@ -73,11 +74,13 @@ function toInput(request: OperationRequest): PrismInput {
 }
 
 async function load(specFile: string, operationIds: readonly string[]): Promise<Loaded> {
-  // Imported here, not at the top: Prism and its faker take seconds to load, a cost stateful mode never pays.
-  const [{ createInstance, getHttpOperationsFromSpec }, { createLogger }] = await Promise.all([
-    import('@stoplight/prism-http'),
-    import('@stoplight/prism-core'),
-  ]);
+  // Imported here, not at the top: Prism and its faker take seconds to load, a cost stateful mode never pays,
+  // and Prism is an optional peer dependency, which a user of stateful mode need not install.
+  const [{ createInstance, getHttpOperationsFromSpec }, { createLogger }] = await importPeer(
+    ['@stoplight/prism-http', '@stoplight/prism-core'],
+    "Answering from the spec (example and dynamic modes, a Prefer header's code=, example= or dynamic=)",
+    () => Promise.all([import('@stoplight/prism-http'), import('@stoplight/prism-core')]),
+  );
   const operations = await getHttpOperationsFromSpec(specFile);
   const byId = new Map(operations.flatMap((op) => (op.iid ? [[op.iid, op] as const] : [])));
   for (const id of operationIds) if (!byId.has(id)) throw new Error(`Prism found no operation ${id} in ${specFile}`);
@@ -99,7 +102,16 @@ function checkExample(request: OperationRequest, resource: HttpOperation, mock: 
   }
 }
 
-/** Creates the runner; nothing is loaded until `ready` or the first `respond`. */
+/** Prism not installed, as a request is answered: 501, saying what to install. */
+export function asNotImplemented(error: unknown): never {
+  throw error instanceof MissingPeerError ? ApiError.of('not_implemented', error.message) : error;
+}
+
+/**
+ * Creates the runner; nothing is loaded until `ready` or the first
+ * `respond`. `ready` rejects with a MissingPeerError (a ConfigError) when
+ * Prism is not installed; `respond` with a 501 that says the same.
+ */
 export function createPrismRunner(operationIds: readonly string[], specFile: string = SPEC_FILE): PrismRunner {
   let loading: Promise<Loaded> | undefined;
   const loaded = (): Promise<Loaded> => {
@@ -115,7 +127,7 @@ export function createPrismRunner(operationIds: readonly string[], specFile: str
       await loaded();
     },
     async respond(request, mock) {
-      const { prism, byId } = await loaded();
+      const { prism, byId } = await loaded().catch(asNotImplemented);
       const resource = byId.get(request.op.operationId);
       if (!resource) throw new Error(`Prism has no operation ${request.op.operationId}`);
       checkExample(request, resource, mock);

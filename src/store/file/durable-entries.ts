@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { link, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, rename, rm, rmdir, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -205,6 +205,13 @@ export async function removeDurably(paths: readonly string[]): Promise<void> {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     });
   }
+}
+
+/** Removes `dir` if it is empty (ENOTEMPTY if not: nothing in it is touched), then syncs its parent. */
+export async function removeEmptyDir(dir: string): Promise<void> {
+  made.delete(dir);
+  await rmdir(dir);
+  await syncDir(dirname(dir));
 }
 
 /** Removes `file` (ENOENT if it is not there), then syncs its folder. */

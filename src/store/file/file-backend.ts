@@ -69,6 +69,8 @@ export async function openFileBackend({ config, logger, checkPet, checkResponse,
       await workspaces.close();
       throw error;
     });
+  // The data file is accepted: its secret is written now (at best: a folder not writable yet keeps it in memory until then).
+  await workspaces.ids.persist().catch(() => undefined);
   return {
     kind: 'file',
     workspaces,

@@ -27,16 +27,15 @@ export class WorkspaceIds {
   }
 
   /**
-   * Reads the secret of `dataFile`, or makes one. When the folder is not
-   * writable yet, the new secret lives in memory until `persist` succeeds.
+   * Reads the secret of `dataFile`, or makes one, kept in memory until
+   * `persist` writes it: once the data file is accepted, or before the first
+   * file named by an id. A start refused for its data file leaves no secret.
    */
   static async load(dataFile: string): Promise<WorkspaceIds> {
     const secretFile = `${dataFile}.secret`;
     const existing = await readSecret(secretFile);
     if (existing) return new WorkspaceIds(secretFile, existing, true);
-    const ids = new WorkspaceIds(secretFile, randomBytes(SECRET_BYTES), false);
-    await ids.persist().catch(() => undefined);
-    return ids;
+    return new WorkspaceIds(secretFile, randomBytes(SECRET_BYTES), false);
   }
 
   /** The id of a key: 16 hex digits (`workspaceIdsOf`). */

@@ -1,4 +1,4 @@
-import type { Backend } from '../backend.js';
+import type { Backend, WorkspaceStore } from '../backend.js';
 import type { Config } from '../../config/load.js';
 import { Journal } from '../journal/journal.js';
 import type { ResponseCheck } from '../journal/types.js';
@@ -18,6 +18,8 @@ export interface MemoryBackendOptions {
   operations: ReadonlyMap<string, OperationSpec>;
   /** The secret workspace ids are keyed with; default: a new random one. */
   secret?: Uint8Array;
+  /** The workspaces as served, made of the memory store's: kept elsewhere too (IndexedDB in a browser); default the memory store's own. */
+  keep?: (workspaces: MemoryWorkspaces) => WorkspaceStore;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface MemoryBackendOptions {
  * write that succeeded is kept for the life of the process, and gone when
  * it stops. It needs no file system, so it can run wherever the engine runs.
  */
-export function openMemoryBackend({ config, logger, checkResponse, operations, secret }: MemoryBackendOptions): Backend {
+export function openMemoryBackend({ config, logger, checkResponse, operations, secret, keep }: MemoryBackendOptions): Backend {
   const journal = new Journal(config.journalSize, config.journalMemory, checkResponse);
   const checkpoints = new MemoryCheckpoints({ count: config.checkpointCount, bytes: config.checkpointBytes });
   // Made before the workspaces, whose removals clear them; `workspaces` is read only once requests are served.
@@ -46,15 +48,16 @@ export function openMemoryBackend({ config, logger, checkResponse, operations, s
       }
     : {}),
   });
+  const served = keep ? keep(workspaces) : workspaces;
   return {
     kind: 'memory',
-    workspaces,
+    workspaces: served,
     journal,
     faults,
     mode: memoryMode(config.mode),
     checkpoints,
     // Memory always answers.
     health: () => Promise.resolve(),
-    close: () => workspaces.close(),
+    close: () => served.close(),
   };
 }

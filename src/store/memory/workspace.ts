@@ -45,43 +45,68 @@ export class MemoryWorkspace implements WorkspaceData {
   createText(input: NewPet): Promise<PetText> {
     const start = performance.now();
     try {
-      const ids = takeIds(this.nextId, 1);
-      const { pet, json, reserved } = prepareCreate(input, ids.first, { pets: this.index.size, bytes: this.index.bytes }, this.quota);
-      this.index.add(pet, reserved);
-      this.nextId = ids.after;
+      const { text, commit } = this.prepareCreate(input);
+      commit();
       this.writes.settled('create', start);
-      return Promise.resolve({ pet, json, byteLength: reserved });
+      return Promise.resolve(text);
     } catch (error) {
       this.writes.settled('create', start, true, error);
       return Promise.reject(error as Error);
     }
   }
 
+  /**
+   * A create checked and made, not yet applied: `commit` adds the pet. For a
+   * store that writes it elsewhere first (IndexedDB), so it is visible only
+   * once stored; no other write may come between. Throws a StoreFailure.
+   */
+  prepareCreate(input: NewPet): { text: PetText; nextId: number; commit: () => void } {
+    const ids = takeIds(this.nextId, 1);
+    const { pet, json, reserved } = prepareCreate(input, ids.first, { pets: this.index.size, bytes: this.index.bytes }, this.quota);
+    const commit = () => {
+      this.index.add(pet, reserved);
+      this.nextId = ids.after;
+    };
+    return { text: { pet, json, byteLength: reserved }, nextId: ids.after, commit };
+  }
+
   replace(pets: readonly Pet[], nextId?: number): Promise<void> {
-    return this.writes.time('replace', () => atOnce(() => this.swap(pets, nextId)));
+    return this.writes.time('replace', () => atOnce(() => this.adopt(this.replacement(pets, nextId))));
   }
 
   append(pets: readonly Pet[], nextId?: number): Promise<void> {
-    return this.writes.time('append', () => {
-      const clash = appendClash((id) => this.index.get(id) !== undefined, pets);
-      if (clash) return Promise.reject(clash);
-      return atOnce(() => this.swap([...this.index.all(), ...pets], nextId, this.nextId));
-    });
+    return this.writes.time('append', () => atOnce(() => this.adopt(this.appended(pets, nextId))));
+  }
+
+  /** The content a replace gives, checked (a StoreFailure thrown), not applied. */
+  replacement(pets: readonly Pet[], nextId?: number): Generation {
+    return nextGeneration(pets, nextId, this.quota);
+  }
+
+  /** The content an append gives, checked (a clash or the quota thrown), not applied; it keeps at least the next id held. */
+  appended(pets: readonly Pet[], nextId?: number): Generation {
+    const clash = appendClash((id) => this.index.get(id) !== undefined, pets);
+    if (clash) throw clash;
+    return nextGeneration([...this.index.all(), ...pets], nextId, this.quota, this.nextId);
+  }
+
+  /** Makes `generation` the content, at once. */
+  adopt(generation: Generation): void {
+    this.index.reset(generation.pets, generation.bytes);
+    this.nextId = generation.nextId;
   }
 
   summary(): Summary {
     return { count: this.index.size, nextId: this.nextId };
   }
 
-  exportPieces(): Iterable<string> {
-    return exportJson(this.index.all(), this.nextId);
+  /** Every pet, by id. */
+  pets(): readonly Pet[] {
+    return this.index.all();
   }
 
-  /** The new content; an append's keeps at least the next id held (`heldNextId`). */
-  private swap(pets: readonly Pet[], nextId: number | undefined, heldNextId?: number): void {
-    const generation = nextGeneration(pets, nextId, this.quota, heldNextId);
-    this.index.reset(generation.pets, generation.bytes);
-    this.nextId = generation.nextId;
+  exportPieces(): Iterable<string> {
+    return exportJson(this.index.all(), this.nextId);
   }
 }
 

@@ -14,6 +14,7 @@ import { migrate } from './migrations.js';
 import { createPool, describeTarget, failed } from './pool.js';
 import { StateReader } from './state-reader.js';
 import { PgWorkspaces, type PgWorkspacesOptions } from './workspaces.js';
+import { loadPg } from './pg-driver.js';
 
 /** Bytes of pet reads each instance keeps for reuse while their workspace is unchanged. */
 const READ_CACHE_BYTES = 16 * 2 ** 20;
@@ -120,6 +121,7 @@ export async function openPostgresBackend({
   removeOpenKeys = true,
 }: PostgresBackendOptions): Promise<Backend> {
   const where = describeTarget(url);
+  await loadPg();
   const pool = createPool({ url, size: config.pgPoolSize, onIdleError: (error) => logger.error(`PostgreSQL at ${where}: ${error.message}`) });
   const { secret, mode: initialMode } = await startUp(pool, where, () => prepareState(pool, config.mode, claimMode));
   const workspaces = new PgWorkspaces({

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './pg-driver.js';
 import type { JournalRecord } from '../journal/types.js';
 
 /** The channel every journal write notifies, with the workspaces it wrote (or `*`). */
@@ -72,7 +73,7 @@ export class JournalTail {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new (pgDriver().Client)({ connectionString: this.url });
     this.client = client;
     client.on('notification', (notice) => {
       if (notice.channel === JOURNAL_CHANNEL) this.queue(() => this.readNew(notice.payload ?? '*'));

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './pg-driver.js';
 import { StoreError, StoreFailure } from '../../kernel/store-errors.js';
 
 /** Where a database is, for messages: `host:port/database`, never the user's password. */
@@ -83,7 +84,7 @@ export function createPool({ url, size, onIdleError }: PoolOptions): pg.Pool {
   } catch {
     throw new StoreError(`--store is not a PostgreSQL URL such as postgres://user:password@host:5432/database (${describeTarget(url)}).`);
   }
-  const pool = new pg.Pool({ ...config, max: size, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 30_000, keepAlive: true });
+  const pool = new (pgDriver().Pool)({ ...config, max: size, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 30_000, keepAlive: true });
   pool.on('error', onIdleError);
   return pool;
 }

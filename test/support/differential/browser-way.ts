@@ -44,7 +44,7 @@ const PAGE = '<!doctype html><html lang="en"><head><title>starting</title><scrip
  * build's own swaps (scripts/browser-bundle.mjs: the specs and fixture sets
  * embedded), MSW included; a source file changed on the way if `patch` is given.
  */
-async function bundle(options: object, patch?: SourcePatch): Promise<string> {
+export async function bundle(options: object, patch?: SourcePatch): Promise<string> {
   const result = await build({
     stdin: { contents: ENTRY(options), resolveDir: ROOT, sourcefile: 'differential-page.ts', loader: 'ts' },
     bundle: true,
@@ -59,7 +59,7 @@ async function bundle(options: object, patch?: SourcePatch): Promise<string> {
 }
 
 /** Serves the page, its script and MSW's worker script on 127.0.0.1, any port. */
-async function staticServer(script: string): Promise<Server> {
+export async function staticServer(script: string): Promise<Server> {
   const worker = readFileSync(`${ROOT}node_modules/msw/lib/mockServiceWorker.js`, 'utf8');
   const files: Record<string, [string, string]> = {
     '/': ['text/html', PAGE],
@@ -117,7 +117,7 @@ const browserBuildTakes = (request: WireRequest): boolean =>
   servesPath(request.target) && !('prefer' in request.headers) && request.headers['content-encoding'] !== 'br' && !otherwiseInBrowser(request);
 
 /** Opens the page in a fresh context of `browser` and waits until MSW's worker controls it. */
-async function openPage(browser: Browser, origin: string): Promise<Page> {
+export async function openPage(browser: Browser, origin: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await page.goto(`${origin}/`);
   // A string, run in the page: these tests are type-checked without the DOM's types.

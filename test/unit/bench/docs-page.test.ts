@@ -3,12 +3,12 @@
  * from a recorded run: a Markdown page that shows the run's tables and
  * links its chart, and a chart that is well-formed SVG naming every scenario.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import MarkdownIt from 'markdown-it';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { benchPage, CHART, PAGE, writeBenchDocs } from '../../bench/docs-page.js';
+import { benchPage, CHART, PAGE, redrawChart, rowsOfPage, writeBenchDocs } from '../../bench/docs-page.js';
 import { render, rowsOf, type RecordedRun } from '../../bench/report.js';
 import type { LoadResult } from '../../bench/load.js';
 import { tempDir } from '../../support/harness.js';
@@ -95,6 +95,20 @@ describe('the bench page and chart', () => {
     // Vega draws each bar as a path described as a bar, labelled with its server.
     const bars = [...svg.matchAll(/<path aria-label="[^"]*server: ([^;"]+);[^"]*" role="graphics-symbol" aria-roledescription="bar"/g)].map((m) => m[1]);
     expect(bars.sort()).toEqual(rows.map((r) => r.server).sort());
+  });
+
+  it('reads the load table back from the page, and draws the same chart from it', async () => {
+    expect(rowsOfPage(page).map((r) => [r.scenario, r.server, r.result.rps, r.result.p99])).toEqual(
+      rows.map((r) => [r.scenario, r.server, r.result.rps, r.result.p99]),
+    );
+    expect(rowsOfPage('# no table')).toEqual([]);
+    writeFileSync(join(dir, CHART), 'stale');
+    expect(await redrawChart(dir)).toBe(join(dir, CHART));
+    expect(readFileSync(join(dir, CHART), 'utf8')).toBe(svg);
+    // A smoke run's page redraws a smoke run's title.
+    writeFileSync(join(dir, PAGE), benchPage({ ...run, smoke: true }));
+    await redrawChart(dir);
+    expect(readFileSync(join(dir, CHART), 'utf8')).toContain('>Pet Store sandbox bench, 2026-11-23 (smoke run)<');
   });
 
   it('says a smoke run is one', () => {

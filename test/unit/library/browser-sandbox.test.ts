@@ -69,16 +69,18 @@ describe("the browser's sandboxHandlers", () => {
   it.each([
     [{ mode: 'example' as const }, /^mode 'example' answers through Prism, which runs only on Node/],
     [{ mode: 'proxy' as const }, /^mode 'proxy': proxy mode forwards to a deployment from Node; a sandbox in a browser cannot forward/],
-    [{ options: { upstream: 'http://127.0.0.1:9' } }, /^upstream: proxy mode forwards to a deployment from Node/],
+    [{ options: { upstream: 'http://127.0.0.1:9' } }, /^options\.upstream: proxy mode forwards to a deployment from Node/],
     [{ store: 'postgres://user:hunter2@db/pets' }, /^store: in a browser the sandbox keeps its data in memory only/],
     [{ store: './data/db.json' }, /^store: /],
     [{ port: 0 }, /^port: a sandbox in a browser opens no port/],
     [
       { options: { 'admin-token-file': '/run/secrets/token' } },
-      /^cannot read --admin-token-file '\/run\/secrets\/token': a sandbox in a browser reads no file/,
+      /^cannot read options\['admin-token-file'\] '\/run\/secrets\/token': a sandbox in a browser reads no file/,
     ],
-    [{ options: { 'no-such-option': 1 } }, /^Unknown option '--no-such-option'/],
-    [{ count: -1 }, /^--count \(or PETSTORE_COUNT\) must be between/],
+    [{ options: { 'no-such-option': 1 } }, /^unknown option options\['no-such-option'\]$/],
+    [{ options: { 'journl-size': 5 } }, /^unknown option options\['journl-size'\] \(did you mean options\['journal-size'\]\?\)$/],
+    [{ prot: 4011 } as object, /^unknown option 'prot' \(did you mean port\?\)$/],
+    [{ count: -1 }, /^count must be between 0 and 1000000, got '-1'$/],
   ])('throws a ConfigError at once for %o', (options, message) => {
     let thrown: unknown;
     try {
@@ -104,6 +106,22 @@ describe("the browser's sandboxHandlers", () => {
       expect((await sandbox.workspace().journal.read()).entries.map((e) => e.status)).toEqual([200, 503]);
     } finally {
       await Promise.all([sandbox.close(), fresh.close()]);
+    }
+  });
+
+  it('answers under the path of its origin, as the Node entry does, and refuses an origin that is no address', async () => {
+    expect(() => sandboxHandlers({ origin: 'not a url' })).toThrow(ConfigError);
+    expect(() => sandboxHandlers({ origin: 'not a url' })).toThrow(/^origin must be an http\(s\) address such as https:\/\/api\.example\.test /);
+    const sandbox = sandboxHandlers({ count: 3, origin: 'https://api.example.test/api' });
+    try {
+      const at = (path: string, init?: RequestInit) => getResponse(sandbox.handlers, new Request(`https://api.example.test${path}`, init));
+      const body = JSON.stringify({ name: 'Under', categoryId: 1 });
+      const created = await at('/api/v1/pets', { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body });
+      expect([created?.status, ((await created?.json()) as { name: string }).name]).toEqual([201, 'Under']);
+      expect(await at('/v1/pets', { headers: AUTH })).toBeUndefined();
+      expect((await sandbox.workspace().journal.read()).entries.map((e) => [e.method, e.path, e.status])).toEqual([['POST', '/v1/pets', 201]]);
+    } finally {
+      await sandbox.close();
     }
   });
 });
