@@ -12,7 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPTIONAL_PEERS } from '../../src/config/optional-peers.js';
@@ -117,6 +117,8 @@ describe('the package, installed by the documented line', { timeout: 180_000 }, 
       status: 2,
       stderr: expect.stringContaining('Install: npm install --save-dev @stoplight/prism-http@^5.16.0 @stoplight/prism-core@^5.16.0'),
     });
+    // A start refused for a missing peer leaves nothing behind: no seeded data file, no secret, no lock.
+    expect(readdirSync(dirname(data))).toEqual([]);
     const postgres = npx(['petstore-sandbox', '--store', 'postgres://user@127.0.0.1:9/pets', '--port', '0']);
     expect({ status: postgres.status, stderr: postgres.stderr }).toEqual({
       status: 2,
