@@ -75,7 +75,10 @@ const ALL_COMMANDS = ['serve', ...COMMANDS, 'mcp', 'verify'];
 /** The unknown command's refusal, with the nearest command for a near miss; exit code 2. */
 function unknownCommand(name: string): number {
   // A number where a command goes is an option's value whose option went missing.
-  const hint = /^\d+$/.test(name) ? ` (an option's value? Options start with --, e.g. --port ${name})` : didYouMean(name, ALL_COMMANDS, (c) => `'${c}'`);
+  const near = didYouMean(name, ALL_COMMANDS, (c) => `'${c}'`);
+  // No near miss: the commands there are, so that the one meant can be seen.
+  const hint =
+    /^\d+$/.test(name) ? ` (an option's value? Options start with --, e.g. --port ${name})` : near || `: the commands are ${ALL_COMMANDS.join(', ')}`;
   console.error(`petstore-sandbox: unknown command '${name}'${hint}\n${HELP_HINT}`);
   return 2;
 }
