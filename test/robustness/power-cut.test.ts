@@ -57,7 +57,7 @@ interface Round {
 const cutWithin = (disk: PowerCutDisk, ms: number) => setTimeout(() => void disk.cut().catch(() => undefined), random(ms));
 const loaded = (tag: number) => [3, 1, 2].map((n) => ({ id: 100 * tag + n, name: `loaded-${tag}-${n}`, categoryId: n, status: 'sold' }));
 
-/** Start-ups in a folder that does not exist yet (`<mount>/project/data/db.json`), cut at each step that makes it. */
+/** Start-ups in a folder that does not exist yet (`<mount>/data/db.json`: one missing level, as a fresh clone's ./data), cut at each step that makes it. */
 const FIRST_STARTS: Round[] = [
   { name: 'the folders made', atStart: ['mkdir', /^data$/, 1, 'after'] },
   { name: 'the secret linked', atStart: ['link', /^db\.json\.secret$/, 1, 'after'] },
@@ -268,7 +268,7 @@ describe.skipIf(unavailable)(`power cuts, on a file system that keeps only what 
   }, 60_000);
 
   it('a first start in a new folder, cut at each step: starts again, with nothing lost', { timeout: 60_000 }, async () => {
-    expect(await new Machine(bin, 'project/data/db.json').run(FIRST_STARTS)).toEqual({});
+    expect(await new Machine(bin, 'data/db.json').run(FIRST_STARTS)).toEqual({});
   });
 
   it('keeps every acknowledged pet, reset, load and checkpoint, and reuses no id', { timeout: 120_000 }, async () => {
