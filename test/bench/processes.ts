@@ -4,10 +4,10 @@
  * the same spec, and the minimal Express app (the other peers: peers.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PACKAGE_ROOT } from '../../src/config/paths.js';
 import { awaitStartLine, collectOutput, type Output } from '../support/spawn.js';
@@ -174,6 +174,8 @@ export async function startSandbox(
 ): Promise<ServerProcess> {
   const port = await freePort();
   const where = store.startsWith('postgres://') ? ['--store', store] : ['--data', store];
+  // The sandbox makes one missing folder at most: the bench's nest deeper (peers/sandbox/db.json).
+  if (!store.startsWith('postgres://')) mkdirSync(dirname(store), { recursive: true });
   const log = logFile(name);
   const quiet = requestLog ? [] : ['--log-level', 'warn'];
   try {
