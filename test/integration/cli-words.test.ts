@@ -3,12 +3,12 @@
  * the variable that was set, the nearest flag or command for a near miss,
  * never the argument parser's text; and each command's `--help` is its own.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleSandbox } from '../support/bundle.js';
 import { tempDir } from '../support/harness.js';
+import { runToEnd, type CliResult } from '../support/spawn.js';
 import { HELP_COMMANDS } from '../../src/cli/command-help.js';
 import { COMMANDS } from '../../src/cli/commands.js';
 
@@ -18,17 +18,9 @@ beforeAll(async () => {
 }, 120_000);
 
 /** The built bin run to its end (at most 60 s), without any PETSTORE_ variable of the caller's. */
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PETSTORE_') && !name.startsWith('npm_')));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runToEnd([bin, ...args], { env: { ...clean, ...env }, timeout: 60_000 });
 }
 
 const HINT = 'Run petstore-sandbox --help for the options.';

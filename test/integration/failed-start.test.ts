@@ -6,25 +6,18 @@
  * entries, the same bytes; no secret, no seeded file, no folder, no lock.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, createSandbox } from '../../src/index.js';
 import { StoreError } from '../../src/store/types.js';
 import { probePort } from '../../src/server/start-claim.js';
 import { runCli } from '../support/spawn.js';
 import { tempDir } from '../support/harness.js';
-import { footprint } from '../support/footprint.js';
+import { footprint, occupiedPort } from '../support/footprint.js';
 
 /** A port some other program listens on. */
-let taken: Server;
-let busyPort: number;
-beforeAll(async () => {
-  taken = createServer();
-  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-  busyPort = (taken.address() as { port: number }).port;
-});
-afterAll(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+const busy = occupiedPort();
 
 /** A temp folder with `db.json` holding `content` (none when undefined), or a folder in its place. */
 function folderWith(content: string | undefined | 'folder'): { dir: string; file: string } {
@@ -56,10 +49,10 @@ describe.concurrent('the command line: a failed start leaves the folder as it wa
   it("a busy port: exit 1 in the flag's words; no data file seeded, no secret, no data folder made", async () => {
     const { dir, file } = folderWith('{"kept": "as it was"}');
     const before = footprint(dir);
-    const fresh = await runCli(['--port', String(busyPort), '--data', join(dir, 'data', 'db.json')]);
-    const existing = await runCli(['--port', String(busyPort), '--data', file]);
+    const fresh = await runCli(['--port', String(busy.port()), '--data', join(dir, 'data', 'db.json')]);
+    const existing = await runCli(['--port', String(busy.port()), '--data', file]);
     for (const run of [fresh, existing]) {
-      expect([run.code, run.stderr.trim()]).toEqual([1, `petstore-sandbox: port ${busyPort} on 127.0.0.1 is already in use (choose another with --port).`]);
+      expect([run.code, run.stderr.trim()]).toEqual([1, `petstore-sandbox: port ${busy.port()} on 127.0.0.1 is already in use (choose another with --port).`]);
     }
     expect(footprint(dir)).toEqual(before);
   });
@@ -77,7 +70,7 @@ describe.concurrent('the command line: a failed start leaves the folder as it wa
 
 describe('the port, tried before anything is written', () => {
   it('a busy one is refused as listen would refuse it; a free one, or 0, is let go at once', async () => {
-    await expect(probePort(busyPort, '127.0.0.1')).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(probePort(busy.port(), '127.0.0.1')).rejects.toMatchObject({ code: 'EADDRINUSE' });
     await probePort(0, '127.0.0.1');
     const free = createServer();
     await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
@@ -101,9 +94,9 @@ describe('the library: a failed start leaves the folder as it was', { timeout: 6
 
   it("a busy `port`: a ConfigError naming the option, in the library's words, before anything is written", async () => {
     const dir = tempDir();
-    const says = `port ${busyPort} on 127.0.0.1 is already in use: choose another \`port\` (0 for any free one).`;
+    const says = `port ${busy.port()} on 127.0.0.1 is already in use: choose another \`port\` (0 for any free one).`;
     for (const store of ['memory', join(dir, 'data', 'db.json')]) {
-      const failed = createSandbox({ port: busyPort, store });
+      const failed = createSandbox({ port: busy.port(), store });
       await expect(failed).rejects.toThrow(ConfigError);
       await expect(failed).rejects.toThrow(says);
     }
@@ -113,7 +106,7 @@ describe('the library: a failed start leaves the folder as it was', { timeout: 6
   it('`listen(port)` on a busy port says the same', async () => {
     const sandbox = await createSandbox();
     try {
-      await expect(sandbox.listen(busyPort)).rejects.toThrow(ConfigError);
+      await expect(sandbox.listen(busy.port())).rejects.toThrow(ConfigError);
       expect(sandbox.url).toBeUndefined();
     } finally {
       await sandbox.close();

@@ -5,7 +5,7 @@
  * it can run under a wrapper (`prlimit`, `setpriv`) to be limited or run as
  * another user, and tests may kill it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions as NodeSpawnOptions } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -97,8 +97,13 @@ export interface CliResult {
 
 /** Runs the real CLI to completion. */
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return runToEnd([...WITH_TSX, BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+}
+
+/** Runs Node on `args` to its end, collecting its output. */
+export function runToEnd(args: string[], options: Omit<NodeSpawnOptions, 'stdio'>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...WITH_TSX, BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
