@@ -43,7 +43,7 @@ const PARTS = {
     build: buildServer,
   },
   verify: {
-    inputs: ['contracts', 'src', 'spec', 'package.json', 'scripts/verify-bundle.mjs', ...COMMON],
+    inputs: ['contracts', 'src', 'spec', 'package.json', 'scripts/verify-bundle.mjs', 'scripts/server-bundle.mjs', ...COMMON],
     output: 'dist/verify/command.js',
     build: buildVerify,
   },

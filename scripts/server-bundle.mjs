@@ -21,28 +21,19 @@ const ENTRIES = [
 ];
 
 /**
- * What every bundle shares; the libraries that load files of their own at run time stay outside it, and so
- * do the test runners the package plugs into (optional peer dependencies: the user's own copy runs).
+ * What the package leaves to installs instead of bundling: its dependencies, which load files of their own
+ * at run time (Faker's locales, yaml), and the optional peers a feature loads on first use (Prism, pg, the
+ * MCP SDK; src/config/optional-peers.ts). The verify bundle leaves them out too.
  */
+export const INSTALLED = ['@stoplight/*', 'pg', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@faker-js/faker', 'yaml'];
+
+/** What every bundle shares; the installed libraries stay outside it, and so do the test runners the package plugs into (the user's own copy runs). */
 const COMMON = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  external: [
-    '@stoplight/*',
-    'pg',
-    '@modelcontextprotocol/sdk',
-    '@modelcontextprotocol/sdk/*',
-    '@faker-js/faker',
-    'yaml',
-    '@playwright/test',
-    'msw',
-    'msw/*',
-    'vitest',
-    'vitest/*',
-    'testcontainers',
-  ],
+  external: [...INSTALLED, '@playwright/test', 'msw', 'msw/*', 'vitest', 'vitest/*', 'testcontainers'],
   banner: { js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);" },
   logLevel: 'warning',
 };

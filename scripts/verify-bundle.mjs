@@ -7,20 +7,10 @@
  * esbuild to bundle them at run time nor the devDependencies they import.
  */
 import { join } from 'node:path';
+import { INSTALLED } from './server-bundle.mjs';
 
 /** What the checks import but the package does not bundle: the peers, esbuild (only used from sources), and the package's own dependencies. */
-const EXTERNAL = [
-  'dredd',
-  'dredd/*',
-  '@pact-foundation/pact',
-  'esbuild',
-  '@stoplight/*',
-  'pg',
-  '@modelcontextprotocol/sdk',
-  '@modelcontextprotocol/sdk/*',
-  '@faker-js/faker',
-  'yaml',
-];
+const EXTERNAL = ['dredd', 'dredd/*', '@pact-foundation/pact', 'esbuild', ...INSTALLED];
 
 /** esbuild's options for the checks: one entry, the modules it imports on demand (Dredd's runner, Pact's) in chunks beside it. */
 export function verifyBundleOptions(root, outdir) {
