@@ -21,11 +21,17 @@ const ENTRIES = [
 ];
 
 /**
+ * The optional peers a server uses, loaded on first use (src/config/optional-peers.ts holds their versions):
+ * the Dockerfile installs them beside the package (scripts/server-peers.mjs).
+ */
+export const SERVER_PEERS = ['@stoplight/prism-http', '@stoplight/prism-core', 'pg', '@modelcontextprotocol/sdk'];
+
+/**
  * What the package leaves to installs instead of bundling: its dependencies, which load files of their own
  * at run time (Faker's locales, yaml), and the optional peers a feature loads on first use (Prism, pg, the
  * MCP SDK; src/config/optional-peers.ts). The verify bundle leaves them out too.
  */
-export const INSTALLED = ['@stoplight/*', 'pg', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@faker-js/faker', 'yaml'];
+export const INSTALLED = [...SERVER_PEERS.flatMap((name) => [name, `${name}/*`]), '@faker-js/faker', 'yaml'];
 
 /** What every bundle shares; the installed libraries stay outside it, and so do the test runners the package plugs into (the user's own copy runs). */
 const COMMON = {

@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_PEERS } from './server-bundle.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SERVER_PEERS = ['@stoplight/prism-http', '@stoplight/prism-core', 'pg', '@modelcontextprotocol/sdk'];
 
 const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')).packages;
 console.log(SERVER_PEERS.map((name) => `${name}@${lock[`node_modules/${name}`].version}`).join(' '));

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/error.js';
 import { importPeer, installCommand, isNotInstalled, MissingPeerError, OPTIONAL_PEERS } from '../../src/config/optional-peers.js';
 import { ROOT } from '../support/spawn.js';
+import { SERVER_PEERS } from '../../scripts/server-bundle.mjs';
 
 interface Manifest {
   dependencies: Record<string, string>;
@@ -37,6 +38,10 @@ describe('the optional peers', () => {
       expect(manifest.devDependencies[name], name).toBe(range);
       expect(manifest.dependencies[name], name).toBeUndefined();
     }
+  });
+
+  it('are the peers the bundles leave external and the image installs (scripts/server-bundle.mjs)', () => {
+    expect([...SERVER_PEERS].sort()).toEqual(Object.keys(OPTIONAL_PEERS).sort());
   });
 
   it('the package depends on only what its bundle leaves external and every user needs', () => {
