@@ -1,0 +1,68 @@
+/**
+ * What the sandbox keeps of an API served from a spec by convention (`--spec`):
+ * items in collections, per workspace, apart for each API. The stateful
+ * convention mode (`modes/conventional/`) reads and writes them through
+ * these interfaces; the file, memory and PostgreSQL backends each keep them.
+ */
+import type { MaybePromise } from '../backend.js';
+
+/** An item's identifier as JSON carries it: an integer, or a string (a UUID). */
+export type ItemId = number | string;
+
+/** One stored item: a JSON object valid against its collection's item schema. */
+export type Item = Record<string, unknown>;
+
+/** How a collection's ids are made: counted up from 1, or a random UUID made by the mode. */
+export type IdKind = 'integer' | 'uuid' | 'string';
+
+/** A collection as its store needs to know it. */
+export interface CollectionKey {
+  /** The collection's path template in its spec, e.g. `/store/orders`: its name in the store. */
+  name: string;
+  /** The item property holding the id, e.g. `id`. */
+  idField: string;
+  idKind: IdKind;
+}
+
+/** The items each collection starts with when a workspace first uses an API (ids set). */
+export type SeededItems = ReadonlyMap<string, readonly Item[]>;
+
+/**
+ * One API's items in one workspace. Reads give items in id order (integers
+ * numerically; other ids in the order they were created). A write resolves
+ * once the store keeps it durably (the file store: synced to disk;
+ * PostgreSQL: committed); a write that fails stores nothing.
+ */
+export interface ItemSpace {
+  list(collection: CollectionKey): MaybePromise<readonly Item[]>;
+  get(collection: CollectionKey, id: ItemId): MaybePromise<Item | undefined>;
+  /**
+   * Stores a new item. With `idKind: 'integer'` the store takes the
+   * collection's next id (one more than the largest it ever held) and sets
+   * it on the item; otherwise the item already carries its id. Resolves to
+   * the item as stored.
+   */
+  create(collection: CollectionKey, item: Item): Promise<Item>;
+  /**
+   * Replaces the item with `id` by what `change` makes of it, atomically
+   * (no other write of the item in between); `change` may throw (an
+   * invalid merge), and then nothing is stored. Undefined when there is no
+   * such item.
+   */
+  update(collection: CollectionKey, id: ItemId, change: (current: Item) => Item): Promise<Item | undefined>;
+  /** Removes the item; whether there was one. */
+  remove(collection: CollectionKey, id: ItemId): Promise<boolean>;
+}
+
+/** Every API's items, by workspace. */
+export interface ItemStore {
+  /**
+   * The items of the API served at `api` (its base path, e.g. `/api/v2`) in
+   * the workspace of `key`; on first use, the collections are seeded with
+   * what `seed` gives (called at most once per workspace and API).
+   */
+  space(api: string, key: string, seed: () => SeededItems): MaybePromise<ItemSpace>;
+  /** Forgets every API's items of the workspace of `key` (a reset): the next use seeds them again. */
+  drop(key: string): MaybePromise<void>;
+  close(): Promise<void>;
+}

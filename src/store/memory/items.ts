@@ -1,0 +1,98 @@
+/**
+ * The memory store's items (`--store memory`, the library's default, the
+ * browser): each API's collections per workspace in this process, nothing
+ * written anywhere. The file and PostgreSQL stores keep the same rules.
+ */
+import type { CollectionKey, Item, ItemId, ItemSpace, ItemStore, SeededItems } from '../items/types.js';
+
+/** One collection: its items by id, in id order, and the next integer id. */
+interface Shelf {
+  items: Map<ItemId, Item>;
+  nextId: number;
+}
+
+/** The next integer id after the items given: one more than the largest, 1 for none. */
+export function nextIdAfter(items: readonly Item[], idField: string): number {
+  let max = 0;
+  for (const item of items) {
+    const id = item[idField];
+    if (typeof id === 'number' && id > max) max = id;
+  }
+  return max + 1;
+}
+
+/** Items in the order a collection lists them: integers numerically, other ids as given. */
+export function inIdOrder(items: readonly Item[], key: CollectionKey): Item[] {
+  if (key.idKind !== 'integer') return [...items];
+  return [...items].sort((a, b) => (a[key.idField] as number) - (b[key.idField] as number));
+}
+
+/** One API's collections in one workspace, kept in memory. */
+export class MemoryItemSpace implements ItemSpace {
+  readonly #shelves = new Map<string, Shelf>();
+  readonly #seeded: SeededItems;
+
+  constructor(seeded: SeededItems) {
+    this.#seeded = seeded;
+  }
+
+  #shelf(key: CollectionKey): Shelf {
+    let shelf = this.#shelves.get(key.name);
+    if (!shelf) {
+      const items = inIdOrder(this.#seeded.get(key.name) ?? [], key);
+      shelf = { items: new Map(items.map((item) => [item[key.idField] as ItemId, item])), nextId: nextIdAfter(items, key.idField) };
+      this.#shelves.set(key.name, shelf);
+    }
+    return shelf;
+  }
+
+  list(key: CollectionKey): readonly Item[] {
+    return [...this.#shelf(key).items.values()];
+  }
+
+  get(key: CollectionKey, id: ItemId): Item | undefined {
+    return this.#shelf(key).items.get(id);
+  }
+
+  create(key: CollectionKey, item: Item): Promise<Item> {
+    const shelf = this.#shelf(key);
+    const stored = key.idKind === 'integer' ? { ...item, [key.idField]: shelf.nextId++ } : item;
+    shelf.items.set(stored[key.idField] as ItemId, stored);
+    return Promise.resolve(stored);
+  }
+
+  update(key: CollectionKey, id: ItemId, change: (current: Item) => Item): Promise<Item | undefined> {
+    try {
+      const { items } = this.#shelf(key);
+      const current = items.get(id);
+      if (current === undefined) return Promise.resolve(undefined);
+      const next = { ...change(current), [key.idField]: id };
+      items.set(id, next);
+      return Promise.resolve(next);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  remove(key: CollectionKey, id: ItemId): Promise<boolean> {
+    return Promise.resolve(this.#shelf(key).items.delete(id));
+  }
+}
+
+/** Every API's items by workspace, in this process: a workspace's are made, and seeded, on first use. */
+export function createMemoryItemStore(): ItemStore {
+  const spaces = new Map<string, Map<string, MemoryItemSpace>>();
+  return {
+    space(api, key, seed) {
+      let byApi = spaces.get(key);
+      if (!byApi) spaces.set(key, (byApi = new Map()));
+      let space = byApi.get(api);
+      if (!space) byApi.set(api, (space = new MemoryItemSpace(seed())));
+      return space;
+    },
+    drop(key) {
+      spaces.delete(key);
+    },
+    close: () => Promise.resolve(),
+  };
+}
