@@ -10,6 +10,8 @@ export interface MswHandlerOptions {
    * under it, which reach the sandbox without it (`/api/v1/pets` as `/v1/pets`).
    */
   origin?: string;
+  /** The base paths of the APIs the sandbox serves. Default `['/v1']`, the Pet Store's. */
+  bases?: readonly string[];
 }
 
 /** A fetch handler; `undefined` leaves the request to the next MSW handler or the network. */
@@ -41,12 +43,12 @@ export function mswTargetOf(origin: string): MswTarget {
 }
 
 /** The path and query the sandbox is asked for, or undefined for a request it leaves alone. */
-function servedTarget(url: URL, target: MswTarget | undefined): string | undefined {
+function servedTarget(url: URL, target: MswTarget | undefined, bases?: readonly string[]): string | undefined {
   if (target !== undefined && url.origin !== target.origin) return undefined;
   const prefix = target?.prefix ?? '';
   if (prefix !== '' && !url.pathname.startsWith(`${prefix}/`)) return undefined;
   const path = url.pathname.slice(prefix.length) + url.search;
-  return servesPath(path) ? path : undefined;
+  return servesPath(path, bases) ? path : undefined;
 }
 
 /**
@@ -73,11 +75,12 @@ async function rebased(request: Request, path: string): Promise<Request> {
 export function mswHandlers(handler: MswFetchHandler, options: MswHandlerOptions = {}): HttpHandler[] {
   // Read once: `https://API.example.test/` and `https://api.example.test` are one origin.
   const target = options.origin === undefined ? undefined : mswTargetOf(options.origin);
-  const serves = ({ request }: { request: Request }): boolean => servedTarget(new URL(request.url), target) !== undefined;
+  const { bases } = options;
+  const serves = ({ request }: { request: Request }): boolean => servedTarget(new URL(request.url), target, bases) !== undefined;
   // An `undefined` answer falls through: MSW tries the next handler, then lets the request go.
   return [
     http.all(serves, async ({ request }) => {
-      const path = target?.prefix ? servedTarget(new URL(request.url), target) : undefined;
+      const path = target?.prefix ? servedTarget(new URL(request.url), target, bases) : undefined;
       return (await handler(path === undefined ? request : await rebased(request, path))) ?? undefined;
     }),
   ];

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Engine } from '../engine/engine.js';
-import { servesPath } from '../engine/served-paths.js';
 import type { BodyReader, EngineHeaders, EngineRequest, EngineResponse } from '../kernel/types.js';
 import { writeError } from './node-error.js';
 import { hasBody, NodeBody } from './node-body.js';
@@ -143,9 +142,14 @@ export function createNodeMiddleware(engine: Engine | Promise<Engine>, options: 
     }
   };
   return (req, res, next) => {
-    if (passOn && !servesPath(req.url ?? '/')) return next();
-    if (engine instanceof Promise) engine.then((ready) => serve(ready, req, res), next);
-    else serve(engine, req, res);
+    const url = req.url ?? '/';
+    if (engine instanceof Promise) {
+      // Which paths are its own is known once the engine is: until then only the default ones are let pass.
+      engine.then((ready) => (passOn && !ready.serves(url) ? next() : serve(ready, req, res)), next);
+      return;
+    }
+    if (passOn && !engine.serves(url)) return next();
+    serve(engine, req, res);
   };
 }
 

@@ -7,6 +7,7 @@ import { OPEN_KEY_OPTIONS, openKeysConfigOf, type OpenKeysConfig } from './open-
 import { adminTokenConfigOf, apiKeysOf, readSecret, type AdminTokenConfig, type ConfigIo } from './secrets.js';
 import { ALLOWED_HOSTS_OPTIONS, allowedHostsConfigOf, type AllowedHostsConfig } from './allowed-hosts.js';
 import { describerOf, FLAG_NAMING, type Naming } from './naming.js';
+import { SPEC_OPTIONS, specsConfigOf, type SpecsConfig } from './specs.js';
 
 export { ConfigError } from './error.js';
 export type { ConfigIo } from './secrets.js';
@@ -15,7 +16,7 @@ export { FLAG_NAMING, type Naming } from './naming.js';
 export { ANSWERING_MODES, MODES, type Mode } from './modes.js';
 
 /** Everything the sandbox can be told, after defaults (the operator's logs, metrics and shutdown in OpsConfig). Frozen. */
-export interface Config extends OpsConfig, StoreConfig, OpenKeysConfig, AdminTokenConfig, AllowedHostsConfig {
+export interface Config extends OpsConfig, StoreConfig, OpenKeysConfig, AdminTokenConfig, AllowedHostsConfig, SpecsConfig {
   /** TCP port; 0 picks a free one. Default 4010. */
   readonly port: number;
   /** Interface to listen on. Default 127.0.0.1 (use 0.0.0.0 to share the sandbox). */
@@ -75,6 +76,7 @@ export const OPTIONS = {
   host: { env: 'PETSTORE_HOST', default: '127.0.0.1', help: 'interface to listen on' },
   ...ALLOWED_HOSTS_OPTIONS,
   data: { env: 'PETSTORE_DATA', default: './data/db.json', help: 'lowdb data file' },
+  ...SPEC_OPTIONS,
   ...STORE_OPTIONS,
   seed: { env: 'PETSTORE_SEED', default: '1', help: 'faker seed for fresh data' },
   count: { env: 'PETSTORE_COUNT', default: '50', help: 'pets in a fresh store' },
@@ -159,7 +161,7 @@ function controlOrigins(named: string, raw: string): string[] {
 export { isPostgresUrl } from './store.js';
 
 /** Option values by name, as parsed from flags: text, or `true` for a flag given bare. */
-export type OptionValues = Record<string, string | boolean | undefined>;
+export type OptionValues = Record<string, string | boolean | readonly string[] | undefined>;
 
 /**
  * The configuration of option values (flags, which win, then environment
@@ -181,6 +183,7 @@ export function configFromValues(
   const get = (name: OptionName): string => {
     const flag = values[name];
     if (typeof flag === 'string') return flag;
+    if (Array.isArray(flag)) return flag.join(',');
     if (flag === true) return 'true';
     const fromEnv = env[OPTIONS[name].env];
     return fromEnv !== undefined && fromEnv !== '' ? fromEnv : OPTIONS[name].default;
@@ -204,6 +207,7 @@ export function configFromValues(
     host,
     ...allowedHostsConfigOf(get, describe),
     ...storeConfigOf(get, int, resolvePath),
+    ...specsConfigOf(values.spec, env[OPTIONS.spec.env], describe('spec'), resolvePath),
     seed: int('seed', get('seed'), 0, 2 ** 32 - 1),
     count: int('count', get('count'), 0, 1_000_000),
     apiKeys: Object.freeze(apiKeys),

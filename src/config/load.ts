@@ -8,7 +8,7 @@ import type { ConfigIo } from './secrets.js';
 
 export * from './config-of.js';
 
-type OptionTypes = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+type OptionTypes = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
 
 /** A value read as a flag's own although the user meant it for another: `--seed --count 5`. A negative number is a value, judged by its option. */
 const looksLikeAFlag = (value: string): boolean => value.length > 1 && value.startsWith('-') && !/^-\d/.test(value);
@@ -19,9 +19,11 @@ const looksLikeAFlag = (value: string): boolean => value.length > 1 && value.sta
  * it found is judged here, so that a mistake is said in the command line's
  * words (with the nearest flag for a mistyped one), never in the parser's.
  */
-function parse(argv: readonly string[], commandOptions: OptionTypes): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+function parse(argv: readonly string[], commandOptions: OptionTypes): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
   const options: OptionTypes = {
-    ...Object.fromEntries(Object.entries(OPTIONS).map(([k, o]) => [k, { type: 'flag' in o ? ('boolean' as const) : ('string' as const) }])),
+    ...Object.fromEntries(
+      Object.entries(OPTIONS).map(([k, o]) => [k, { type: 'flag' in o ? ('boolean' as const) : ('string' as const), ...('multiple' in o ? { multiple: true } : {}) }]),
+    ),
     ...commandOptions,
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
@@ -38,7 +40,7 @@ function parse(argv: readonly string[], commandOptions: OptionTypes): { values: 
     if (type === 'string' && (token.value === undefined || (!token.inlineValue && looksLikeAFlag(token.value))))
       throw new ConfigError(`${token.rawName} needs a value (one that starts with '-' is given as ${token.rawName}=<value>)`);
   }
-  return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+  return { values: parsed.values as Record<string, string | boolean | string[] | undefined>, positionals: parsed.positionals };
 }
 
 /**
@@ -57,6 +59,7 @@ export function loadConfig(
   const parsed = parse(argv, commandOptions);
   const values = parsed.values;
   const config = configFromValues(values, env, io, resolve);
-  const extra = Object.fromEntries(Object.keys(commandOptions).map((k) => [k, values[k]]));
+  // A command's own options are never repeatable: each is text or a switch.
+  const extra = Object.fromEntries(Object.keys(commandOptions).map((k) => [k, values[k]])) as Record<string, string | boolean | undefined>;
   return { config, positionals: parsed.positionals, help: values.help === true, version: values.version === true, extra };
 }

@@ -1,10 +1,11 @@
 import type { Config, Mode } from '../config/load.js';
-import { createEngine, type ClosableEngine } from './engine.js';
+import { createEngine, type ClosableEngine, type ServedApi } from './engine.js';
+import { conventionalApi } from './conventional-api.js';
 import { createControlPlane } from '../control/plane.js';
 import type { Interceptor, ModeHandler, V1Exchange } from '../kernel/operation.js';
 import { createV1Pipeline } from '../v1/pipeline.js';
 import { UNAUTHENTICATED } from '../store/journal/journal.js';
-import { createJournalCapture, responseChecker } from '../store/journal/capture.js';
+import { createJournalCapture, responseCheckerOf } from '../store/journal/capture.js';
 import type { FixtureSource } from '../control/fixtures.js';
 import type { JournalRecord } from '../store/journal/types.js';
 import { createStatefulMode } from '../modes/stateful/index.js';
@@ -42,6 +43,24 @@ export interface EngineParts {
   prefer: Interceptor;
   /** Proxy mode's way to the upstream (Node's, when `--upstream` is set); without it proxy mode is refused. */
   passThrough?: PassThroughMode | undefined;
+  /** The APIs served (`--spec`), each under its base path; absent: the Pet Store alone, at `/v1`. */
+  apis?: readonly ApiParts[] | undefined;
+}
+
+/**
+ * An API the sandbox serves from a spec: the Pet Store's own engine when the
+ * spec is the embedded one (`embedded`), else state by convention
+ * (`engine/conventional-api.ts`).
+ */
+export interface ApiParts {
+  base: string;
+  spec: Spec;
+  validators: Validators;
+  embedded: boolean;
+  /** Handlers of the modes beyond `stateful` for this spec (Prism's, on Node). */
+  modes: Partial<Record<Mode, ModeHandler>>;
+  /** The `Prefer` interceptor of this spec. */
+  prefer: Interceptor;
 }
 
 /** The engine assembled, and the reporting its events feed (the Node server reports its pages and refused connections there too). */
@@ -97,7 +116,7 @@ function journaling(journal: Backend['journal'], capture: (e: V1Exchange) => Jou
 export function assembleEngine(parts: EngineParts): AssembledEngine {
   const { config, logger, spec, validators, backend } = parts;
   const { journal, faults, mode: runtime, workspaces } = backend;
-  const check = responseChecker(spec, validators);
+  const check = responseCheckerOf(parts.apis ?? [{ spec, validators }]);
   const droppedLogLines = () => logger.droppedLines?.() ?? 0;
   const metrics = parts.createMetrics({ workspaces, journalMemory: () => journal.memory(), droppedLogLines });
   // The store times its own writes and tells the metrics once each settled.
@@ -139,20 +158,15 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     onUnexpected,
     closing: closing.signal,
   });
-  const modes = { ...parts.modes, stateful: createStatefulMode(workspaces) };
-  checkModes(spec, modes);
-  const v1 = createV1Pipeline({
-    config,
-    spec,
-    validators,
-    runtime,
-    modes,
-    passThrough: parts.passThrough,
-    interceptors: [faults.interceptor, parts.prefer],
-    sync,
-    onUnexpected,
-    closing: closing.signal,
+  const served = parts.apis ?? [{ base: '/v1', spec, validators, embedded: true, modes: parts.modes, prefer: parts.prefer }];
+  const apis = served.map((api): ServedApi => {
+    const shared = { config, base: api.base, spec: api.spec, validators: api.validators, runtime, sync, onUnexpected, closing: closing.signal };
+    const interceptors = [faults.interceptor, api.prefer];
+    if (!api.embedded) return { base: api.base, pipeline: createV1Pipeline({ ...shared, ...conventionalApi(api, backend, config), interceptors }) };
+    const modes = { ...api.modes, stateful: createStatefulMode(workspaces) };
+    checkModes(api.spec, modes);
+    return { base: api.base, pipeline: createV1Pipeline({ ...shared, modes, passThrough: parts.passThrough, interceptors }) };
   });
   const events = { exchange: reporting.onResponse, answered: reporting.onAnswered };
-  return { engine: createEngine({ config, v1, control, events, onUnexpected, closing }), reporting };
+  return { engine: createEngine({ config, apis, control, events, onUnexpected, closing }), reporting };
 }

@@ -24,6 +24,8 @@ export interface Engine {
    * server's pages). Announces nothing.
    */
   screen(request: EngineRequest): EngineResponse | undefined;
+  /** Whether a request target is the engine's to answer (its APIs' paths, the control plane's): a way in that shares its server leaves the rest alone. */
+  serves(url: string): boolean;
 }
 
 /** An engine that can be closed: what every library sandbox closes first. */
@@ -36,9 +38,16 @@ export interface ClosableEngine extends Engine {
   close(): void;
 }
 
+/** An API the engine serves: the path it is served under (`/v1`), and its pipeline. */
+export interface ServedApi {
+  base: string;
+  pipeline: V1Pipeline;
+}
+
 export interface EngineDeps {
   config: Pick<Config, 'corsOrigins'> & ExposureConfig;
-  v1: V1Pipeline;
+  /** The APIs served, each under its own base path: the Pet Store at `/v1` unless specs were given (`--spec`). */
+  apis: readonly ServedApi[];
   control: ControlPlane;
   events: EngineEvents;
   /** Hears a failure of a listener of `events`; the client's answer is not changed by it. */

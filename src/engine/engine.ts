@@ -11,13 +11,14 @@ import { errorAnswer } from '../kernel/error-exit.js';
 import { ApiError } from '../kernel/errors.js';
 import type { EngineHeaders, EngineRequest, EngineResponse, OutHeaders } from '../kernel/types.js';
 import { exchangeValue, type Exchange } from '../v1/exchange.js';
-import { splitUrl, underV1 } from '../v1/match.js';
+import { splitUrl } from '../v1/match.js';
+import { apiFinder, servesPath } from './served-paths.js';
 import type { ClosableEngine, Engine, EngineDeps } from './engine-types.js';
 import { answerPendingAtClose, CLOSED, dropLate, type PendingAnswers } from './closing.js';
 import { exposureRule, refusedAnswer, type ExposureConfig } from './exposure-gate.js';
 import { uuidFromRandomValues } from '../kernel/uuid.js';
 
-export type { ClosableEngine, Engine, EngineDeps, EngineEvents } from './engine-types.js';
+export type { ClosableEngine, Engine, EngineDeps, EngineEvents, ServedApi } from './engine-types.js';
 
 /** The path and query of a request target: an absolute-form target (`GET http://host/path`) routes by its path. */
 const originForm = (target: string): string => target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
@@ -29,8 +30,11 @@ const originForm = (target: string): string => target.replace(/^[a-z][a-z0-9+.-]
  * is answered here: the unknown path's 404, with /v1's CORS. Each answer is
  * announced once, when it is made (before the way in writes it).
  */
-export function createEngine({ config, v1, control, events, onUnexpected, closing = new AbortController() }: EngineDeps): ClosableEngine {
+export function createEngine({ config, apis, control, events, onUnexpected, closing = new AbortController() }: EngineDeps): ClosableEngine {
   const cors = createCors(config);
+  const apiOf = apiFinder(apis);
+  const bases = apis.map((api) => api.base);
+  const servedUnder = bases.length === 1 && bases[0] === '/v1' ? 'The Pet Store interface is served under /v1.' : `The APIs are served under ${bases.map((b) => b || '/').join(', ')}.`;
   const gate = createGate(config);
   const allows = (origin: string) => config.corsOrigins === '*' || config.corsOrigins.includes(origin);
   // A listener that throws is logged; the answer stands, and is never made a second time.
@@ -71,7 +75,7 @@ export function createEngine({ config, v1, control, events, onUnexpected, closin
       if (typeof origin === 'string' && headers['access-control-request-method'] !== undefined && allows(origin)) return preflight(request, start, out);
     } else cors.actual(headers, out);
     const path = splitUrl(request.url).path;
-    const error = ApiError.of('not_found', `No route ${method} ${echo(path, '')}. The Pet Store interface is served under /v1.`);
+    const error = ApiError.of('not_found', `No route ${method} ${echo(path, '')}. ${servedUnder}`);
     const { status, text } = errorAnswer(error, out, request);
     return answered(request, start, { status, headers: out, body: method === 'HEAD' ? undefined : text });
   }
@@ -82,11 +86,12 @@ export function createEngine({ config, v1, control, events, onUnexpected, closin
     const refusal = given.peer === undefined ? undefined : gate(given, given.peer);
     if (refusal) return answered(given, start, refusedAnswer(refusal, given, requestId));
     const request = given.url.charCodeAt(0) === 47 ? given : { ...given, url: originForm(given.url) };
-    if (underV1(request.url)) {
+    const api = apiOf(request.url);
+    if (api) {
       const out: OutHeaders = { 'X-Request-Id': requestId };
       if (request.method === 'OPTIONS') return preflight(request, start, out);
       cors.actual(request.headers, out);
-      const ex = v1.handle(request, out);
+      const ex = api.pipeline.handle(request, out);
       return ex instanceof Promise ? ex.then(exchanged) : exchanged(ex);
     }
     const controlled = control.handle(request, requestId);
@@ -98,17 +103,18 @@ export function createEngine({ config, v1, control, events, onUnexpected, closin
     const refusal = request.peer === undefined ? undefined : gate(request, request.peer);
     return refusal && refusedAnswer(refusal, request, requestIdOf(request.headers));
   };
-  return { handle: whileOpen(handle, closing.signal, refusal(cors)), screen, close: () => closing.abort(CLOSED) };
+  const serves = (url: string) => servesPath(url, bases);
+  return { handle: whileOpen(handle, closing.signal, refusal(cors, apiOf)), screen, serves, close: () => closing.abort(CLOSED) };
 }
 
 type Handle = Engine['handle'];
 
 /** A request met by the engine's close: the Error body with its id (and /v1's CORS), not reported (the journal is closed). */
 const refusal =
-  (cors: Cors) =>
+  (cors: Cors, apiOf: (url: string) => unknown) =>
   (request: EngineRequest): EngineResponse => {
     const out: OutHeaders = { 'X-Request-Id': requestIdOf(request.headers) };
-    if (underV1(originForm(request.url))) cors.actual(request.headers, out);
+    if (apiOf(originForm(request.url))) cors.actual(request.headers, out);
     const { status, text } = errorAnswer(CLOSED, out, request);
     return { status, headers: out, body: request.method === 'HEAD' ? undefined : text };
   };

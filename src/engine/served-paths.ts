@@ -1,12 +1,13 @@
 import { underV1 } from '../v1/match.js';
 
-/** The root paths the engine answers beside `/v1` and `/__sandbox`: the probes and the metrics (spec/sandbox-control.yaml). */
+/** The root paths the engine answers beside its APIs and `/__sandbox`: the probes and the metrics (spec/sandbox-control.yaml). */
 const ROOT_PATHS = new Set(['/livez', '/readyz', '/metrics']);
 
 /** Whether `path` is `base` or under it; the case of `base`'s letters is not matched, as Express matches a mount path. */
 const under = (path: string, base: string): boolean => {
+  if (base === '') return true;
   const head = path.slice(0, base.length).toLowerCase();
-  return head === base && (path.length === base.length || path[base.length] === '/');
+  return head === base.toLowerCase() && (path.length === base.length || path[base.length] === '/');
 };
 
 const pathOf = (url: string): string => {
@@ -14,12 +15,36 @@ const pathOf = (url: string): string => {
   return q === -1 ? url : url.slice(0, q);
 };
 
-/**
- * Whether the engine serves a request target: `/v1` and below, `/__sandbox`
- * and below, and the probes. A way in that shares its server with other
- * routes (the middleware) leaves every other request to them, its body unread.
- */
-export function servesPath(url: string): boolean {
+/** Whether the control plane owns a request target: `/__sandbox` and below, and the probes. */
+export const controlOwns = (url: string): boolean => {
   const path = pathOf(url);
-  return underV1(path) || under(path, '/__sandbox') || ROOT_PATHS.has(path);
+  return under(path, '/__sandbox') || ROOT_PATHS.has(path);
+};
+
+/**
+ * Which API of those served (by base path) a request target is for: the
+ * longest base it is under; none for the control plane's paths, even
+ * under an API served at the root. The Pet Store alone at `/v1` (the
+ * default) is found by a test of four characters: it runs on every request.
+ */
+export function apiFinder<T extends { base: string }>(apis: readonly T[]): (url: string) => T | undefined {
+  const [only] = apis;
+  if (apis.length === 1 && only?.base === '/v1') return (url) => (underV1(url) ? only : undefined);
+  const longestFirst = [...apis].sort((a, b) => b.base.length - a.base.length);
+  return (url) => {
+    const path = pathOf(url);
+    for (const api of longestFirst) if (under(path, api.base)) return api.base === '' && controlOwns(url) ? undefined : api;
+    return undefined;
+  };
+}
+
+/**
+ * Whether the engine serves a request target: its APIs' paths (`/v1` and
+ * below unless told), `/__sandbox` and below, and the probes. A way in that
+ * shares its server with other routes (the middleware, MSW) leaves every
+ * other request to them, its body unread.
+ */
+export function servesPath(url: string, bases: readonly string[] = ['/v1']): boolean {
+  const path = pathOf(url);
+  return bases.some((base) => under(path, base)) || controlOwns(url);
 }

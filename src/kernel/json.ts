@@ -104,8 +104,10 @@ export { countUtf8 };
 const BOM = [0xef, 0xbb, 0xbf];
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** A JSON body's media type and charset, checked before a byte is read: 415 unless it is JSON in UTF-8. */
-function checkJsonMediaType(header: string | undefined): void {
+const JSON_ONLY: readonly string[] = ['application/json'];
+
+/** A JSON body's media type and charset, checked before a byte is read: 415 unless it is one the route takes (JSON), in UTF-8. */
+function checkJsonMediaType(header: string | undefined, accepted: readonly string[]): void {
   let type: string | undefined;
   let charset: string | undefined;
   try {
@@ -115,7 +117,8 @@ function checkJsonMediaType(header: string | undefined): void {
   } catch {
     // not a media type at all: refused below
   }
-  if (type !== 'application/json') throw ApiError.of('unsupported_media_type', `Content-Type must be application/json, got ${echo(header ?? 'none')}.`);
+  if (type === undefined || !accepted.includes(type))
+    throw ApiError.of('unsupported_media_type', `Content-Type must be ${accepted.join(' or ')}, got ${echo(header ?? 'none')}.`);
   if (charset !== undefined && charset !== 'utf-8') throw ApiError.of('unsupported_media_type', `Unsupported charset ${echo(charset)}: send UTF-8 JSON.`);
 }
 
@@ -200,8 +203,8 @@ const single = (value: string | string[] | undefined): string | undefined => (Ar
  * the bytes at hand judged against the limit, or read from the way in's
  * reader. Call it only for a request that has a body.
  */
-export function jsonBytes(request: EngineRequest, limit: number): Uint8Array | Promise<Uint8Array> {
-  checkJsonMediaType(single(request.headers['content-type']));
+export function jsonBytes(request: EngineRequest, limit: number, mediaTypes: readonly string[] = JSON_ONLY): Uint8Array | Promise<Uint8Array> {
+  checkJsonMediaType(single(request.headers['content-type']), mediaTypes);
   return bodyBytes(request.body as Uint8Array | BodyReader, limit);
 }
 

@@ -125,3 +125,18 @@ export interface V1Exchange {
 export interface Runtime {
   mode: Mode;
 }
+
+/**
+ * Who may call an API's operations, and with which key (the workspace's):
+ * the Pet Store's bearer key by default, or the security a spec declares
+ * (an API key in a header or the query, HTTP bearer or basic; an open operation).
+ */
+export interface Access {
+  /** The request's key when the sandbox accepts it for `op` (no refusal): its shared state is brought up to date before it is answered. */
+  accepted(headers: EngineHeaders, op?: OperationSpec, query?: Record<string, unknown>): string | undefined;
+  /** The key of a request to `op` (none matched: the API's default security), or the 401 thrown, in the scheme the operation declares. */
+  authenticate(headers: EngineHeaders, op: OperationSpec | undefined, query: Record<string, unknown>): string;
+}
+
+/** The sandbox's Error, as the body the spec documents for the operation (none matched: undefined) and the error's status. */
+export type ErrorShape = (op: OperationSpec | undefined, error: { code: string; message: string; status: number }) => unknown;

@@ -29,6 +29,12 @@ export interface CreateSandboxOptions {
   adminToken?: string;
   /** The port `listen()` opens (0 for any free one); when given, `createSandbox` listens before it resolves. */
   port?: number;
+  /**
+   * OpenAPI 3.0 files to serve statefully by convention, each under the
+   * path of its first `servers` URL (docs/own-spec.md). Default none: the
+   * embedded Pet Store at `/v1`.
+   */
+  spec?: string | readonly string[];
   /** Where `listen()` listens. Default 127.0.0.1. */
   host?: string;
   /**
@@ -57,6 +63,7 @@ const OWN = {
   port: 'port',
   host: 'host',
   allowedHosts: 'allowed-hosts',
+  spec: 'spec',
 } as const satisfies Partial<Record<keyof CreateSandboxOptions, string>>;
 
 const KEYS = [...Object.keys(OWN), 'options'];
@@ -113,6 +120,7 @@ export function libraryValues(options: CreateSandboxOptions): OptionValues {
     if (value === undefined || value === false) return;
     values[flag] =
       value === true ? true
+      : flag === 'spec' ? (Array.isArray(value) ? value : [String(value)])
       : Array.isArray(value) ? value.join(',')
       : String(value);
   };

@@ -25,8 +25,12 @@ export interface OperationSpec {
   routePath: string;
   deprecated: boolean;
   parameters: ParameterSpec[];
-  /** JSON pointer of the `application/json` request body schema. */
-  requestBody?: { pointer: string; required: boolean };
+  /**
+   * JSON pointer of the request body's JSON schema: `application/json`'s,
+   * else the first JSON media type's (`application/merge-patch+json`);
+   * `mediaTypes` lists every JSON media type the operation takes.
+   */
+  requestBody?: { pointer: string; required: boolean; mediaTypes: readonly string[] };
   responses: Map<number, ResponseSpec>;
 }
 
@@ -37,6 +41,9 @@ export interface Spec {
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/** `application/json`, or a JSON-based media type (`application/merge-patch+json`, `application/problem+json`). */
+export const isJsonMediaType = (type: string): boolean => /^application\/(json|[\w.+-]+\+json)$/i.test(type);
 
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -86,8 +93,11 @@ function readOperation(document: Json, path: string, method: OperationSpec['meth
   let requestBody: OperationSpec['requestBody'];
   if (raw.requestBody) {
     const { node, pointer } = resolveRef(document, raw.requestBody, `${opPointer}/requestBody`);
-    if ((node.content as Json | undefined)?.['application/json']) {
-      requestBody = { pointer: `${pointer}/content/application~1json/schema`, required: node.required === true };
+    const types = Object.keys((node.content ?? {}) as Json).filter(isJsonMediaType);
+    const chosen = types.includes('application/json') ? 'application/json' : types[0];
+    if (chosen !== undefined) {
+      const mediaTypes = types.map((type) => type.toLowerCase());
+      requestBody = { pointer: `${pointer}/content/${escapePointer(chosen)}/schema`, required: node.required === true, mediaTypes };
     }
   }
 

@@ -46,6 +46,8 @@ export interface Assembled {
   /** Where the listener's server reports the requests it refused before any handler saw them. */
   onRefused: (refused: RefusedRequest) => void;
   backend: Backend;
+  /** The base path of each API served, in the order given (`['/v1']`: the Pet Store alone). */
+  bases: readonly string[];
   /** The caps on connections and open workspaces the open-file limit allows, and notes on what was lowered. */
   caps: { connections: number; workspaces: number; notes: string[] };
   /** Starts shutting down: `/readyz` answers 503 from now on. */

@@ -3,7 +3,7 @@ import type { Assembled, Sandbox, SandboxOptions } from './sandbox-types.js';
 import { createServerListener } from './app.js';
 import type { Config } from '../config/load.js';
 import type { Backend } from '../store/backend.js';
-import { responseChecker } from '../store/journal/capture.js';
+import { responseCheckerOf } from '../store/journal/capture.js';
 import { assembleEngine } from '../engine/assemble.js';
 import { checkExposure } from '../config/exposure.js';
 import { closeServer, listen } from '../adapters/node-server.js';
@@ -15,6 +15,9 @@ import { createProxyMode, type ProxyMode } from '../modes/proxy/index.js';
 import type { Spec } from '../openapi/spec.js';
 import { loadSpec } from '../openapi/load-spec.js';
 import { loadControlSpec } from './control-spec.js';
+import { loadServedSpecs, type ServedSpec } from './served-specs.js';
+import { apiPartsOf } from './api-parts.js';
+import type { ApiParts } from '../engine/assemble.js';
 import { fixtureFiles } from './fixture-files.js';
 import { serverRequestsInFlight } from './in-flight.js';
 import { createValidators, type Validators } from '../openapi/validate.js';
@@ -44,6 +47,8 @@ export type { Sandbox, SandboxOptions } from './sandbox-types.js';
  */
 export async function startSandbox(config: Config, logger: Logger = silentLogger, options: SandboxOptions = {}): Promise<Sandbox> {
   checkExposure(config);
+  // A spec that cannot be served stops the start before anything is claimed or written.
+  loadServedSpecs(config.specs);
   // Before anything is written: a busy port seeds no data file and makes no database schema.
   await probePort(config.port, config.host);
   // Any number of instances share one database, and memory is this process's own: only a data file needs the lock.
@@ -77,13 +82,19 @@ export async function startSandbox(config: Config, logger: Logger = silentLogger
  * file), with the default workspace open: a bad
  * data file or a database out of reach stops start-up with a clear error.
  */
-function openBackend(config: Config, logger: Logger, spec: Spec, validators: Validators, maxOpen: number, secret?: Uint8Array): Promise<Backend> {
+function openBackend(
+  config: Config,
+  logger: Logger,
+  { spec, validators, served }: { spec: Spec; validators: Validators; served: readonly ServedSpec[] | undefined },
+  maxOpen: number,
+  secret?: Uint8Array,
+): Promise<Backend> {
   const checkPet = validators.schema('/components/schemas/Pet');
   const check = (pet: unknown) => {
     const issues = checkPet(pet);
     return issues.length ? [formatIssues(issues)] : [];
   };
-  const checkResponse = responseChecker(spec, validators);
+  const checkResponse = responseCheckerOf(served ?? [{ spec, validators }]);
   if (config.postgresUrl !== undefined) return openPostgresBackend({ config, url: config.postgresUrl, logger, checkResponse, operations: spec.operations });
   if (config.memory) return Promise.resolve(openMemoryBackend({ config, logger, checkResponse, operations: spec.operations, ...(secret ? { secret } : {}) }));
   return openFileBackend({ config, logger, checkPet: check, checkResponse, operations: spec.operations, maxOpen });
@@ -96,6 +107,8 @@ interface Parts {
   validators: Validators;
   backend: Backend;
   prism: PrismRunner;
+  /** The APIs of `--spec`, each with its Prism; none: the Pet Store alone. */
+  apis: (ApiParts & { prism: PrismRunner })[] | undefined;
   proxy: ProxyMode | undefined;
   startedAt: number;
   draining: () => boolean;
@@ -103,6 +116,11 @@ interface Parts {
 
 /** Whether a mode answers through Prism (loaded on first use). */
 const usesPrism = (mode: string) => mode === 'example' || mode === 'dynamic';
+
+/** Prism loaded for every API served (each spec has its own). */
+const readyAll = async (prism: PrismRunner, apis: readonly { prism: PrismRunner }[] = []): Promise<void> => {
+  await Promise.all([prism, ...apis.map((api) => api.prism)].map((one) => one.ready()));
+};
 
 /** The request listener, and where the listener's server reports the requests it refused before any handler saw them. */
 type Listening = Pick<Assembled, 'listener' | 'engine' | 'onRefused' | 'stopServing'>;
@@ -120,9 +138,10 @@ function createListener(parts: Parts): Listening {
       example: createPrismMode({ spec, prism, dynamic: false, seed: config.seed }),
       dynamic: createPrismMode({ spec, prism, dynamic: true, seed: config.seed }),
     },
-    prepareMode: (mode) => (usesPrism(mode) ? prism.ready().catch(asNotImplemented) : Promise.resolve()),
+    prepareMode: (mode) => (usesPrism(mode) ? readyAll(prism, parts.apis).catch(asNotImplemented) : Promise.resolve()),
     prefer: createPreferInterceptor({ prism, seed: config.seed }),
     passThrough: proxy,
+    apis: parts.apis,
   });
   // The listener's requests are counted, so that a stop waits for those under way (the library's in-process ones are its own).
   const inFlight = serverRequestsInFlight(reporting.onRefused);
@@ -138,10 +157,12 @@ function createListener(parts: Parts): Listening {
 export async function assembleSandbox(config: Config, logger: Logger = silentLogger, options: SandboxOptions = {}): Promise<Assembled> {
   const startedAt = Date.now();
   let draining = false;
+  // The specs of --spec first: one that cannot be served stops the start before any store opens.
+  const served = loadServedSpecs(config.specs);
   const spec = loadSpec();
   const validators = createValidators(spec);
   const caps = descriptorCaps({ connections: config.maxConnections, workspaces: config.maxWorkspaces }, openFileLimit());
-  const backend = await openBackend(config, logger, spec, validators, caps.workspaces, options.workspaceSecret);
+  const backend = await openBackend(config, logger, { spec, validators, served }, caps.workspaces, options.workspaceSecret);
   // Prism loads lazily (seconds of imports): at start-up only when a Prism mode is chosen, else on first use.
   const prism = createPrismRunner([...spec.operations.keys()]);
   const proxy = config.upstream ? createProxyMode({ spec, validators, config }) : undefined;
@@ -151,9 +172,11 @@ export async function assembleSandbox(config: Config, logger: Logger = silentLog
   };
   try {
     // The backend's mode: on a shared database it may be the one the others serve in, not --mode.
-    if (usesPrism(backend.mode.mode)) await prism.ready();
-    const listening = createListener({ config, logger, spec, validators, backend, prism, proxy, startedAt, draining: () => draining });
-    return { ...listening, backend, caps, drain: () => void (draining = true), close };
+    const apis = served?.map((one) => apiPartsOf(one, config, prism));
+    if (usesPrism(backend.mode.mode)) await readyAll(prism, apis);
+    const listening = createListener({ config, logger, spec, validators, backend, prism, apis, proxy, startedAt, draining: () => draining });
+    const bases = apis?.map((api) => api.base) ?? ['/v1'];
+    return { ...listening, backend, caps, bases, drain: () => void (draining = true), close };
   } catch (error) {
     await close();
     throw error;
@@ -178,7 +201,7 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
   });
   return {
     origin,
-    baseUrl: `${origin}/v1`,
+    baseUrl: `${origin}${assembled.bases[0] ?? '/v1'}`,
     server,
     backend: assembled.backend,
     runtime: assembled.backend.mode,

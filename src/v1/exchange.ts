@@ -1,5 +1,5 @@
 import type { OperationSpec } from '../openapi/spec.js';
-import type { Reply, V1Exchange, Violation } from '../kernel/operation.js';
+import type { ErrorShape, Reply, V1Exchange, Violation } from '../kernel/operation.js';
 import type { Miss, Target } from './match.js';
 import type { EngineRequest, EngineResponse, OutHeaders } from '../kernel/types.js';
 import { errorAnswer, jsonInto, type Unexpected } from '../kernel/error-exit.js';
@@ -88,7 +88,7 @@ export interface PassedAnswer {
  * spec's fixed headers for its status) set on the exchange, and the one
  * error exit. Each returns the exchange, answered; the dispatcher reports it.
  */
-export function createResponder(onUnexpected: Unexpected | undefined) {
+export function createResponder(onUnexpected: Unexpected | undefined, shape?: ErrorShape) {
   const respond = (ex: Exchange, status: number, value: unknown, text: string): Exchange => {
     ex.value = value;
     ex.text = text;
@@ -97,7 +97,9 @@ export function createResponder(onUnexpected: Unexpected | undefined) {
   };
   const fail = (ex: Exchange, error: unknown): Exchange => {
     const { status, body, text } = errorAnswer(error, ex.out, ex.request, onUnexpected);
-    return respond(ex, status, body, text);
+    if (!shape) return respond(ex, status, body, text);
+    const shaped = shape(ex.op, body);
+    return respond(ex, status, shaped, jsonInto(ex.out, shaped));
   };
   const reply = (ex: Exchange, { route }: Target, r: Reply): Exchange => {
     const { out } = ex;

@@ -88,7 +88,13 @@ const shown = (rest: string): string =>
  * as GET. Paths without parameters are found by one lookup: `/v1/pets`, the
  * hottest of all.
  */
-export function createV1Matcher(routes: readonly Route[]): (method: string, path: string, query: string) => Target | Miss {
+export function createV1Matcher(
+  routes: readonly Route[],
+  /** The length of the base path the API is served under (`/v1`). */
+  baseLength = 3,
+  /** Whether `/store` is the interface's store area, not shown (the Pet Store 1.0.0's): a 501 there, not a 404. */
+  storeArea = true,
+): (method: string, path: string, query: string) => Target | Miss {
   const compiled = routes.map((route) => ({
     route,
     method: route.op.method.toUpperCase(),
@@ -105,7 +111,7 @@ export function createV1Matcher(routes: readonly Route[]): (method: string, path
   }));
 
   return (method, path, query) => {
-    let rest = path.slice(3);
+    let rest = path.slice(baseLength);
     if (rest.length > 1 && rest.endsWith('/')) rest = rest.slice(0, -1);
     const asked = method === 'HEAD' ? 'GET' : method;
     const route = exact.get(`${asked} ${rest}`);
@@ -119,7 +125,7 @@ export function createV1Matcher(routes: readonly Route[]): (method: string, path
       if (params) return { route, params, query: queryOf(query) };
     }
     const allow = allows.find(({ segments }) => segments.length === parts.length && matchSegments(segments, parts))?.allow;
-    const store = rest === '/store' || rest.startsWith('/store/');
-    return { route: undefined, path, base: path.slice(0, 3), rest: shown(path.slice(3) || '/'), allow, store };
+    const store = storeArea && (rest === '/store' || rest.startsWith('/store/'));
+    return { route: undefined, path, base: path.slice(0, baseLength), rest: shown(path.slice(baseLength) || '/'), allow, store };
   };
 }

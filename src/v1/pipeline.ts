@@ -8,7 +8,7 @@ import { createResponder, Exchange } from './exchange.js';
 import type { Unexpected } from '../kernel/error-exit.js';
 import { jsonBytes, parseJsonBody } from '../kernel/json.js';
 import { createV1Matcher, type Miss, splitUrl, type Target } from './match.js';
-import type { Interceptor, ModeHandler, OperationRequest, Reply, Runtime } from '../kernel/operation.js';
+import type { Access, ErrorShape, Interceptor, ModeHandler, OperationRequest, Reply, Runtime } from '../kernel/operation.js';
 import { compileRoutes } from './routes.js';
 import type { EngineHeaders, EngineRequest, OutHeaders } from '../kernel/types.js';
 import { createForwarding } from './forward.js';
@@ -17,6 +17,14 @@ import { echo } from '../kernel/echo.js';
 
 export interface V1PipelineDeps extends AnswerDeps {
   config: Pick<Config, 'apiKeys' | 'openKeys' | 'bodyLimit' | 'upstreamKey'>;
+  /** The path the API is served under. Default `/v1`. */
+  base?: string | undefined;
+  /** Who may call each operation, and with which key (the spec's security). Default the Pet Store's: a bearer API key, on every operation. */
+  access?: Access | undefined;
+  /** An Error body in the shape the spec documents for the operation and status. Default the sandbox's Error as it is. */
+  shapeError?: ErrorShape | undefined;
+  /** Headers every answer of an operation carries beyond those its spec pins (a deprecated operation's `Deprecation` and `Sunset`). */
+  headersOf?: ((op: OperationSpec) => Record<string, string>) | undefined;
   spec: Spec;
   validators: Validators;
   /** A handler for each mode that answers from the sandbox; a mode with none is refused (501), never answered by another. */
@@ -35,8 +43,8 @@ export interface V1Pipeline {
   handle(request: EngineRequest, out: OutHeaders): Exchange | Promise<Exchange>;
 }
 
-/** /v1's API keys: the request's key when the sandbox accepts it (`accepted`, no refusal), or the interface's 401 (`authenticate`). */
-function createAuth(config: Pick<Config, 'apiKeys' | 'openKeys'>) {
+/** The Pet Store's API keys: the request's bearer key when the sandbox accepts it (`accepted`, no refusal), or the interface's 401 (`authenticate`). */
+function bearerAccess(config: Pick<Config, 'apiKeys' | 'openKeys'>): Access {
   // With open keys any well-formed token is accepted (bearerToken() enforces the form).
   const accepts = config.openKeys ? () => true : createKeyMatcher(config.apiKeys);
   return {
@@ -58,12 +66,12 @@ function createAuth(config: Pick<Config, 'apiKeys' | 'openKeys'>) {
  * without a promise.
  */
 export function createV1Pipeline(deps: V1PipelineDeps): V1Pipeline {
-  const { config, runtime, modes } = deps;
-  const match = createV1Matcher(compileRoutes(deps.spec, deps.validators));
-  const answer = createAnswer(deps);
-  const { accepted, authenticate } = createAuth(config);
-  const { fail, answered, pass } = createResponder(deps.onUnexpected);
-  const forward = createForwarding({ ...deps, authenticate, fail, pass });
+  const { config, runtime, modes, base = '/v1' } = deps;
+  const match = createV1Matcher(compileRoutes(deps.spec, deps.validators, deps.headersOf), base.length, deps.access === undefined);
+  const answer = createAnswer(deps, base);
+  const access = deps.access ?? bearerAccess(config);
+  const { fail, answered, pass } = createResponder(deps.onUnexpected, deps.shapeError);
+  const forward = createForwarding({ ...deps, authenticate: (headers) => access.authenticate(headers, undefined, {}), fail, pass });
 
   /** The rest, once the body (if any) is read: its value, then the answer of the request's mode. */
   function complete(ex: Exchange, target: Target, key: string, mode: ModeHandler, bytes: Uint8Array | undefined): Exchange | Promise<Exchange> {
@@ -87,12 +95,12 @@ export function createV1Pipeline(deps: V1PipelineDeps): V1Pipeline {
     const target = ex.target as Target | Miss;
     try {
       if (target.route) for (const [name, value] of target.route.pinned) ex.out[name] = value;
-      ex.key = key ?? authenticate(request.headers);
+      ex.key = key ?? access.authenticate(request.headers, target.route?.op, target.route ? target.query : {});
       if (!target.route) throw missed(target, request);
       const mode = modes[chosen];
       if (!mode) throw ApiError.of('not_implemented', `Mode '${chosen}' cannot answer in this sandbox.`);
       if (!target.route.readsBody || request.body === undefined) return complete(ex, target, ex.key, mode, undefined);
-      const bytes = jsonBytes(request, config.bodyLimit);
+      const bytes = jsonBytes(request, config.bodyLimit, target.route.op.requestBody?.mediaTypes);
       if (!(bytes instanceof Promise)) return complete(ex, target, ex.key, mode, bytes);
       return bytes.then(
         (read) => complete(ex, target, ex.key as string, mode, read),
@@ -106,8 +114,8 @@ export function createV1Pipeline(deps: V1PipelineDeps): V1Pipeline {
   function handle(request: EngineRequest, out: OutHeaders): Exchange | Promise<Exchange> {
     const ex = new Exchange(request, out);
     const { path, query } = splitUrl(request.url);
-    ex.target = match(request.method, path, query);
-    const key = accepted(request.headers);
+    const target = (ex.target = match(request.method, path, query));
+    const key = access.accepted(request.headers, target.route?.op, target.route ? target.query : undefined);
     // Shared state (the mode, faults, the key's pets) is brought up to date for a key the sandbox accepts; a request
     // without one reads no workspace, and is answered in the mode as last known (refused, or passed on in proxy mode).
     const synced = key === undefined ? undefined : deps.sync?.(key);
@@ -156,10 +164,11 @@ class CheckedRequest implements OperationRequest {
     readonly query: Record<string, unknown>,
     readonly body: unknown,
     readonly closing: AbortSignal | undefined,
+    base: number,
   ) {
     this.#request = request;
     this.headers = request.headers;
-    this.url = request.url.slice('/v1'.length);
+    this.url = request.url.slice(base);
   }
 
   get signal(): AbortSignal | undefined {
@@ -178,7 +187,7 @@ export interface AnswerDeps {
  * Validation, interceptors and the mode chosen for the request: the reply
  * to an authenticated request, synchronous for as long as each step is.
  */
-function createAnswer({ runtime, interceptors = [], closing }: AnswerDeps) {
+function createAnswer({ runtime, interceptors = [], closing }: AnswerDeps, base: string) {
   function intercept(request: OperationRequest, mode: ModeHandler, from: number): Reply | Promise<Reply> {
     for (let i = from; i < interceptors.length; i++) {
       const step = interceptors[i] as Interceptor;
@@ -194,11 +203,11 @@ function createAnswer({ runtime, interceptors = [], closing }: AnswerDeps) {
     const checked = route.validator;
     const path = checked.path(params);
     // A malformed identifier names no animal: the interface's answer for that is 404.
-    if (!path.ok) throw ApiError.of('not_found', `No pet with id ${echo(Object.values(params).join('/'))}: ${formatIssues(path.issues)}`);
+    if (!path.ok) throw ApiError.of('not_found', `No ${route.noun} with id ${echo(Object.values(params).join('/'))}: ${formatIssues(path.issues)}`);
     const q = checked.query(query);
     if (!q.ok) throw ApiError.of('invalid_request', formatIssues(q.issues));
     const b = checked.body(body);
     if (!b.ok) throw ApiError.of('invalid_request', formatIssues(b.issues));
-    return intercept(new CheckedRequest(request, route.op, key, path.value, q.value, b.value, closing), mode, 0);
+    return intercept(new CheckedRequest(request, route.op, key, path.value, q.value, b.value, closing, base.length), mode, 0);
   };
 }

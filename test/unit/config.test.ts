@@ -56,6 +56,7 @@ const FROM_FLAG_OR_ENV: [string, string, string, Record<string, unknown>][] = [
   ['host', 'PETSTORE_HOST', '0.0.0.0', { host: '0.0.0.0' }],
   ['allowed-hosts', 'PETSTORE_ALLOWED_HOSTS', 'sandbox.example.com, .corp.test', { allowedHosts: ['sandbox.example.com', '.corp.test'] }],
   ['data', 'PETSTORE_DATA', 'elsewhere/pets.json', { dataFile: resolve('elsewhere/pets.json') }],
+  ['spec', 'PETSTORE_SPEC', 'specs/v2.yaml', { specs: [resolve('specs/v2.yaml')] }],
   ['seed', 'PETSTORE_SEED', '42', { seed: 42 }],
   ['count', 'PETSTORE_COUNT', '0', { count: 0 }],
   ['api-keys', 'PETSTORE_API_KEYS', 'a-key, b-key', { apiKeys: ['a-key', 'b-key'] }],
@@ -122,6 +123,24 @@ describe('--store', () => {
     expect(load(['--store', 'memory', '--data', '/tmp/y/db.json']).config).toMatchObject({ memory: true, postgresUrl: undefined, dataFile: '/tmp/y/db.json' });
     expect(load([], { PETSTORE_STORE: 'memory' }).config).toMatchObject({ memory: true, postgresUrl: undefined });
     expect(load(['--store', './memory.json']).config).toMatchObject({ memory: false, dataFile: resolve('./memory.json') });
+  });
+});
+
+describe('--spec', () => {
+  it('is none by default: the embedded Pet Store', () => {
+    expect(load().config.specs).toEqual([]);
+  });
+
+  it('is repeatable, in the order given; the variable takes a comma-separated list', () => {
+    expect(load(['--spec', 'a.yaml', '--spec', 'b/c.yaml']).config.specs).toEqual([resolve('a.yaml'), resolve('b/c.yaml')]);
+    expect(load([], { PETSTORE_SPEC: 'a.yaml, b/c.yaml' }).config.specs).toEqual([resolve('a.yaml'), resolve('b/c.yaml')]);
+    expect(load(['--spec', 'x.yaml'], { PETSTORE_SPEC: 'a.yaml' }).config.specs).toEqual([resolve('x.yaml')]);
+  });
+
+  it('refuses the same file twice, and an empty value, naming the option', () => {
+    expect(() => load(['--spec', 'a.yaml', '--spec', './a.yaml'])).toThrow(`--spec names ${resolve('a.yaml')} twice: give each spec once`);
+    expect(() => load(['--spec='])).toThrow('--spec needs a file');
+    expect(() => load([], { PETSTORE_SPEC: 'a.yaml,a.yaml' })).toThrow(/^PETSTORE_SPEC names .* twice/);
   });
 });
 

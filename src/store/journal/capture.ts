@@ -20,6 +20,23 @@ export function responseChecker(spec: Spec, validators: Validators): ResponseChe
     : issues(operationId, status, body, bodyChecked);
 }
 
+/**
+ * The response check of several APIs served side by side (`--spec`): each
+ * operation checked against its own spec. An operation id two specs share
+ * is checked against the first that has it.
+ */
+export function responseCheckerOf(apis: readonly { spec: Spec; validators: Validators }[]): ResponseCheck {
+  const checks = apis.map(({ spec, validators }) => responseChecker(spec, validators));
+  const [first] = checks;
+  if (first === undefined) throw new Error('no spec to check responses against');
+  if (checks.length === 1) return first;
+  const byId = new Map<string, ResponseCheck>();
+  apis.forEach(({ spec }, i) => {
+    for (const id of spec.operations.keys()) if (!byId.has(id)) byId.set(id, checks[i] as ResponseCheck);
+  });
+  return (operationId, status, body, bodyChecked) => ((operationId !== null && byId.get(operationId)) || first)(operationId, status, body, bodyChecked);
+}
+
 /** Shared by every record that kept the spec, so that a valid proxied entry holds no array of its own. */
 const NONE: Issue[] = [];
 

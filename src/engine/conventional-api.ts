@@ -1,0 +1,73 @@
+/**
+ * An API served from a spec by convention (`--spec`), as its /v1-style
+ * pipeline takes it: state inferred from the spec (`openapi/conventions.ts`,
+ * `modes/conventional/`) and kept in the store's items, seeded from the
+ * item schemas; auth as the spec declares it; errors in the spec's shape;
+ * the Deprecation and Sunset headers of a deprecated operation.
+ */
+import type { Config } from '../config/load.js';
+import { createKeyMatcher } from '../kernel/auth.js';
+import { ApiError } from '../kernel/errors.js';
+import type { Access, ErrorShape } from '../kernel/operation.js';
+import { createConventionalMode } from '../modes/conventional/index.js';
+import { inferApi } from '../openapi/conventions.js';
+import { deprecationHeadersOf } from '../openapi/deprecation.js';
+import { createErrorShaper } from '../openapi/error-shape.js';
+import { createCredentialReader, describeSecurity } from '../openapi/security.js';
+import type { OperationSpec, Spec } from '../openapi/spec.js';
+import type { Backend } from '../store/backend.js';
+import { seedCollections } from '../store/schema-seed.js';
+import type { V1PipelineDeps } from '../v1/pipeline.js';
+import type { ApiParts } from './assemble.js';
+
+/** The workspace of a request to an open operation that sends no key: one for every such caller, per API. */
+export const ANONYMOUS_KEY = 'anonymous';
+
+/** Auth as the spec declares it: each operation's schemes, the sandbox's keys (or any, with open keys) accepted in them. */
+function specAccess(spec: Spec, config: Pick<Config, 'apiKeys' | 'openKeys'>): Access {
+  const accepts = config.openKeys ? () => true : createKeyMatcher(config.apiKeys);
+  const reader = createCredentialReader(spec);
+  const judge = (headers: Parameters<Access['accepted']>[0], op: OperationSpec | undefined, query: Record<string, unknown>) => {
+    const found = reader(op?.operationId)(headers, query);
+    const key = found.key !== undefined && accepts(found.key) ? found.key : undefined;
+    return { key: key ?? (found.open ? ANONYMOUS_KEY : undefined), found };
+  };
+  return {
+    accepted: (headers, op, query = {}) => judge(headers, op, query).key,
+    authenticate(headers, op, query) {
+      const { key, found } = judge(headers, op, query);
+      if (key !== undefined) return key;
+      const how = describeSecurity(spec, op);
+      throw ApiError.of('unauthorized', `Missing or invalid API key: ${how}.`, found.challenge ? { 'WWW-Authenticate': found.challenge } : {});
+    },
+  };
+}
+
+/** The pipeline's parts of an API served by convention: its modes (stateful by convention), access, errors, and headers. */
+export function conventionalApi(
+  api: ApiParts,
+  backend: Backend,
+  config: Config,
+): Pick<V1PipelineDeps, 'modes' | 'access' | 'shapeError' | 'headersOf'> {
+  const { spec, validators } = api;
+  const model = inferApi(spec);
+  const collections = model.collections.map(({ name, idField, idKind, itemSchema }) => ({ name, idField, idKind, schemaPointer: itemSchema }));
+  const seed = () => seedCollections(spec.document, collections, { seed: config.seed, count: config.count });
+  const stateful = createConventionalMode({
+    api: api.base,
+    spec,
+    model,
+    validators,
+    items: backend.items,
+    seed,
+    ...(api.modes.example ? { fallback: api.modes.example } : {}),
+  });
+  const shaper = createErrorShaper(spec, validators);
+  const shapeError: ErrorShape = (op, error) => shaper(op?.operationId, error.status, error);
+  return {
+    modes: { ...api.modes, stateful },
+    access: specAccess(spec, config),
+    shapeError,
+    headersOf: (op) => deprecationHeadersOf(spec.document, op),
+  };
+}
