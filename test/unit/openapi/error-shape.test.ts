@@ -133,18 +133,19 @@ describe('the error shape of hand-made documents', () => {
   it('a required URI `type` takes its default; a required property of no role is sampled from its schema', () => {
     const schema = {
       ...PROBLEM_DETAILS,
-      required: ['type', 'title', 'status', 'severity', 'at', 'retries', 'trace'],
+      required: ['type', 'title', 'status', 'severity', 'at', 'retries', 'weight', 'trace'],
       properties: {
         ...PROBLEM_DETAILS.properties,
         severity: { type: 'string', enum: ['error', 'warning'] },
         at: { type: 'string', format: 'date-time' },
         retries: { type: 'integer', minimum: 3, exclusiveMinimum: true },
+        weight: { type: 'integer', minimum: 2.5 },
         trace: { type: 'array', minItems: 1, items: { type: 'string', minLength: 2 } },
       },
     };
     const document = documentOf(schema);
     const body = shaperOf(document)('getThing', 404, error(404)) as Json;
-    expect(body).toMatchObject({ type: 'about:blank', title: 'not_found', status: 404, severity: 'error', retries: 4, trace: ['xx'] });
+    expect(body).toMatchObject({ type: 'about:blank', title: 'not_found', status: 404, severity: 'error', retries: 4, weight: 3, trace: ['xx'] });
     expect(oracle(document, '/paths/~1things~1{id}/get/responses/404/content/application~1json/schema')(body)).toEqual([]);
   });
 
@@ -228,6 +229,11 @@ describe('the error shape of hand-made documents', () => {
     expect(shape('getThing', 400, error(400))).toEqual({ error: 'not_found' });
     expect(shape('getThing', 404, error(404))).toEqual({ title: 'not_found', detail: 'No item with id 7.' });
     expect(shape(undefined, 405, error(405))).toEqual({ title: 'not_found', detail: 'No item with id 7.' });
+    // On a tie, the first in the spec's order: Rare (getThing's 400) and Common both used once.
+    const tied = structuredClone(document);
+    (tied.paths as Json)['/a'] = { get: { operationId: 'a', responses: { '200': { description: 'OK.' }, '401': json('Common') } } };
+    delete (tied.paths as Json)['/b'];
+    expect(shaperOf(tied)(undefined, 404, error(404))).toEqual({ error: 'not_found' });
   });
 
   it('plans once per operation and status: the schema check is made once, whatever the number of errors', () => {
