@@ -15,7 +15,7 @@
  * the result checked against the schema, and the sandbox's Error whenever
  * it fails or no schema is found (docs/spec-behaviour.md).
  */
-import { flattenSchema, objectShape, sampleValue, simplyFits, typeOf } from './schema-shape.js';
+import { flattenSchema, objectShape, sampleValue, simplyFits, typeOf, type ObjectShape } from './schema-shape.js';
 import { escapePointer, resolveRef, type Spec } from './spec.js';
 import type { SchemaCheck, Validators } from './validate.js';
 
@@ -45,6 +45,8 @@ interface Field {
   parts: Json[];
   /** The sampled value, for a required property the error cannot fill (undefined for an optional one). */
   fallback?: unknown;
+  /** An object property holding fields the error fills (`{error: {code, message}}`): its own fields. */
+  nested?: Field[];
 }
 
 type Plan = { shaped: false } | { shaped: true; fields: Field[]; check: SchemaCheck };
@@ -107,27 +109,37 @@ function schemaAt(document: Json, pointer: string): unknown {
     .reduce<unknown>((node, key) => (node as Json | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
 }
 
+/** The fields of an object shape: those the error fills by name, the other required ones sampled; an object property filled the same way within. */
+function fieldsOf(document: Json, shape: ObjectShape, depth: number): Field[] {
+  const fields: Field[] = [];
+  for (const [name, parts] of shape.properties) {
+    const inner = depth < 2 && typeOf(parts) === 'object' ? objectShape(document, parts) : undefined;
+    const nested = inner ? fieldsOf(document, inner, depth + 1) : [];
+    const required = shape.required.has(name);
+    if (nested.some((field) => field.role !== undefined || field.nested)) {
+      fields.push({ name, parts, nested });
+      continue;
+    }
+    const role = ROLES.get(name.toLowerCase());
+    if (role === undefined && !required) continue;
+    fields.push({ name, parts, fallback: required ? sampleValue(document, parts) : undefined, ...(role ? { role } : {}) });
+  }
+  return fields;
+}
+
 /** How a body of the schema at `pointer` is made: the sandbox's Error, or fields filled from the error. */
 function planFor(spec: Spec, validators: Validators, pointer: string | undefined): Plan {
   if (pointer === undefined) return SANDBOX;
   const shape = objectShape(spec.document, flattenSchema(spec.document, schemaAt(spec.document, pointer), pointer));
   if (!shape) return SANDBOX;
   if (['code', 'message', 'status'].every((name) => shape.properties.has(name))) return SANDBOX;
-  const fields: Field[] = [];
-  for (const [name, parts] of shape.properties) {
-    const role = ROLES.get(name.toLowerCase());
-    const required = shape.required.has(name);
-    if (role === undefined && !required) continue;
-    const fallback = required ? sampleValue(spec.document, parts) : undefined;
-    fields.push({ name, parts, fallback, ...(role ? { role } : {}) });
-  }
-  return { shaped: true, fields, check: validators.schema(pointer, 'body') };
+  return { shaped: true, fields: fieldsOf(spec.document, shape, 0), check: validators.schema(pointer, 'body') };
 }
 
 /** The value a property of `role` takes from the error: the status where the schema wants a number, else the words, cut to fit. */
 function valueFrom(error: SandboxError, role: keyof SandboxError, parts: readonly Json[]): string | number {
   const type = typeOf(parts);
-  if (type === 'integer' || type === 'number') return error.status;
+  if (type === 'integer' || type === 'number' || (type === undefined && role === 'status')) return error.status;
   const text = role === 'status' ? String(error.status) : error[role];
   const most = Math.min(...parts.map((p) => (typeof p.maxLength === 'number' ? p.maxLength : Infinity)));
   return [...text].length > most ? [...text].slice(0, most).join('') : text;
@@ -135,7 +147,11 @@ function valueFrom(error: SandboxError, role: keyof SandboxError, parts: readonl
 
 function shapedBody(fields: readonly Field[], error: SandboxError): Json {
   const body: Json = {};
-  for (const { name, role, parts, fallback } of fields) {
+  for (const { name, role, parts, fallback, nested } of fields) {
+    if (nested) {
+      body[name] = shapedBody(nested, error);
+      continue;
+    }
     const value = role === undefined ? undefined : valueFrom(error, role, parts);
     if (value !== undefined && simplyFits(value, parts)) body[name] = value;
     else if (fallback !== undefined) body[name] = fallback;

@@ -174,6 +174,14 @@ describe('the error shape of hand-made documents', () => {
     expect(oracle(document, '/components/schemas/Failure')(body)).toEqual([]);
   });
 
+  it('an error object within the body is filled the same way; an untyped status takes the number', () => {
+    const inner = { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, status: {} } };
+    const document = documentOf({ type: 'object', required: ['error'], additionalProperties: false, properties: { error: inner } });
+    const body = shaperOf(document)('getThing', 404, error(404));
+    expect(body).toEqual({ error: { code: 404, message: 'No item with id 7.', status: 404 } });
+    expect(oracle(document, '/paths/~1things~1{id}/get/responses/404/content/application~1json/schema')(body)).toEqual([]);
+  });
+
   it('an allOf of $refs is read as one schema; a name the error cannot meet takes its enum', () => {
     const document = documentOf(
       { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', required: ['reason'], properties: { reason: { type: 'string', maxLength: 200 } } }] },
