@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { credentialsOf } from '../openapi/authorization.js';
 import type { EngineHeaders } from './types.js';
 import { ApiError } from './errors.js';
 
@@ -46,7 +47,7 @@ export function bearerToken(headers: EngineHeaders): string | undefined {
   if (!value || typeof value !== 'string') return undefined;
   // Clients send the same header again and again: it is read once (bounded, like the key matcher's answers).
   if (tokens.has(value)) return tokens.get(value);
-  const token = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(value)?.[1];
+  const token = credentialsOf(value, 'Bearer');
   if (tokens.size >= 1024) tokens.clear();
   tokens.set(value, token);
   return token;

@@ -45,10 +45,10 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 /** `application/json`, or a JSON-based media type (`application/merge-patch+json`, `application/problem+json`). */
 export const isJsonMediaType = (type: string): boolean => /^application\/(json|[\w.+-]+\+json)$/i.test(type);
 
-const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+export const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Resolves a local `$ref` (`#/...`) chain; returns the target and its pointer. */
-function resolveRef(document: Json, node: unknown, pointer: string): { node: Json; pointer: string } {
+export function resolveRef(document: Json, node: unknown, pointer: string): { node: Json; pointer: string } {
   let current = node as Json;
   let at = pointer;
   for (let hops = 0; typeof current?.$ref === 'string'; hops++) {
