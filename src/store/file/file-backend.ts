@@ -11,6 +11,7 @@ import { storageFailure } from '../../kernel/store-errors.js';
 import { memoryMode } from '../memory/mode.js';
 import { openKeyPolicyOf } from '../open-key-policy.js';
 import { Workspaces, type WorkspacesOptions } from './workspaces.js';
+import { createFileItemStore } from './items.js';
 
 /**
  * The file-backed workspaces of a configuration (also used by the QA
@@ -71,6 +72,7 @@ export async function openFileBackend({ config, logger, checkPet, checkResponse,
     });
   // The data file is accepted: its secret is written now (at best: a folder not writable yet keeps it in memory until then).
   await workspaces.ids.persist().catch(() => undefined);
+  const items = createFileItemStore({ dataFile: config.dataFile, ids: workspaces.ids });
   return {
     kind: 'file',
     workspaces,
@@ -78,12 +80,16 @@ export async function openFileBackend({ config, logger, checkPet, checkResponse,
     faults,
     mode: memoryMode(config.mode),
     checkpoints: new FileCheckpoints(config.dataFile, { count: config.checkpointCount, bytes: config.checkpointBytes }),
+    items,
     health: async () => {
       await stat(config.dataFile).catch((error: unknown) => {
         throw storageFailure(error, 'The data file cannot be reached');
       });
     },
-    close: () => workspaces.close(),
+    close: async () => {
+      await items.close();
+      await workspaces.close();
+    },
   };
 }
 

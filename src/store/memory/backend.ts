@@ -9,6 +9,7 @@ import { openKeyPolicyOf } from '../open-key-policy.js';
 import { MemoryCheckpoints } from './checkpoints.js';
 import { memoryMode } from './mode.js';
 import { MemoryWorkspaces } from './workspaces.js';
+import { createMemoryItemStore } from './items.js';
 
 export interface MemoryBackendOptions {
   config: Config;
@@ -49,6 +50,7 @@ export function openMemoryBackend({ config, logger, checkResponse, operations, s
     : {}),
   });
   const served = keep ? keep(workspaces) : workspaces;
+  const items = createMemoryItemStore();
   return {
     kind: 'memory',
     workspaces: served,
@@ -56,8 +58,12 @@ export function openMemoryBackend({ config, logger, checkResponse, operations, s
     faults,
     mode: memoryMode(config.mode),
     checkpoints,
+    items,
     // Memory always answers.
     health: () => Promise.resolve(),
-    close: () => served.close(),
+    close: async () => {
+      await items.close();
+      await served.close();
+    },
   };
 }

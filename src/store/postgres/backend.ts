@@ -15,6 +15,7 @@ import { createPool, describeTarget, failed } from './pool.js';
 import { StateReader } from './state-reader.js';
 import { PgWorkspaces, type PgWorkspacesOptions } from './workspaces.js';
 import { loadPg } from './pg-driver.js';
+import { createPgItemStore } from './items.js';
 
 /** Bytes of pet reads each instance keeps for reuse while their workspace is unchanged. */
 const READ_CACHE_BYTES = 16 * 2 ** 20;
@@ -150,6 +151,7 @@ export async function openPostgresBackend({
     url,
   );
   await openDefault(workspaces, config.apiKeys[0] as string, pool, where);
+  const items = createPgItemStore({ pool, idOf: (key) => workspaces.idOf(key) });
   return {
     kind: 'postgres',
     workspaces,
@@ -157,11 +159,13 @@ export async function openPostgresBackend({
     faults,
     mode,
     checkpoints: new PgCheckpoints(pool, { count: config.checkpointCount, bytes: config.checkpointBytes }),
+    items,
     sync: (key?: string) => state.sync(key === undefined ? undefined : workspaces.idOf(key)),
     health: async () => {
       await pool.query('SELECT 1').catch(failed('The database cannot be reached'));
     },
     close: async () => {
+      await items.close();
       await workspaces.close();
       await journal.close();
       await pool.end();
