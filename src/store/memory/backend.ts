@@ -10,6 +10,7 @@ import { MemoryCheckpoints } from './checkpoints.js';
 import { memoryMode } from './mode.js';
 import { MemoryWorkspaces } from './workspaces.js';
 import { createMemoryItemStore } from './items.js';
+import { byWorkspaceId } from '../items/by-workspace-id.js';
 
 export interface MemoryBackendOptions {
   config: Config;
@@ -34,6 +35,7 @@ export function openMemoryBackend({ config, logger, checkResponse, operations, s
   const checkpoints = new MemoryCheckpoints({ count: config.checkpointCount, bytes: config.checkpointBytes });
   // Made before the workspaces, whose removals clear them; `workspaces` is read only once requests are served.
   const faults = new Faults(operations, (key) => workspaces.idOf(key));
+  const items = byWorkspaceId(createMemoryItemStore(), (key) => workspaces.idOf(key));
   const workspaces = new MemoryWorkspaces({
     seed: { seed: config.seed, count: config.count },
     quota: { pets: config.quotaPets, bytes: config.quotaBytes },
@@ -45,12 +47,12 @@ export function openMemoryBackend({ config, logger, checkResponse, operations, s
           journal.clear(id);
           faults.clear(id);
           checkpoints.drop(id);
+          items.forget(id);
         }),
       }
     : {}),
   });
   const served = keep ? keep(workspaces) : workspaces;
-  const items = createMemoryItemStore();
   return {
     kind: 'memory',
     workspaces: served,
