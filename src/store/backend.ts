@@ -16,6 +16,7 @@ import type { Interceptor, Runtime } from '../kernel/operation.js';
 import type { Page, PetText } from './pet-index.js';
 import type { NewPet, Pet, PetStatus } from './types.js';
 import type { WriteListener } from './write-times.js';
+import type { ItemStore } from './items/types.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -168,6 +169,8 @@ export interface Backend {
   readonly journal: JournalStore;
   readonly faults: FaultStore;
   readonly mode: ModeStore;
+  /** The items of APIs served from a spec by convention (`--spec`), per workspace and API. */
+  readonly items: ItemStore;
   /** Named checkpoints; absent while a backend has none (the control plane then answers 501). */
   readonly checkpoints?: CheckpointStore;
   /**

@@ -11,6 +11,8 @@ import { storageFailure } from '../../kernel/store-errors.js';
 import { memoryMode } from '../memory/mode.js';
 import { openKeyPolicyOf } from '../open-key-policy.js';
 import { Workspaces, type WorkspacesOptions } from './workspaces.js';
+import { createFileItemStore } from './items.js';
+import { byWorkspaceId } from '../items/by-workspace-id.js';
 
 /**
  * The file-backed workspaces of a configuration (also used by the QA
@@ -62,7 +64,15 @@ export async function openFileBackend({ config, logger, checkPet, checkResponse,
   const journal = new Journal(config.journalSize, config.journalMemory, checkResponse);
   // Made before the workspaces, whose removals clear them; `workspaces` is read only once requests are served.
   const faults = new Faults(operations, (key) => workspaces.idOf(key));
-  const workspaces = await openWorkspaces(config, logger, checkPet, maxOpen, config.openKeys ? openKeyPolicy(config, logger, journal, faults) : undefined);
+  const ids = { of: (key: string) => workspaces.ids.of(key), persist: () => workspaces.ids.persist() };
+  const items = byWorkspaceId(createFileItemStore({ dataFile: config.dataFile, ids }), (key) => workspaces.idOf(key));
+  const workspaces = await openWorkspaces(
+    config,
+    logger,
+    checkPet,
+    maxOpen,
+    config.openKeys ? openKeyPolicy(config, logger, journal, faults, (id) => items.forget(id)) : undefined,
+  );
   await workspaces
     .use(config.apiKeys[0] as string, () => undefined)
     .catch(async (error: unknown) => {
@@ -78,23 +88,28 @@ export async function openFileBackend({ config, logger, checkPet, checkResponse,
     faults,
     mode: memoryMode(config.mode),
     checkpoints: new FileCheckpoints(config.dataFile, { count: config.checkpointCount, bytes: config.checkpointBytes }),
+    items,
     health: async () => {
       await stat(config.dataFile).catch((error: unknown) => {
         throw storageFailure(error, 'The data file cannot be reached');
       });
     },
-    close: () => workspaces.close(),
+    close: async () => {
+      await items.close();
+      await workspaces.close();
+    },
   };
 }
 
 /**
  * With `--open-keys`: the workspaces of keys that are not configured are
  * kept within `--open-key-workspaces` and `--open-key-ttl`; a removed one's
- * journal and faults go with its files, and the removal is logged.
+ * journal, faults and items go with its files, and the removal is logged.
  */
-function openKeyPolicy(config: Config, logger: Logger, journal: Journal, faults: Faults): WorkspacesOptions['openKeys'] {
+function openKeyPolicy(config: Config, logger: Logger, journal: Journal, faults: Faults, forgetItems: (id: string) => void): WorkspacesOptions['openKeys'] {
   return openKeyPolicyOf(config, logger, 'with its files', (id) => {
     journal.clear(id);
     faults.clear(id);
+    forgetItems(id);
   });
 }

@@ -124,7 +124,7 @@ export class OpenKeyWorkspaces {
   }
 
   /**
-   * Everything kept of a workspace: its checkpoints' folder, its files beside
+   * Everything kept of a workspace: its checkpoints' and items' folders, its files beside
    * the data file, the snapshot last: a crash part way leaves the snapshot,
    * so the next start finds the workspace and removes the rest.
    */
@@ -135,6 +135,6 @@ export class OpenKeyWorkspaces {
     const file = `${base}.${id}${ext || '.json'}`;
     const others = new Set([`${file}.log`, `.${file}.tmp`, ...found]);
     others.delete(file);
-    return [join(dir, `${base}.checkpoints`, id), ...[...others, file].map((name) => join(dir, name))];
+    return [join(dir, `${base}.checkpoints`, id), join(dir, `${base}.items`, id), ...[...others, file].map((name) => join(dir, name))];
   }
 }

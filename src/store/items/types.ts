@@ -4,7 +4,9 @@
  * convention mode (`modes/conventional/`) reads and writes them through
  * these interfaces; the file, memory and PostgreSQL backends each keep them.
  */
-import type { MaybePromise } from '../backend.js';
+
+/** An answer at once, or a promise of it (as `store/backend.ts` has it: that file imports these types, so this one cannot import it). */
+type MaybePromise<T> = T | Promise<T>;
 
 /** An item's identifier as JSON carries it: an integer, or a string (a UUID). */
 export type ItemId = number | string;

@@ -9,6 +9,8 @@ import { openKeyPolicyOf } from '../open-key-policy.js';
 import { MemoryCheckpoints } from './checkpoints.js';
 import { memoryMode } from './mode.js';
 import { MemoryWorkspaces } from './workspaces.js';
+import { createMemoryItemStore } from './items.js';
+import { byWorkspaceId } from '../items/by-workspace-id.js';
 
 export interface MemoryBackendOptions {
   config: Config;
@@ -33,6 +35,7 @@ export function openMemoryBackend({ config, logger, checkResponse, operations, s
   const checkpoints = new MemoryCheckpoints({ count: config.checkpointCount, bytes: config.checkpointBytes });
   // Made before the workspaces, whose removals clear them; `workspaces` is read only once requests are served.
   const faults = new Faults(operations, (key) => workspaces.idOf(key));
+  const items = byWorkspaceId(createMemoryItemStore(), (key) => workspaces.idOf(key));
   const workspaces = new MemoryWorkspaces({
     seed: { seed: config.seed, count: config.count },
     quota: { pets: config.quotaPets, bytes: config.quotaBytes },
@@ -44,6 +47,7 @@ export function openMemoryBackend({ config, logger, checkResponse, operations, s
           journal.clear(id);
           faults.clear(id);
           checkpoints.drop(id);
+          items.forget(id);
         }),
       }
     : {}),
@@ -56,8 +60,12 @@ export function openMemoryBackend({ config, logger, checkResponse, operations, s
     faults,
     mode: memoryMode(config.mode),
     checkpoints,
+    items,
     // Memory always answers.
     health: () => Promise.resolve(),
-    close: () => served.close(),
+    close: async () => {
+      await items.close();
+      await served.close();
+    },
   };
 }

@@ -15,6 +15,8 @@ import { createPool, describeTarget, failed } from './pool.js';
 import { StateReader } from './state-reader.js';
 import { PgWorkspaces, type PgWorkspacesOptions } from './workspaces.js';
 import { loadPg } from './pg-driver.js';
+import { createPgItemStore } from './items.js';
+import { byWorkspaceId, type ItemStoreById } from '../items/by-workspace-id.js';
 
 /** Bytes of pet reads each instance keeps for reuse while their workspace is unchanged. */
 const READ_CACHE_BYTES = 16 * 2 ** 20;
@@ -76,9 +78,9 @@ async function openDefault(workspaces: PgWorkspaces, key: string, pool: pg.Pool,
 /**
  * With `--open-keys`: the workspaces of keys that are not configured are
  * kept within `--open-key-workspaces` and `--open-key-ttl`; each removal (its
- * pets, checkpoints, journal and faults go in its transaction) is logged.
+ * pets, items, checkpoints, journal and faults go in its transaction) is logged.
  */
-function openKeyPolicy(config: Config, logger: Logger, remove: boolean): Pick<PgWorkspacesOptions, 'openKeys'> {
+function openKeyPolicy(config: Config, logger: Logger, remove: boolean, forgetItems: (id: string) => void): Pick<PgWorkspacesOptions, 'openKeys'> {
   if (!config.openKeys) return {};
   const why = { cap: `beyond --open-key-workspaces ${config.openKeyWorkspaces}`, ttl: `unused for --open-key-ttl ${config.openKeyTtlMs / 1000} s` };
   const openKeys = {
@@ -86,8 +88,10 @@ function openKeyPolicy(config: Config, logger: Logger, remove: boolean): Pick<Pg
     remove,
     max: config.openKeyWorkspaces,
     ttlMs: config.openKeyTtlMs,
-    onRemoved: (id: string, reason: RemovalReason) =>
-      logger.info(`Removed the workspace ${id} of an open key from the database (${why[reason]})`, { workspace: id, reason }),
+    onRemoved: (id: string, reason: RemovalReason) => {
+      forgetItems(id);
+      logger.info(`Removed the workspace ${id} of an open key from the database (${why[reason]})`, { workspace: id, reason });
+    },
     warn: (message: string) => logger.warn(message),
   };
   return { openKeys };
@@ -104,12 +108,19 @@ async function startUp(pool: pg.Pool, where: string, prepare: () => Promise<{ se
   }
 }
 
+/** A workspace found gone from the database (an open key's, removed through another instance): this instance's copies of it go. */
+function forgetGone(id: string, workspaces: PgWorkspaces, items: ItemStoreById): void {
+  workspaces.forget(id);
+  items.forget(id);
+}
+
 /**
  * The shared backend: workspaces, journal, faults and mode in one
  * PostgreSQL database, so any number of instances serve as one. Start-up
  * connects, migrates the schema under an advisory lock and reads the
  * shared mode (setting it when `claimMode`); a database out of reach or a bad URL stops it with a
- * StoreError naming the host (never the password).
+ * StoreError naming the host (never the password). The items are made
+ * before the workspaces, whose removals forget their spaces.
  */
 export async function openPostgresBackend({
   config,
@@ -124,6 +135,7 @@ export async function openPostgresBackend({
   await loadPg();
   const pool = createPool({ url, size: config.pgPoolSize, onIdleError: (error) => logger.error(`PostgreSQL at ${where}: ${error.message}`) });
   const { secret, mode: initialMode } = await startUp(pool, where, () => prepareState(pool, config.mode, claimMode));
+  const items = byWorkspaceId(createPgItemStore({ pool, idOf: (key) => workspaces.idOf(key) }), (key) => workspaces.idOf(key));
   const workspaces = new PgWorkspaces({
     pool,
     secret,
@@ -131,14 +143,14 @@ export async function openPostgresBackend({
     seed: { seed: config.seed, count: config.count },
     maxOpen: config.maxWorkspaces,
     cacheBytes: READ_CACHE_BYTES,
-    ...openKeyPolicy(config, logger, removeOpenKeys),
+    ...openKeyPolicy(config, logger, removeOpenKeys, (id) => items.forget(id)),
   });
   const mode = sharedMode(pool, initialMode);
   const faults = new PgFaults(pool, operations, (key) => workspaces.idOf(key));
   const state = new StateReader(pool, async (read) => {
     mode.mode = read.mode;
     for (const [id, version] of read.versions) workspaces.cache.observe(id, version);
-    for (const id of read.missing) workspaces.forget(id);
+    for (const id of read.missing) forgetGone(id, workspaces, items);
     await faults.refresh(read.faultsVersion);
   });
   const journal = new PgJournal(
@@ -157,11 +169,13 @@ export async function openPostgresBackend({
     faults,
     mode,
     checkpoints: new PgCheckpoints(pool, { count: config.checkpointCount, bytes: config.checkpointBytes }),
+    items,
     sync: (key?: string) => state.sync(key === undefined ? undefined : workspaces.idOf(key)),
     health: async () => {
       await pool.query('SELECT 1').catch(failed('The database cannot be reached'));
     },
     close: async () => {
+      await items.close();
       await workspaces.close();
       await journal.close();
       await pool.end();

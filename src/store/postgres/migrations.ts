@@ -101,6 +101,39 @@ export const MIGRATIONS: readonly string[] = [
      requests bigint NOT NULL,
      PRIMARY KEY (workspace, operation, status)
    );`,
+  // 5: the items of APIs served from a spec by convention (`--spec`,
+  // PgItemStore), per workspace and API (its base path). A space's row marks
+  // it seeded; a collection's row holds its seeded items (a JSON array)
+  // until its first use, when they become rows of their own, and then the
+  // next integer id and creation sequence, taken under the row's lock by the
+  // transaction that inserts. An item keeps its JSON text exactly (text, not
+  // jsonb, which would reorder its properties); `num` is an integer id, what
+  // lists order by, and `seq` orders other ids as they were created.
+  `CREATE TABLE petstore_item_spaces (
+     workspace text NOT NULL,
+     api text NOT NULL,
+     PRIMARY KEY (workspace, api)
+   );
+   CREATE TABLE petstore_item_collections (
+     workspace text NOT NULL,
+     api text NOT NULL,
+     collection text NOT NULL,
+     seeded text,
+     next_id bigint,
+     next_seq bigint NOT NULL DEFAULT 1,
+     PRIMARY KEY (workspace, api, collection)
+   );
+   CREATE TABLE petstore_items (
+     workspace text NOT NULL,
+     api text NOT NULL,
+     collection text NOT NULL,
+     id text NOT NULL,
+     num bigint,
+     seq bigint NOT NULL,
+     json text NOT NULL,
+     PRIMARY KEY (workspace, api, collection, id)
+   );
+   CREATE INDEX petstore_items_in_order ON petstore_items (workspace, api, collection, num, seq);`,
 ];
 
 /** Any number of instances may start at once: the first takes this lock and migrates, the others wait and find nothing to do. */
