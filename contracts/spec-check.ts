@@ -130,7 +130,9 @@ function parsedBody(res: ResponseToCheck): { ok: true; body: unknown } | { ok: f
   }
 }
 
-const isErrorStatus = (body: unknown, status: number) => body !== null && typeof body === 'object' && (body as Json).status === status;
+/** An error body's `status`, where its schema has one (the Pet Store's Error), equals the HTTP status; a spec's other error shapes (`{error, detail}`) have none to compare. */
+const isErrorStatus = (body: unknown, status: number) =>
+  body !== null && typeof body === 'object' && ((body as Json).status === status || !Object.hasOwn(body as Json, 'status'));
 
 export interface SpecChecker {
   /** The operation `method path` addresses; `path` is relative to the spec's base (`/pets/7`), a query string is ignored. */
@@ -203,6 +205,11 @@ export function createSpecChecker(specFile: string): SpecChecker {
       const base = (contentType ?? '').split(';')[0]?.trim() ?? '';
       if (media.length > 0 && (!media.includes('application/json') || (base !== 'application/json' && media.includes(base))))
         return media.includes(base) ? problems : [...problems, `Content-Type is '${contentType}', expected ${media.join(' or ')}`];
+      // A documented answer without content (a 204): no body at all.
+      if (documented && media.length === 0) {
+        const empty = (res.text ?? '') === '' && (res.body === undefined || res.body === null || res.body === '');
+        return empty ? problems : [...problems, `${status} documents no body, yet one was sent`];
+      }
       const parsed = parsedBody(res);
       if (!parsed.ok) return [...problems, `body is not JSON (Content-Type '${contentType}'): ${String(res.text).slice(0, 80)}`];
       if (contentType !== 'application/json') problems.push(`Content-Type is '${contentType}', expected exactly 'application/json'`);

@@ -33,6 +33,17 @@ function compileOperation(op: OperationSpec, schemaCheck: (pointer: string) => S
 }
 
 /**
+ * What an answer to a request no operation matches must be: the spec's
+ * `Error` when it has one (the Pet Store's), else any JSON object (a spec
+ * of another shape names its errors as it likes, `openapi/error-shape.ts`).
+ */
+function errorCheck(spec: Spec, validators: Validators): SchemaCheck {
+  const schemas = (spec.document.components as { schemas?: Record<string, unknown> } | undefined)?.schemas;
+  if (schemas?.Error !== undefined) return validators.schema('/components/schemas/Error', 'body');
+  return (body) => (body !== null && typeof body === 'object' && !Array.isArray(body) ? [] : [{ in: 'body', name: '', message: 'must be an object' }]);
+}
+
+/**
  * The one check of a response against the spec, for the journal and the
  * proxy alike: a status its operation documents, with a body valid against
  * that response's schema. A status the operation does not document is never
@@ -48,7 +59,7 @@ export function responseIssues(spec: Spec, validators: Validators): ResponseIssu
     if (!check) schemas.set(pointer, (check = validators.schema(pointer, 'body')));
     return check;
   };
-  const error = validators.schema('/components/schemas/Error', 'body');
+  const error = errorCheck(spec, validators);
   const table = new Map<string, Map<number, StatusCheck>>();
   for (const [id, op] of spec.operations) table.set(id, compileOperation(op, schemaCheck));
   return (operationId, status, body, bodyChecked = false) => {

@@ -107,6 +107,11 @@ export function createResponder(onUnexpected: Unexpected | undefined, shape?: Er
     if (fixed) for (const [name, value] of fixed) out[name] = value;
     if (r.headers) for (const name in r.headers) out[name] = r.headers[name] as string;
     if (r.checked === true) ex.checked = true;
+    // No body at all (a 204): no Content-Type either.
+    if (r.body === undefined && r.json === undefined) {
+      ex.response = { status: r.status, headers: out, body: undefined };
+      return ex;
+    }
     return respond(ex, r.status, r.body, jsonInto(out, r.body, r.json, r.byteLength));
   };
   const answered = (ex: Exchange, target: Target, r: Reply | Promise<Reply>): Exchange | Promise<Exchange> =>
