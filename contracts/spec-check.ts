@@ -151,6 +151,21 @@ export interface SpecChecker {
   problems(op: SpecOperation | undefined, res: ResponseToCheck, options?: CheckOptions): Promise<string[]>;
 }
 
+/**
+ * What an answer the spec does not document may carry, in a spec without an
+ * `Error` schema: one of the bodies its operations document for their 4xx
+ * and 5xx answers (as one schema, `anyOf` them); undefined when there is none.
+ */
+function errorSchemasOf({ operations }: { operations: SpecOperation[] }): Json | undefined {
+  const schemas = new Map<string, unknown>();
+  for (const op of operations)
+    for (const [status, response] of Object.entries(op.responses)) {
+      const schema = Number(status) >= 400 ? response.content?.['application/json']?.schema : undefined;
+      if (schema !== undefined) schemas.set(JSON.stringify(schema), schema);
+    }
+  return schemas.size === 0 ? undefined : { anyOf: [...schemas.values()] };
+}
+
 /** A checker of responses against the spec in `specFile`, loaded and dereferenced on first use. */
 export function createSpecChecker(specFile: string): SpecChecker {
   let loaded: Promise<{ doc: Json; operations: (SpecOperation & { pattern: RegExp })[] }> | undefined;
@@ -214,7 +229,7 @@ export function createSpecChecker(specFile: string): SpecChecker {
       if (!parsed.ok) return [...problems, `body is not JSON (Content-Type '${contentType}'): ${String(res.text).slice(0, 80)}`];
       if (contentType !== 'application/json') problems.push(`Content-Type is '${contentType}', expected exactly 'application/json'`);
       const errorSchema = ((doc.components as Json | undefined)?.schemas as Json | undefined)?.Error;
-      const schema = documented ? documented.content?.['application/json']?.schema : errorSchema;
+      const schema = documented ? documented.content?.['application/json']?.schema : (errorSchema ?? errorSchemasOf(await load()));
       if (schema === undefined) problems.push(`${documented ? 'the documented response' : 'the spec'} has no application/json schema`);
       const failure = schema === undefined ? undefined : validatorFor(schema).validateResponse(status, structuredClone(parsed.body));
       if (failure) {

@@ -7,6 +7,8 @@
  */
 import { browserConfigOf, type BrowserSandboxOptions } from './library/browser-options.js';
 import { createBrowserSandbox } from './library/browser-sandbox.js';
+import { documentBases } from './openapi/served-spec.js';
+import { specSources } from './library/option-values.js';
 import { sandboxHandlersOf, type MswSandbox, type MswSandboxOptions } from './library/msw-sandbox.js';
 
 export { createBrowserSandbox, type BrowserSandbox } from './library/browser-sandbox.js';
@@ -30,5 +32,5 @@ export type BrowserMswSandboxOptions = MswSandboxOptions & Pick<BrowserSandboxOp
  * pets in IndexedDB, so they survive a reload (docs/library.md).
  */
 export function sandboxHandlers(options: BrowserMswSandboxOptions = {}): MswSandbox {
-  return sandboxHandlersOf(options, { check: browserConfigOf, make: createBrowserSandbox });
+  return sandboxHandlersOf(options, { check: browserConfigOf, make: createBrowserSandbox, bases: (o) => documentBases(specSources(o.spec)) });
 }

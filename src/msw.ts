@@ -5,6 +5,8 @@
  */
 import { createSandbox } from './library/create-sandbox.js';
 import { configOf } from './library/options.js';
+import { basesOf } from './server/served-specs.js';
+import { specSources } from './library/option-values.js';
 import { sandboxHandlersOf, type MswSandbox, type MswSandboxOptions } from './library/msw-sandbox.js';
 
 export type { CreateSandboxOptions } from './library/options.js';
@@ -22,5 +24,5 @@ export { ConfigError } from './config/error.js';
  * as the command line would refuse it. Every mode works (Prism's too).
  */
 export function sandboxHandlers(options: MswSandboxOptions = {}): MswSandbox {
-  return sandboxHandlersOf(options, { check: configOf, make: createSandbox });
+  return sandboxHandlersOf(options, { check: configOf, make: createSandbox, bases: (o) => basesOf(specSources(o.spec)) });
 }

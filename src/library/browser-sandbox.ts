@@ -4,7 +4,11 @@ import { assembleEngine } from '../engine/assemble.js';
 import type { Mode } from '../config/modes.js';
 import { createControlClient } from '../control/client.js';
 import { checkRoutes } from '../control/request-checks.js';
-import { responseChecker } from '../store/journal/capture.js';
+import { responseCheckerOf } from '../store/journal/capture.js';
+import { checkBases, servedSpecOf, type ServedSpec } from '../openapi/served-spec.js';
+import { ConfigError } from '../config/error.js';
+import { specSources } from './option-values.js';
+import type { Spec } from '../openapi/spec.js';
 import { ApiError } from '../kernel/errors.js';
 import { createPreferInterceptor } from '../interceptors/prefer.js';
 import type { PrismRunner } from '../modes/prism/runner.js';
@@ -68,6 +72,32 @@ async function storageOf(persist: BrowserSandboxOptions['persist']): Promise<Bro
 }
 
 /**
+ * The specs a browser sandbox serves: documents given as objects (a browser
+ * has no files), checked as `--spec` checks its files; undefined for none.
+ */
+function servedDocuments(spec: BrowserSandboxOptions['spec'], embedded: Spec): ServedSpec[] | undefined {
+  const sources = specSources(spec);
+  if (sources.length === 0) return undefined;
+  const served = sources.map((source, i) => {
+    if (typeof source === 'string') throw new ConfigError(`spec: a sandbox in a browser reads no file ('${source}'): give the spec as an object (its YAML parsed)`);
+    const document = source as Record<string, unknown>;
+    const title = (document.info as { title?: unknown } | undefined)?.title;
+    const name = typeof title === 'string' ? `'${title}' (spec ${i + 1})` : `spec ${i + 1}`;
+    try {
+      return servedSpecOf(`spec-${i + 1}`, document, document, embedded);
+    } catch (error) {
+      throw new ConfigError(`cannot serve the spec ${name}: ${(error as Error).message.split('\n')[0] ?? ''}`);
+    }
+  });
+  try {
+    checkBases(served);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return served;
+}
+
+/**
  * A sandbox for a browser (or any runtime without Node): the same engine as
  * `createSandbox`, on the memory store, from the specs and fixture sets
  * embedded at build time; answering through `fetch`, `handler` and `handle`.
@@ -83,10 +113,12 @@ export async function createBrowserSandbox(options: BrowserSandboxOptions = {}):
   const controlSpec = indexSpec('sandbox-control.yaml', sources.controlSpec);
   checkRoutes(controlSpec);
   const validators = createValidators(spec);
+  const prefer = createPreferInterceptor({ prism: NO_PRISM, seed: config.seed });
+  const apis = servedDocuments(options.spec, spec)?.map((served) => ({ ...served, modes: {}, prefer }));
   const backend = openMemoryBackend({
     config,
     logger: silentLogger,
-    checkResponse: responseChecker(spec, validators),
+    checkResponse: responseCheckerOf(apis ?? [{ spec, validators }]),
     operations: spec.operations,
     ...(storage ? { secret: storage.secret, keep: (workspaces) => new PersistedWorkspaces(workspaces, storage) } : {}),
   });
@@ -104,7 +136,8 @@ export async function createBrowserSandbox(options: BrowserSandboxOptions = {}):
     createMetrics: createNoMetrics,
     modes: {},
     prepareMode,
-    prefer: createPreferInterceptor({ prism: NO_PRISM, seed: config.seed }),
+    prefer,
+    apis,
   });
   const fetchOptions = { decoders: BROWSER_DECODERS };
   const fetchIn = createInProcessFetch(engine, fetchOptions, IN_PROCESS_ORIGIN);

@@ -13,6 +13,9 @@ import { claimDataFile, probePort, type DataClaim } from '../server/start-claim.
 import { assembleSandbox, listenAssembled } from '../server/sandbox.js';
 import type { Assembled } from '../server/sandbox-types.js';
 import { configOf, type CreateSandboxOptions } from './options.js';
+import { specSources } from './option-values.js';
+import type { SpecSource } from '../server/served-specs.js';
+import { resolve } from 'node:path';
 import { workspaceOf } from './workspace.js';
 import { IN_PROCESS_ORIGIN, type PetstoreSandbox } from './petstore-sandbox.js';
 
@@ -45,6 +48,13 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
   return (await openSandbox(options)).sandbox;
 }
 
+/** The specs of the `spec` option, when it holds a document (files alone are the configuration's `specs`). */
+function specsOption(options: CreateSandboxOptions): { specs?: SpecSource[] } {
+  const sources = specSources(options.spec);
+  if (sources.every((one) => typeof one === 'string')) return {};
+  return { specs: sources.map((one) => (typeof one === 'string' ? resolve(one) : (one as Record<string, unknown>))) };
+}
+
 /** A library sandbox and its engine (the middleware serves through it). */
 export async function openSandbox(options: CreateSandboxOptions): Promise<{ sandbox: PetstoreSandbox; engine: Engine }> {
   const config = configOf(options);
@@ -55,7 +65,7 @@ export async function openSandbox(options: CreateSandboxOptions): Promise<{ sand
   const lock = claim?.lock;
   let assembled: Assembled;
   try {
-    assembled = await assembleSandbox(config);
+    assembled = await assembleSandbox(config, undefined, specsOption(options));
   } catch (error) {
     await claim?.abandon();
     throw error;

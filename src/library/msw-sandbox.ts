@@ -33,6 +33,8 @@ export interface MswSandboxParts {
   adminToken: string;
   /** Only requests to this origin are answered; default every origin. */
   origin?: string;
+  /** The base paths of the APIs the sandbox serves; default the Pet Store's `/v1`. */
+  bases?: readonly string[];
 }
 
 /**
@@ -50,7 +52,7 @@ function mswSandbox(parts: MswSandboxParts): MswSandbox {
   // The in-process fetch reads only a URL's path and query: this origin names nothing.
   const client = createControlClient({ origin: 'http://sandbox.invalid', adminToken, fetch: fetchIn as typeof fetch });
   return {
-    handlers: mswHandlers(async (request) => (await sandbox).handler(request), { origin: parts.origin }),
+    handlers: mswHandlers(async (request) => (await sandbox).handler(request), { origin: parts.origin, bases: parts.bases }),
     ready,
     workspace: (key = apiKeys[0] as string) => workspaceOf(client, key),
     fetch: fetchIn,
@@ -72,6 +74,8 @@ export interface MswSandboxOptions extends CreateSandboxOptions {
 /** How a platform makes its sandbox: the options checked at once (a ConfigError thrown), and the sandbox itself. */
 export interface SandboxMaker<O extends CreateSandboxOptions = CreateSandboxOptions> {
   check(options: O): { apiKeys: readonly string[]; adminToken: string };
+  /** The base paths the sandbox will serve its APIs under, known before it is made. */
+  bases(options: O): readonly string[];
   make(options: O): Promise<InProcessSandbox>;
 }
 
@@ -82,5 +86,5 @@ export function sandboxHandlersOf<O extends CreateSandboxOptions>(options: O & {
   // Checked before the sandbox is made: a refused origin leaves nothing running.
   if (origin !== undefined) mswTargetOf(origin);
   const { apiKeys, adminToken } = maker.check(sandboxOptions);
-  return mswSandbox({ sandbox: maker.make(sandboxOptions), apiKeys, adminToken, origin });
+  return mswSandbox({ sandbox: maker.make(sandboxOptions), apiKeys, adminToken, origin, bases: maker.bases(sandboxOptions) });
 }

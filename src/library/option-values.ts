@@ -34,7 +34,7 @@ export interface CreateSandboxOptions {
    * path of its first `servers` URL (docs/own-spec.md). Default none: the
    * embedded Pet Store at `/v1`.
    */
-  spec?: string | readonly string[];
+  spec?: string | SpecDocument | readonly (string | SpecDocument)[];
   /** Where `listen()` listens. Default 127.0.0.1. */
   host?: string;
   /**
@@ -51,6 +51,13 @@ export interface CreateSandboxOptions {
    */
   options?: Readonly<Record<string, string | number | boolean>>;
 }
+
+/** An OpenAPI 3.0 document given as an object (the browser has no files), e.g. a spec file's YAML parsed. */
+export type SpecDocument = Readonly<Record<string, unknown>>;
+
+/** The specs of a `spec` option, in order: files and documents. */
+export const specSources = (spec: CreateSandboxOptions['spec']): (string | SpecDocument)[] =>
+  spec === undefined ? [] : Array.isArray(spec) ? [...(spec as (string | SpecDocument)[])] : [spec as string | SpecDocument];
 
 /** The options of their own, by the flag each stands for. */
 const OWN = {
@@ -116,11 +123,13 @@ export function libraryValues(options: CreateSandboxOptions): OptionValues {
   }
   refuseEmpty(options);
   const values: OptionValues = {};
-  const set = (flag: string, value: string | number | boolean | readonly string[] | undefined) => {
+  const set = (flag: string, value: string | number | boolean | readonly unknown[] | SpecDocument | undefined) => {
     if (value === undefined || value === false) return;
+    // Documents given as objects are handed to the sandbox apart (`specSources`): only files are an option's values.
+    if (flag === 'spec' && specSources(value as CreateSandboxOptions['spec']).every((one) => typeof one !== 'string')) return;
     values[flag] =
       value === true ? true
-      : flag === 'spec' ? (Array.isArray(value) ? value : [String(value)])
+      : flag === 'spec' ? specSources(value as CreateSandboxOptions['spec']).filter((one) => typeof one === 'string')
       : Array.isArray(value) ? value.join(',')
       : String(value);
   };

@@ -8,7 +8,7 @@ import type { ServedSpec } from './served-specs.js';
 /** An API's parts, with the Prism that answers its example and dynamic modes (loaded on first use). */
 export function apiPartsOf(served: ServedSpec, config: Config, embeddedPrism: PrismRunner): ApiParts & { prism: PrismRunner } {
   const { spec } = served;
-  const prism = served.embedded ? embeddedPrism : createPrismRunner([...spec.operations.keys()], served.file);
+  const prism = served.embedded ? embeddedPrism : createPrismRunner([...spec.operations.keys()], served.source);
   return {
     base: served.base,
     spec,

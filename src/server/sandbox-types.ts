@@ -1,3 +1,4 @@
+import type { SpecSource } from './served-specs.js';
 import type { RequestListener, Server } from 'node:http';
 import type { Backend, ModeStore, WorkspaceStore } from '../store/backend.js';
 import type { RefusedRequest } from '../ops/request-log.js';
@@ -35,6 +36,8 @@ export interface SandboxOptions {
    * new random one per start (a data file or a database keeps its own).
    */
   workspaceSecret?: Uint8Array;
+  /** The specs to serve, files or documents, in place of the configuration's `--spec` files (the library's `spec` option). */
+  specs?: readonly SpecSource[];
 }
 
 /** A sandbox assembled but not listening: what serves its requests, and what it keeps. */

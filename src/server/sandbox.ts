@@ -48,7 +48,7 @@ export type { Sandbox, SandboxOptions } from './sandbox-types.js';
 export async function startSandbox(config: Config, logger: Logger = silentLogger, options: SandboxOptions = {}): Promise<Sandbox> {
   checkExposure(config);
   // A spec that cannot be served stops the start before anything is claimed or written.
-  loadServedSpecs(config.specs);
+  loadServedSpecs(options.specs ?? config.specs);
   // Before anything is written: a busy port seeds no data file and makes no database schema.
   await probePort(config.port, config.host);
   // Any number of instances share one database, and memory is this process's own: only a data file needs the lock.
@@ -158,7 +158,7 @@ export async function assembleSandbox(config: Config, logger: Logger = silentLog
   const startedAt = Date.now();
   let draining = false;
   // The specs of --spec first: one that cannot be served stops the start before any store opens.
-  const served = loadServedSpecs(config.specs);
+  const served = loadServedSpecs(options.specs ?? config.specs);
   const spec = loadSpec();
   const validators = createValidators(spec);
   const caps = descriptorCaps({ connections: config.maxConnections, workspaces: config.maxWorkspaces }, openFileLimit());

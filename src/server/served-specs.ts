@@ -1,31 +1,17 @@
-/**
- * The specs `--spec` names, read and checked before anything else starts:
- * each with its base path, its validators compiled (so that a reference to
- * nothing fails now, naming the file, not at a request), the embedded Pet
- * Store's spec recognised as such.
- */
+/** The specs to serve, read from their files (or given as objects) and checked before anything else starts. */
 import { readFileSync } from 'node:fs';
-import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
 import { ConfigError } from '../config/error.js';
-import { basePathOf } from '../openapi/base-path.js';
 import { loadSpec } from '../openapi/load-spec.js';
-import { indexSpec, type Spec } from '../openapi/spec.js';
-import { createValidators, type Validators } from '../openapi/validate.js';
+import { checkBases, documentBases, servedSpecOf, type ServedSpec } from '../openapi/served-spec.js';
 
-/** A spec to serve, read and checked. */
-export interface ServedSpec {
-  file: string;
-  /** The path it is served under, from its first `servers` URL (`''`: the root). */
-  base: string;
-  spec: Spec;
-  validators: Validators;
-  /** Whether it is the embedded Pet Store's spec, served by the Pet Store's own engine. */
-  embedded: boolean;
-}
+export type { ServedSpec } from '../openapi/served-spec.js';
 
-/** The reason a file cannot be read as a spec, in a few words. */
-function readProblem(error: unknown): string {
+/** A spec to serve: a file, or a document given as an object (`createSandbox({ spec })`). */
+export type SpecSource = string | Record<string, unknown>;
+
+/** The reason a spec cannot be read or served, in a few words. */
+function problemOf(error: unknown): string {
   const { code, message } = error as { code?: string; message?: string };
   if (code === 'ENOENT') return 'no such file';
   if (code === 'EISDIR') return 'it is a folder, not a file';
@@ -33,64 +19,65 @@ function readProblem(error: unknown): string {
   return (message ?? String(error)).split('\n')[0] as string;
 }
 
-/** The document of a spec file: YAML (JSON is YAML too), an OpenAPI 3.0 object. */
-function readDocument(file: string): Record<string, unknown> {
+/** The document of a spec file: YAML (JSON is YAML too). */
+function readDocument(file: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(readProblem(error));
+    throw new Error(problemOf(error), { cause: error });
   }
-  let document: unknown;
   try {
-    document = parse(text, { prettyErrors: false });
+    return parse(text, { prettyErrors: false });
   } catch (error) {
-    throw new Error(`not valid YAML or JSON: ${readProblem(error)}`);
-  }
-  if (document === null || typeof document !== 'object' || Array.isArray(document)) throw new Error('not an OpenAPI document (no object at its top)');
-  const version = (document as { openapi?: unknown }).openapi;
-  if (typeof version !== 'string') throw new Error('not an OpenAPI 3.0 document (it has no openapi field)');
-  if (!version.startsWith('3.0')) throw new Error(`OpenAPI ${version} is not supported: give an OpenAPI 3.0 document`);
-  return document as Record<string, unknown>;
-}
-
-/** Every operation's request and response schemas compiled: a `$ref` to nothing is found here. */
-function compileAll(spec: Spec, validators: Validators): void {
-  for (const op of spec.operations.values()) {
-    validators.request(op);
-    for (const { schemaPointer } of op.responses.values()) if (schemaPointer) validators.schema(schemaPointer)(undefined);
+    throw new Error(`not valid YAML or JSON: ${problemOf(error)}`, { cause: error });
   }
 }
 
-function readServedSpec(file: string, embedded: Spec): ServedSpec {
-  const document = readDocument(file);
-  const base = basePathOf(document);
-  if (isDeepStrictEqual(document, embedded.document)) return { file, base, spec: embedded, validators: createValidators(embedded), embedded: true };
-  const spec = indexSpec(file, document);
-  if (spec.operations.size === 0) throw new Error('it has no operations under paths');
-  const validators = createValidators(spec);
-  compileAll(spec, validators);
-  return { file, base, spec, validators, embedded: false };
+/** How a spec given as an object is named in messages: its title, else its place. */
+const nameOf = (document: Record<string, unknown>, index: number): string => {
+  const title = (document.info as { title?: unknown } | undefined)?.title;
+  return typeof title === 'string' ? `'${title}' (spec ${index + 1})` : `spec ${index + 1}`;
+};
+
+/**
+ * The specs to serve, each read and checked, in order; undefined when none
+ * was given (the embedded Pet Store alone). One that cannot be served, or
+ * two under one base path, is a ConfigError naming them.
+ */
+export function loadServedSpecs(sources: readonly SpecSource[]): ServedSpec[] | undefined {
+  if (sources.length === 0) return undefined;
+  const embedded = loadSpec();
+  const served = sources.map((source, i) => {
+    const file = typeof source === 'string' ? source : nameOf(source, i);
+    try {
+      return servedSpecOf(typeof source === 'string' ? file : `spec-${i + 1}`, source, (typeof source === 'string' ? readDocument(source) : source) as Record<string, unknown>, embedded);
+    } catch (error) {
+      throw new ConfigError(`cannot serve the spec ${file}: ${problemOf(error)}`);
+    }
+  });
+  try {
+    checkBases(served);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return served;
 }
 
 /**
- * The specs of `--spec`, each read and checked, in order; undefined when
- * none was given (the embedded Pet Store alone). A file that cannot be
- * served, or two specs under one base path, is a ConfigError naming them.
+ * The base paths the specs will be served under, known at once (MSW's
+ * handlers choose their requests before the sandbox is made): a spec that
+ * cannot be read is left out here, and refused, said, when the sandbox is made.
  */
-export function loadServedSpecs(files: readonly string[]): ServedSpec[] | undefined {
-  if (files.length === 0) return undefined;
-  const embedded = loadSpec();
-  const served = files.map((file) => {
-    try {
-      return readServedSpec(file, embedded);
-    } catch (error) {
-      throw new ConfigError(`cannot serve the spec ${file}: ${readProblem(error)}`);
-    }
-  });
-  for (const [i, one] of served.entries()) {
-    const other = served.slice(0, i).find((earlier) => earlier.base.toLowerCase() === one.base.toLowerCase());
-    if (other) throw new ConfigError(`the specs ${other.file} and ${one.file} are both served under ${one.base || '/'}: give each its own servers URL`);
-  }
-  return served;
+export function basesOf(sources: readonly SpecSource[]): string[] {
+  const unreadable = undefined;
+  return documentBases(
+    sources.map((source) => {
+      try {
+        return typeof source === 'string' ? readDocument(source) : source;
+      } catch {
+        return unreadable;
+      }
+    }),
+  );
 }

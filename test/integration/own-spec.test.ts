@@ -21,7 +21,7 @@ beforeAll(async () => {
 
 afterAll(() => sandbox?.stop());
 
-describe('the Pet Store 1.1 at /v1', () => {
+describe('the Pet Store 1.1 at /v1', { timeout: 60_000 }, () => {
   it('lists the seeded pets and orders, each order naming a seeded pet', async () => {
     const pets = await v1.send('/pets');
     expect(pets.status).toBe(200);
@@ -64,7 +64,7 @@ describe('the Pet Store 1.1 at /v1', () => {
   });
 });
 
-describe('the inventory API at /api/v2', () => {
+describe('the inventory API at /api/v2', { timeout: 60_000 }, () => {
   const item = { name: 'Hammer', sku: 'HAM-0001', category: 'tools', price: 12.5 };
 
   it('takes its API key in X-Api-Key only, and answers an open operation without one', async () => {
@@ -113,7 +113,7 @@ describe('the inventory API at /api/v2', () => {
   });
 });
 
-describe('apart', () => {
+describe('apart', { timeout: 60_000 }, () => {
   it('keeps each API and each key to its own data', async () => {
     await v1.send('/store/orders', { json: { petId: 1, quantity: 1 } });
     const mine = (await v1.send('/store/orders?limit=50')).body as unknown[];

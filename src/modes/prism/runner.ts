@@ -73,7 +73,7 @@ function toInput(request: OperationRequest): PrismInput {
   return { method: request.op.method, url: { path: url.pathname, query }, headers, body: forPrism(request.body) };
 }
 
-async function load(specFile: string, operationIds: readonly string[]): Promise<Loaded> {
+async function load(specFile: string | object, operationIds: readonly string[]): Promise<Loaded> {
   // Imported here, not at the top: Prism and its faker take seconds to load, a cost stateful mode never pays,
   // and Prism is an optional peer dependency, which a user of stateful mode need not install.
   const [{ createInstance, getHttpOperationsFromSpec }, { createLogger }] = await importPeer(
@@ -81,9 +81,10 @@ async function load(specFile: string, operationIds: readonly string[]): Promise<
     "Answering from the spec (example and dynamic modes, a Prefer header's code=, example= or dynamic=)",
     () => Promise.all([import('@stoplight/prism-http'), import('@stoplight/prism-core')]),
   );
-  const operations = await getHttpOperationsFromSpec(specFile);
+  // A document given as an object is Prism's to resolve: a copy, so that the sandbox's own is never changed.
+  const operations = await getHttpOperationsFromSpec(typeof specFile === 'string' ? specFile : structuredClone(specFile));
   const byId = new Map(operations.flatMap((op) => (op.iid ? [[op.iid, op] as const] : [])));
-  for (const id of operationIds) if (!byId.has(id)) throw new Error(`Prism found no operation ${id} in ${specFile}`);
+  for (const id of operationIds) if (!byId.has(id)) throw new Error(`Prism found no operation ${id} in ${typeof specFile === 'string' ? specFile : 'the spec given'}`);
   // Prism needs its own pino logger (with the `success` level); the sandbox logs nothing per request.
   const logger = createLogger('prism', { level: 'silent' });
   return { prism: createInstance(configFor({ dynamic: false, seed: '' }), { logger }), byId };
@@ -112,7 +113,7 @@ export function asNotImplemented(error: unknown): never {
  * `respond`. `ready` rejects with a MissingPeerError (a ConfigError) when
  * Prism is not installed; `respond` with a 501 that says the same.
  */
-export function createPrismRunner(operationIds: readonly string[], specFile: string = SPEC_FILE): PrismRunner {
+export function createPrismRunner(operationIds: readonly string[], specFile: string | object = SPEC_FILE): PrismRunner {
   let loading: Promise<Loaded> | undefined;
   const loaded = (): Promise<Loaded> => {
     if (!loading) {
