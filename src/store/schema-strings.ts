@@ -122,6 +122,9 @@ function itemName(faker: Faker, subject: string): string {
   return tryFaker(faker, (f) => f.commerce.productName()) ?? faker.animal.petName();
 }
 
+/** Tries of Faker per patterned string: a result may match the pattern yet miss the length bounds. */
+const PATTERN_TRIES = 20;
+
 /** An innermost group as the text of one of its matches: the first alternative, repeated as few times as allowed. */
 function ungroup(_group: string, body: string, quantifier: string | undefined): string {
   const first = body.split('|')[0] ?? '';
@@ -156,9 +159,9 @@ function forFaker(pattern: string): RegExp {
 
 /**
  * A string matching the schema's pattern: Faker's `fromRegExp` tried up to
- * five times, each result checked; then the schema's `example` and `default`
- * if they match. Undefined when none does (lookarounds, backreferences,
- * negated classes Faker cannot meet).
+ * PATTERN_TRIES times, each result checked; then the schema's `example` and
+ * `default` if they match. Undefined when none does (lookarounds,
+ * backreferences, negated classes Faker cannot meet).
  */
 function patterned(schema: Schema, context: StringContext): string | undefined {
   const pattern = patternOf(schema);
@@ -169,7 +172,7 @@ function patterned(schema: Schema, context: StringContext): string | undefined {
   } catch {
     source = undefined;
   }
-  for (let attempt = 0; source && attempt < 5; attempt++) {
+  for (let attempt = 0; source && attempt < PATTERN_TRIES; attempt++) {
     const from = source;
     const made = tryFaker(context.faker, (f) => f.helpers.fromRegExp(from));
     if (made !== undefined && fitsString(schema, made)) return made;

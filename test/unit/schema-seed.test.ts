@@ -187,20 +187,34 @@ describe('the keywords around a value', () => {
     expect(new Set(values.map((v) => v.zip)).size).toBeGreaterThan(20);
   });
 
-  it('end a recursive schema: deep enough, optional children are left out', () => {
-    const tree = {
-      components: {
-        schemas: {
-          Node: {
-            type: 'object',
-            required: ['label'],
-            properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } },
-          },
-        },
-      },
+  it('end a recursive schema: a few levels down, arrays hold their fewest items and optional properties are left out', () => {
+    const node = (required: string[]) => ({
+      type: 'object',
+      required,
+      properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } },
+    });
+    const levels = (value: unknown): number => {
+      const children = (value as { children?: unknown[] }).children ?? [];
+      return 1 + Math.max(0, ...children.map(levels));
     };
-    const values = Array.from({ length: 20 }, (_, i) => sampleValue(tree, '/components/schemas/Node', seededRandom(i)));
-    expect(offSchema(tree, '/components/schemas/Node', values)).toEqual([]);
+    for (const required of [['label'], ['label', 'children']]) {
+      const tree = { components: { schemas: { Node: node(required) } } };
+      const values = Array.from({ length: 20 }, (_, i) => sampleValue(tree, '/components/schemas/Node', seededRandom(i)));
+      expect(offSchema(tree, '/components/schemas/Node', values)).toEqual([]);
+      expect(Math.max(...values.map(levels))).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('merge the enums of allOf into the values both allow', () => {
+    const document = { components: { schemas: { Size: { allOf: [{ type: 'string', enum: ['s', 'm', 'l'] }, { enum: ['m', 'l', 'xl'] }] } } } };
+    const values = new Set(Array.from({ length: 40 }, (_, i) => sampleValue(document, '/components/schemas/Size', seededRandom(i))));
+    expect(values).toEqual(new Set(['m', 'l']));
+  });
+
+  it('draw again when Faker makes a string the pattern takes but the length bounds refuse', () => {
+    const document = doc({ code: { type: 'string', pattern: '^[a-z]{1,6}$', minLength: 4 } }, ['code']);
+    const values = Array.from({ length: 30 }, (_, i) => sampleValue(document, '/components/schemas/Thing', seededRandom(i)));
+    expect(offSchema(document, '/components/schemas/Thing', values)).toEqual([]);
   });
 
   it('refer by snake_case too, and not at all where the ids do not fit the property', () => {
