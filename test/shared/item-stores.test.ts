@@ -233,6 +233,34 @@ describe.each(KINDS)('the $name item store', (kind) => {
     }
   });
 
+  it.runIf(kind.shared)('a reset through one instance is seen by the next read or write through another, seeded afresh', { timeout: 60_000 }, async () => {
+    const [readFirst, writeFirst] = [freshKey(), freshKey()];
+    const second = await kind.open();
+    try {
+      for (const key of [readFirst, writeFirst]) {
+        const space = await spaceOf(backend.items, key);
+        await space.create(ORDERS, { petId: 1 });
+        await space.remove(ORDERS, 1);
+        await space.create(ITEMS, { itemId: U3, name: 'third' });
+        await (await spaceOf(second.items, key)).list(ORDERS);
+        await second.items.drop(key);
+      }
+      const counted = seeder();
+      const afterRead = await spaceOf(backend.items, readFirst, '/api/v2', counted.seed);
+      expect(await ids(afterRead, ORDERS)).toEqual([1, 3, 7]);
+      expect(await ids(afterRead, ITEMS)).toEqual([U1, U2]);
+      expect(counted.calls).toBe(1);
+      const afterWrite = await spaceOf(backend.items, writeFirst, '/api/v2', counted.seed);
+      expect((await afterWrite.create(ORDERS, { petId: 2 })).id).toBe(8);
+      expect(await afterWrite.update(ITEMS, U3, (current) => current)).toBeUndefined();
+      expect(await ids(afterWrite, ORDERS)).toEqual([1, 3, 7, 8]);
+      expect(await ids(await spaceOf(second.items, writeFirst), ORDERS)).toEqual([1, 3, 7, 8]);
+      expect(counted.calls).toBe(2);
+    } finally {
+      await second.close();
+    }
+  });
+
   it.runIf(kind.name === 'file')("keeps each workspace's items in a folder beside the data file, named by its id, never the key", () => {
     const folders = readdirSync(join(fileDir, 'db.items'));
     expect(folders.length).toBeGreaterThan(0);

@@ -1,7 +1,8 @@
 import type pg from 'pg';
-import type { CollectionKey, Item, ItemId, ItemSpace } from '../items/types.js';
+import type { CollectionKey, Item, ItemId, ItemSpace, SeededItems } from '../items/types.js';
 import { inIdOrder, nextIdAfter } from '../memory/items.js';
 import { parseJson, stringifyJson } from '../../kernel/json.js';
+import { StoreFailure } from '../../kernel/store-errors.js';
 import type { UsesInFlight } from '../uses-in-flight.js';
 import { failed, transaction } from './pool.js';
 
@@ -12,6 +13,24 @@ const AT = 'workspace = $1 AND api = $2 AND collection = $3';
 const idText = (id: ItemId): string => JSON.stringify(id);
 const numOf = (id: ItemId): number | null => (typeof id === 'number' ? id : null);
 const itemOf = (row: { json: string }): Item => parseJson(row.json) as Item;
+
+/**
+ * A read of a collection's items (those matching `filter`), with whether
+ * its seeded items are rows yet (`ready`; null when it has no row yet); no
+ * row at all when the space is gone (a reset through any instance).
+ */
+const read = (filter: string) => `SELECT c.next_id IS NOT NULL AS ready, i.json FROM petstore_item_spaces s
+  LEFT JOIN petstore_item_collections c ON c.workspace = s.workspace AND c.api = s.api AND c.collection = $3
+  LEFT JOIN petstore_items i ON c.next_id IS NOT NULL AND i.workspace = s.workspace AND i.api = s.api AND i.collection = $3 ${filter}
+  WHERE s.workspace = $1 AND s.api = $2 ORDER BY i.num, i.seq`;
+const LIST = read('');
+const GET = read('AND i.id = $4');
+
+/** The space's row is gone (its workspace reset through any instance): it is seeded again, and the work tried again. */
+class SpaceGone extends Error {}
+
+/** How often one call seeds its space again before it gives up (503): resets in a row, through other instances. */
+const RESEEDS = 2;
 
 /** A collection's counters, as its locked row holds them. */
 interface Counters {
@@ -27,28 +46,22 @@ interface Counters {
  * transaction, as a pooler in transaction mode needs).
  */
 export class PgItemSpace implements ItemSpace {
-  /** Collections this process knows to be in use in the database (their seeded items made rows). */
-  readonly #ready = new Set<string>();
-
   constructor(
     private readonly pool: pg.Pool,
     private readonly uses: UsesInFlight,
     readonly workspace: string,
     readonly api: string,
+    /** What the space is seeded with again once gone: the seed of the latest `space()` call. */
+    public seed: () => SeededItems,
+    private readonly reseed: (seed: () => SeededItems) => Promise<void>,
   ) {}
 
-  async list(key: CollectionKey): Promise<readonly Item[]> {
-    return this.#read(key, 'Could not list the items', async () => {
-      const { rows } = await this.pool.query<{ json: string }>(`SELECT json FROM petstore_items WHERE ${AT} ORDER BY num, seq`, this.#at(key));
-      return rows.map(itemOf);
-    });
+  list(key: CollectionKey): Promise<readonly Item[]> {
+    return this.#read(key, 'Could not list the items', LIST, this.#at(key));
   }
 
   async get(key: CollectionKey, id: ItemId): Promise<Item | undefined> {
-    return this.#read(key, 'Could not read the item', async () => {
-      const { rows } = await this.pool.query<{ json: string }>(`SELECT json FROM petstore_items WHERE ${AT} AND id = $4`, [...this.#at(key), idText(id)]);
-      return rows[0] && itemOf(rows[0]);
-    });
+    return (await this.#read(key, 'Could not read the item', GET, [...this.#at(key), idText(id)]))[0];
   }
 
   create(key: CollectionKey, item: Item): Promise<Item> {
@@ -91,17 +104,39 @@ export class PgItemSpace implements ItemSpace {
     return [this.workspace, this.api, key.name];
   }
 
-  /** A read, once the collection is known to be in use (made so in a transaction of its own the first time). */
-  async #read<T>(key: CollectionKey, action: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * A read in one statement. A collection whose seeded items are not rows
+   * yet is made so (`#lock`, in a transaction of its own), and a space gone
+   * is seeded again, before the read is made again.
+   */
+  async #read(key: CollectionKey, action: string, sql: string, params: unknown[]): Promise<Item[]> {
     const refused = this.uses.enter();
     if (refused) throw refused;
     try {
-      if (!this.#ready.has(key.name)) await transaction(this.pool, (client) => this.#lock(client, key)).catch(failed(action));
-      this.#ready.add(key.name);
-      return await work().catch(failed(action));
+      for (let reseeds = 0, rounds = 0; ; rounds++) {
+        if (rounds > 2 * RESEEDS + 2) throw new StoreFailure('service_unavailable', `${action}: the workspace was reset meanwhile, more than once. Try again.`);
+        const { rows } = await this.pool.query<{ ready: boolean | null; json: string | null }>(sql, params).catch(failed(action));
+        if (rows[0]?.ready) return rows.flatMap((row) => (row.json === null ? [] : [itemOf({ json: row.json })]));
+        const gone = rows.length === 0 || (await transaction(this.pool, (client) => this.#lock(client, key)).then(() => false, this.#isGone(action)));
+        if (gone) await this.#seedAgain(reseeds++, action);
+      }
     } finally {
       this.uses.leave();
     }
+  }
+
+  /** A rejection handler: true when the space was gone, else the failure as the client is answered. */
+  #isGone(action: string): (error: unknown) => boolean {
+    return (error) => {
+      if (error instanceof SpaceGone) return true;
+      return failed(action)(error);
+    };
+  }
+
+  /** Seeds the gone space again (whichever instance comes first), or gives up after RESEEDS. */
+  async #seedAgain(reseeds: number, action: string): Promise<void> {
+    if (reseeds >= RESEEDS) throw new StoreFailure('service_unavailable', `${action}: the workspace was reset meanwhile, more than once. Try again.`);
+    await this.reseed(this.seed);
   }
 
   /** A write: one transaction that holds the collection's row. `work` may throw (a change refused): nothing is stored. */
@@ -109,20 +144,28 @@ export class PgItemSpace implements ItemSpace {
     const refused = this.uses.enter();
     if (refused) throw refused;
     try {
-      const result = await transaction(this.pool, async (client) => work(client, await this.#lock(client, key))).catch(failed(action));
-      this.#ready.add(key.name);
-      return result;
+      for (let reseeds = 0; ;) {
+        const done = await transaction(this.pool, async (client) => ({ result: await work(client, await this.#lock(client, key)) })).catch(
+          (error: unknown) => (this.#isGone(action)(error), undefined),
+        );
+        if (done) return done.result;
+        await this.#seedAgain(reseeds++, action);
+      }
     } finally {
       this.uses.leave();
     }
   }
 
   /**
-   * Locks the collection's row and returns its counters. On its first use,
+   * Locks the collection's row and returns its counters, the space's row
+   * held too (a reset waits for the transaction; SpaceGone when it came
+   * first). On its first use,
    * the row is made (none was seeded) or its seeded items become rows, in id
    * order, with the next id one more than the largest: as the memory store.
    */
   async #lock(client: pg.PoolClient, key: CollectionKey): Promise<Counters> {
+    const space = await client.query('SELECT 1 FROM petstore_item_spaces WHERE workspace = $1 AND api = $2 FOR SHARE', [this.workspace, this.api]);
+    if (space.rowCount === 0) throw new SpaceGone();
     const select = `SELECT seeded, next_id, next_seq FROM petstore_item_collections WHERE ${AT} FOR UPDATE`;
     let { rows } = await client.query<{ seeded: string | null; next_id: string | null; next_seq: string }>(select, this.#at(key));
     if (!rows[0]) {

@@ -41,7 +41,8 @@ const seedSpace = (pool: pg.Pool, workspace: string, api: string, seed: () => Se
 /** Removes every API's items of a workspace, in one transaction. */
 const dropWorkspace = (pool: pg.Pool, workspace: string): Promise<void> =>
   transaction(pool, async (client) => {
-    for (const table of ['petstore_items', 'petstore_item_collections', 'petstore_item_spaces'])
+    // The spaces first: a write under way holds its space's row, and its item goes with the rest once it committed.
+    for (const table of ['petstore_item_spaces', 'petstore_item_collections', 'petstore_items'])
       await client.query(`DELETE FROM ${table} WHERE workspace = $1`, [workspace]);
   }).catch(failed("Could not remove the workspace's items"));
 
@@ -50,8 +51,8 @@ const dropWorkspace = (pool: pg.Pool, workspace: string): Promise<void> =>
  * API base path, shared by every instance on the database. A space is
  * seeded in one transaction on its first use by any instance: instances
  * racing to seed it wait on its row, and all but one find it made (ON
- * CONFLICT DO NOTHING). Spaces known to exist are remembered by this
- * instance until it drops them.
+ * CONFLICT DO NOTHING). A space reset through any instance is found gone
+ * by the next read or write through any other, and seeded again there.
  */
 export function createPgItemStore({ pool, idOf }: PgItemStoreOptions): ItemStore {
   const uses = new UsesInFlight();
@@ -61,14 +62,17 @@ export function createPgItemStore({ pool, idOf }: PgItemStoreOptions): ItemStore
     space(api, key, seed) {
       const workspace = idOf(key);
       const space = known.get(workspace)?.get(api);
-      if (space) return space;
+      if (space) {
+        space.seed = seed;
+        return space;
+      }
       const name = JSON.stringify([workspace, api]);
       let open = opening.get(name);
       if (!open) {
         open = within(uses, () => seedSpace(pool, workspace, api, seed)).then(() => {
           let byApi = known.get(workspace);
           if (!byApi) known.set(workspace, (byApi = new Map()));
-          const made = byApi.get(api) ?? new PgItemSpace(pool, uses, workspace, api);
+          const made = byApi.get(api) ?? new PgItemSpace(pool, uses, workspace, api, seed, (again) => seedSpace(pool, workspace, api, again));
           byApi.set(api, made);
           return made;
         });

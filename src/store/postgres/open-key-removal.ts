@@ -35,9 +35,9 @@ const REMOVE = [
   `WITH gone AS (DELETE FROM petstore_journal WHERE workspace = ANY($1::text[]) RETURNING bytes)
    UPDATE petstore_journal_total SET bytes = bytes - (SELECT coalesce(sum(bytes), 0) FROM gone)`,
   'DELETE FROM petstore_coverage WHERE workspace = ANY($1::text[])',
-  'DELETE FROM petstore_items WHERE workspace = ANY($1::text[])',
-  'DELETE FROM petstore_item_collections WHERE workspace = ANY($1::text[])',
   'DELETE FROM petstore_item_spaces WHERE workspace = ANY($1::text[])',
+  'DELETE FROM petstore_item_collections WHERE workspace = ANY($1::text[])',
+  'DELETE FROM petstore_items WHERE workspace = ANY($1::text[])',
   // Every instance reads the faults again at its next request.
   `WITH gone AS (DELETE FROM petstore_faults WHERE workspace = ANY($1::text[]) RETURNING id)
    UPDATE petstore_state SET faults_version = faults_version + 1 WHERE EXISTS (SELECT 1 FROM gone)`,
