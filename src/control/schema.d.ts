@@ -1025,21 +1025,19 @@ export interface components {
             /** @description Longest delay, ms; at least `min`. */
             max: number;
         };
-        /** @description A delay and/or a forced error on one operation. `status` must be one the operation documents as an error (listPets 400, 401; createPet 400, 401; getPet 401, 404) or an outage (500, 502, 503, 504). */
+        /** @description A delay and/or a forced error on one operation. `status` must be one the operation documents as an error (the Pet Store's listPets 400, 401; createPet 400, 401; getPet 401, 404) or an outage (500, 502, 503, 504). */
         FaultInput: {
             /**
-             * @description The operation of the Pet Store interface.
+             * @description An operation of a spec the sandbox serves: the Pet Store's listPets, createPet or getPet, or any operationId of a spec given with --spec (GET /operations lists them).
              * @example listPets
-             * @enum {string}
              */
-            operationId: "listPets" | "createPet" | "getPet";
+            operationId: string;
             latencyMs?: components["schemas"]["Latency"];
             /**
-             * @description Error status answered instead of the operation.
+             * @description Error status answered instead of the operation: one it documents as an error, or an outage (500, 502, 503, 504).
              * @example 503
-             * @enum {integer}
              */
-            status?: 400 | 401 | 404 | 500 | 502 | 503 | 504;
+            status?: number;
             /**
              * @description Applies to the next `count` matching requests, then is removed; default forever.
              * @example 2
@@ -1059,18 +1057,16 @@ export interface components {
              */
             id: number;
             /**
-             * @description The operation of the Pet Store interface.
+             * @description An operation of a spec the sandbox serves: the Pet Store's listPets, createPet or getPet, or any operationId of a spec given with --spec (GET /operations lists them).
              * @example listPets
-             * @enum {string}
              */
-            operationId: "listPets" | "createPet" | "getPet";
+            operationId: string;
             latencyMs?: components["schemas"]["Latency"];
             /**
-             * @description Error status answered instead of the operation.
+             * @description Error status answered instead of the operation: one it documents as an error, or an outage (500, 502, 503, 504).
              * @example 503
-             * @enum {integer}
              */
-            status?: 400 | 401 | 404 | 500 | 502 | 503 | 504;
+            status?: number;
             /**
              * @description Matching requests it applies to in all, then it is removed.
              * @example 2

@@ -1,6 +1,7 @@
 import type { Config, Mode } from '../config/load.js';
 import { createEngine, type ClosableEngine, type ServedApi } from './engine.js';
 import { conventionalApi } from './conventional-api.js';
+import { servedOperations } from '../openapi/served-spec.js';
 import { createControlPlane } from '../control/plane.js';
 import type { Interceptor, ModeHandler, V1Exchange } from '../kernel/operation.js';
 import { createV1Pipeline } from '../v1/pipeline.js';
@@ -144,7 +145,7 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     faults,
     ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
     checkPet: validators.schema('/components/schemas/Pet', 'record'),
-    operations: spec.operations,
+    operations: servedOperations(parts.apis ?? [{ spec }]),
     version: parts.version,
     startedAt: parts.startedAt,
     prepareMode: parts.prepareMode,

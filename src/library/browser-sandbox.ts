@@ -5,7 +5,7 @@ import type { Mode } from '../config/modes.js';
 import { createControlClient } from '../control/client.js';
 import { checkRoutes } from '../control/request-checks.js';
 import { responseCheckerOf } from '../store/journal/capture.js';
-import { checkBases, servedSpecOf, type ServedSpec } from '../openapi/served-spec.js';
+import { checkBases, servedOperations, servedSpecOf, type ServedSpec } from '../openapi/served-spec.js';
 import { ConfigError } from '../config/error.js';
 import { specSources } from './option-values.js';
 import type { Spec } from '../openapi/spec.js';
@@ -119,7 +119,7 @@ export async function createBrowserSandbox(options: BrowserSandboxOptions = {}):
     config,
     logger: silentLogger,
     checkResponse: responseCheckerOf(apis ?? [{ spec, validators }]),
-    operations: spec.operations,
+    operations: servedOperations(apis ?? [{ spec }]),
     ...(storage ? { secret: storage.secret, keep: (workspaces) => new PersistedWorkspaces(workspaces, storage) } : {}),
   });
   const { engine } = assembleEngine({

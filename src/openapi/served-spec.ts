@@ -6,7 +6,7 @@
  * recognised as such. No file is read here: the browser serves documents.
  */
 import { basePathOf } from './base-path.js';
-import { indexSpec, type Spec } from './spec.js';
+import { indexSpec, type OperationSpec, type Spec } from './spec.js';
 import { createValidators, type Validators } from './validate.js';
 
 type Json = Record<string, unknown>;
@@ -81,4 +81,16 @@ export function documentBases(sources: readonly unknown[]): string[] {
       return [];
     }
   });
+}
+
+/**
+ * Every operation of the specs served, by `operationId`: what a fault may
+ * name, what the coverage report counts. An id two specs share is the
+ * first's (the same operation in two versions, usually).
+ */
+export function servedOperations(specs: readonly { spec: Spec }[]): ReadonlyMap<string, OperationSpec> {
+  if (specs.length === 1) return (specs[0] as { spec: Spec }).spec.operations;
+  const operations = new Map<string, OperationSpec>();
+  for (const { spec } of specs) for (const [id, op] of spec.operations) if (!operations.has(id)) operations.set(id, op);
+  return operations;
 }

@@ -16,6 +16,7 @@ import type { Spec } from '../openapi/spec.js';
 import { loadSpec } from '../openapi/load-spec.js';
 import { loadControlSpec } from './control-spec.js';
 import { loadServedSpecs, type ServedSpec } from './served-specs.js';
+import { servedOperations } from '../openapi/served-spec.js';
 import { apiPartsOf } from './api-parts.js';
 import type { ApiParts } from '../engine/assemble.js';
 import { fixtureFiles } from './fixture-files.js';
@@ -95,9 +96,10 @@ function openBackend(
     return issues.length ? [formatIssues(issues)] : [];
   };
   const checkResponse = responseCheckerOf(served ?? [{ spec, validators }]);
-  if (config.postgresUrl !== undefined) return openPostgresBackend({ config, url: config.postgresUrl, logger, checkResponse, operations: spec.operations });
-  if (config.memory) return Promise.resolve(openMemoryBackend({ config, logger, checkResponse, operations: spec.operations, ...(secret ? { secret } : {}) }));
-  return openFileBackend({ config, logger, checkPet: check, checkResponse, operations: spec.operations, maxOpen });
+  const operations = servedOperations(served ?? [{ spec }]);
+  if (config.postgresUrl !== undefined) return openPostgresBackend({ config, url: config.postgresUrl, logger, checkResponse, operations });
+  if (config.memory) return Promise.resolve(openMemoryBackend({ config, logger, checkResponse, operations, ...(secret ? { secret } : {}) }));
+  return openFileBackend({ config, logger, checkPet: check, checkResponse, operations, maxOpen });
 }
 
 interface Parts {

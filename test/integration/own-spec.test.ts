@@ -124,3 +124,32 @@ describe('apart', { timeout: 60_000 }, () => {
     expect(items).toHaveLength(5);
   });
 });
+
+describe('the QA tools, with any spec', { timeout: 60_000 }, () => {
+  const control = (path: string, init: RequestInit = {}) =>
+    fetch(`${sandbox.origin}/__sandbox${path}`, {
+      ...init,
+      headers: { authorization: 'Bearer sandbox-admin', 'x-sandbox-key': 'sandbox-key', 'content-type': 'application/json', ...init.headers },
+    });
+
+  it("forces a fault by any spec's operationId, answered in that spec's error shape", async () => {
+    const added = await control('/faults', { method: 'POST', body: JSON.stringify({ operationId: 'listItems', status: 503, count: 1 }) });
+    expect(added.status).toBe(201);
+    const failed = await v2.send('/items', { apiKey: 'sandbox-key' });
+    expect(failed.status).toBe(503);
+    expect(Object.keys(failed.body).sort()).toEqual(['detail', 'error']);
+    expect((await v2.send('/items', { apiKey: 'sandbox-key' })).status).toBe(200);
+  });
+
+  it("journals and counts each spec's operations", async () => {
+    await v1.send('/store/orders?limit=1');
+    const journal = (await (await control('/journal?limit=200')).json()) as { entries: { operationId: string | null; url: string }[] };
+    const ids = new Set(journal.entries.map((e) => e.operationId));
+    expect(ids).toContain('listOrders');
+    expect(ids).toContain('listItems');
+    const coverage = (await (await control('/coverage')).json()) as { operations: { operationId: string; requests: number }[] };
+    const counted = new Map(coverage.operations.map((op) => [op.operationId, op.requests]));
+    expect(counted.get('listOrders')).toBeGreaterThan(0);
+    expect(counted.get('createItem')).toBeGreaterThan(0);
+  });
+});
