@@ -1,3 +1,4 @@
+import type { ItemStore } from '../store/items/types.js';
 import type { BackendKind, CheckpointStore, FaultStore, JournalStore, ModeStore, WorkspaceStore } from '../store/backend.js';
 import type { FixtureSource } from './fixtures.js';
 import type { Config, Mode } from '../config/load.js';
@@ -28,6 +29,8 @@ export interface ControlDeps {
   fixtures: FixtureSource;
   /** The interface's operations, by operationId: what a fault may name and force. */
   operations: ReadonlyMap<string, OperationSpec>;
+  /** The items of the specs served by convention (`--spec`): a reset forgets a workspace's, to be seeded afresh. */
+  items?: ItemStore | undefined;
   version: string;
   startedAt: number;
   /** Makes a mode ready to answer (Prism loads on first use); awaited before a switch takes effect. */

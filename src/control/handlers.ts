@@ -59,6 +59,8 @@ function dataHandlers({
       const { pets, nextId } = resetSet(options);
       await beforeWrite(signal);
       await workspaces.use(k, (store) => store.replace(pets, nextId));
+      // The items of every spec served by convention start again from their seed too.
+      await deps.items?.drop(k);
       return summary(k);
     },
     loadFixture: async ({ key, body, signal }) => {

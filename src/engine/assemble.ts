@@ -146,6 +146,7 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
     checkPet: validators.schema('/components/schemas/Pet', 'record'),
     operations: servedOperations(parts.apis ?? [{ spec }]),
+    ...(parts.apis?.some((api) => !api.embedded) ? { items: backend.items } : {}),
     version: parts.version,
     startedAt: parts.startedAt,
     prepareMode: parts.prepareMode,

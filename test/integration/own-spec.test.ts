@@ -152,4 +152,12 @@ describe('the QA tools, with any spec', { timeout: 60_000 }, () => {
     expect(counted.get('listOrders')).toBeGreaterThan(0);
     expect(counted.get('createItem')).toBeGreaterThan(0);
   });
+
+  it("reset seeds every spec's items afresh", async () => {
+    await v2.send('/items', { apiKey: 'sandbox-key', json: { name: 'Brush', sku: 'BRU-0001', category: 'paint' } });
+    expect(((await v2.send('/items?limit=50', { apiKey: 'sandbox-key' })).body as unknown[]).length).toBeGreaterThan(5);
+    expect((await control('/reset', { method: 'POST', body: '{}' })).status).toBe(200);
+    expect((await v2.send('/items?limit=50', { apiKey: 'sandbox-key' })).body).toHaveLength(5);
+    expect((await v1.send('/store/orders?limit=50')).body).toHaveLength(5);
+  });
 });
