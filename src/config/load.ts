@@ -19,10 +19,16 @@ const looksLikeAFlag = (value: string): boolean => value.length > 1 && value.sta
  * it found is judged here, so that a mistake is said in the command line's
  * words (with the nearest flag for a mistyped one), never in the parser's.
  */
-function parse(argv: readonly string[], commandOptions: OptionTypes): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
+function parse(
+  argv: readonly string[],
+  commandOptions: OptionTypes,
+): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
   const options: OptionTypes = {
     ...Object.fromEntries(
-      Object.entries(OPTIONS).map(([k, o]) => [k, { type: 'flag' in o ? ('boolean' as const) : ('string' as const), ...('multiple' in o ? { multiple: true } : {}) }]),
+      Object.entries(OPTIONS).map(([k, o]) => [
+        k,
+        { type: 'flag' in o ? ('boolean' as const) : ('string' as const), ...('multiple' in o ? { multiple: true } : {}) },
+      ]),
     ),
     ...commandOptions,
     help: { type: 'boolean', short: 'h' },

@@ -27,7 +27,10 @@ export function specsConfigOf(
   named: string,
   resolve: (path: string) => string,
 ): SpecsConfig {
-  const raw = Array.isArray(given) ? given : typeof given === 'string' ? [given] : (fromEnv ?? '').split(',');
+  const raw =
+    Array.isArray(given) ? given
+    : typeof given === 'string' ? [given]
+    : (fromEnv ?? '').split(',');
   const files = raw.map((file) => file.trim()).filter(Boolean);
   if (given !== undefined && files.length === 0) throw new ConfigError(`${named} needs a file`);
   const specs = files.map((file) => resolve(file));

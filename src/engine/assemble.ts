@@ -1,5 +1,8 @@
 import type { Config, Mode } from '../config/load.js';
 import { createEngine, type ClosableEngine, type ServedApi } from './engine.js';
+import type { ApiParts } from './engine-types.js';
+
+export type { ApiParts } from './engine-types.js';
 import { conventionalApi } from './conventional-api.js';
 import { servedOperations } from '../openapi/served-spec.js';
 import { createControlPlane } from '../control/plane.js';
@@ -46,22 +49,6 @@ export interface EngineParts {
   passThrough?: PassThroughMode | undefined;
   /** The APIs served (`--spec`), each under its base path; absent: the Pet Store alone, at `/v1`. */
   apis?: readonly ApiParts[] | undefined;
-}
-
-/**
- * An API the sandbox serves from a spec: the Pet Store's own engine when the
- * spec is the embedded one (`embedded`), else state by convention
- * (`engine/conventional-api.ts`).
- */
-export interface ApiParts {
-  base: string;
-  spec: Spec;
-  validators: Validators;
-  embedded: boolean;
-  /** Handlers of the modes beyond `stateful` for this spec (Prism's, on Node). */
-  modes: Partial<Record<Mode, ModeHandler>>;
-  /** The `Prefer` interceptor of this spec. */
-  prefer: Interceptor;
 }
 
 /** The engine assembled, and the reporting its events feed (the Node server reports its pages and refused connections there too). */

@@ -18,7 +18,7 @@ import type { OperationSpec, Spec } from '../openapi/spec.js';
 import type { Backend } from '../store/backend.js';
 import { seedCollections } from '../store/schema-seed.js';
 import type { V1PipelineDeps } from '../v1/pipeline.js';
-import type { ApiParts } from './assemble.js';
+import type { ApiParts } from './engine-types.js';
 
 /** The workspace of a request to an open operation that sends no key: one for every such caller, per API. */
 export const ANONYMOUS_KEY = 'anonymous';
@@ -59,11 +59,7 @@ function specAccess(spec: Spec, config: Pick<Config, 'apiKeys' | 'openKeys'>): A
 }
 
 /** The pipeline's parts of an API served by convention: its modes (stateful by convention), access, errors, and headers. */
-export function conventionalApi(
-  api: ApiParts,
-  backend: Backend,
-  config: Config,
-): Pick<V1PipelineDeps, 'modes' | 'access' | 'shapeError' | 'headersOf'> {
+export function conventionalApi(api: ApiParts, backend: Backend, config: Config): Pick<V1PipelineDeps, 'modes' | 'access' | 'shapeError' | 'headersOf'> {
   const { spec, validators } = api;
   const model = inferApi(spec);
   const collections = model.collections.map(({ name, idField, idKind, itemSchema }) => ({ name, idField, idKind, schemaPointer: itemSchema }));

@@ -4,6 +4,10 @@ import type { ControlPlane } from '../control/plane.js';
 import type { AnsweredRequest, V1Exchange } from '../kernel/operation.js';
 import type { EngineRequest, EngineResponse } from '../kernel/types.js';
 import type { V1Pipeline } from '../v1/pipeline.js';
+import type { Mode } from '../config/modes.js';
+import type { Interceptor, ModeHandler } from '../kernel/operation.js';
+import type { Spec } from '../openapi/spec.js';
+import type { Validators } from '../openapi/validate.js';
 import type { ExposureConfig } from './exposure-gate.js';
 
 /** What the dispatcher announces, once per request, when its answer is made: the journal, the request log and the metrics listen. */
@@ -54,4 +58,20 @@ export interface EngineDeps {
   onUnexpected?: ((error: unknown, request: { method: string; url: string }) => void) | undefined;
   /** What `close()` aborts; the pipeline and the control plane hold its signal. Default one of the engine's own. */
   closing?: AbortController | undefined;
+}
+
+/**
+ * An API the sandbox serves from a spec: the Pet Store's own engine when the
+ * spec is the embedded one (`embedded`), else state by convention
+ * (`engine/conventional-api.ts`).
+ */
+export interface ApiParts {
+  base: string;
+  spec: Spec;
+  validators: Validators;
+  embedded: boolean;
+  /** Handlers of the modes beyond `stateful` for this spec (Prism's, on Node). */
+  modes: Partial<Record<Mode, ModeHandler>>;
+  /** The `Prefer` interceptor of this spec. */
+  prefer: Interceptor;
 }

@@ -34,7 +34,10 @@ export function createEngine({ config, apis, control, events, onUnexpected, clos
   const cors = createCors(config);
   const apiOf = apiFinder(apis);
   const bases = apis.map((api) => api.base);
-  const servedUnder = bases.length === 1 && bases[0] === '/v1' ? 'The Pet Store interface is served under /v1.' : `The APIs are served under ${bases.map((b) => b || '/').join(', ')}.`;
+  const servedUnder =
+    bases.length === 1 && bases[0] === '/v1' ?
+      'The Pet Store interface is served under /v1.'
+    : `The APIs are served under ${bases.map((b) => b || '/').join(', ')}.`;
   const gate = createGate(config);
   const allows = (origin: string) => config.corsOrigins === '*' || config.corsOrigins.includes(origin);
   // A listener that throws is logged; the answer stands, and is never made a second time.

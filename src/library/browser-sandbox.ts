@@ -79,7 +79,8 @@ function servedDocuments(spec: BrowserSandboxOptions['spec'], embedded: Spec): S
   const sources = specSources(spec);
   if (sources.length === 0) return undefined;
   const served = sources.map((source, i) => {
-    if (typeof source === 'string') throw new ConfigError(`spec: a sandbox in a browser reads no file ('${source}'): give the spec as an object (its YAML parsed)`);
+    if (typeof source === 'string')
+      throw new ConfigError(`spec: a sandbox in a browser reads no file ('${source}'): give the spec as an object (its YAML parsed)`);
     const document = source as Record<string, unknown>;
     const title = (document.info as { title?: unknown } | undefined)?.title;
     const name = typeof title === 'string' ? `'${title}' (spec ${i + 1})` : `spec ${i + 1}`;

@@ -57,7 +57,9 @@ export type SpecDocument = Readonly<Record<string, unknown>>;
 
 /** The specs of a `spec` option, in order: files and documents. */
 export const specSources = (spec: CreateSandboxOptions['spec']): (string | SpecDocument)[] =>
-  spec === undefined ? [] : Array.isArray(spec) ? [...(spec as (string | SpecDocument)[])] : [spec as string | SpecDocument];
+  spec === undefined ? []
+  : Array.isArray(spec) ? [...(spec as (string | SpecDocument)[])]
+  : [spec as string | SpecDocument];
 
 /** The options of their own, by the flag each stands for. */
 const OWN = {

@@ -51,7 +51,12 @@ export function loadServedSpecs(sources: readonly SpecSource[]): ServedSpec[] | 
   const served = sources.map((source, i) => {
     const file = typeof source === 'string' ? source : nameOf(source, i);
     try {
-      return servedSpecOf(typeof source === 'string' ? file : `spec-${i + 1}`, source, (typeof source === 'string' ? readDocument(source) : source) as Record<string, unknown>, embedded);
+      return servedSpecOf(
+        typeof source === 'string' ? file : `spec-${i + 1}`,
+        source,
+        (typeof source === 'string' ? readDocument(source) : source) as Record<string, unknown>,
+        embedded,
+      );
     } catch (error) {
       throw new ConfigError(`cannot serve the spec ${file}: ${problemOf(error)}`);
     }

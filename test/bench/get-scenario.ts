@@ -5,10 +5,15 @@
  * off and on: what the log costs.
  */
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { compareBin, compareLabel } from './options.js';
 import { startBare, startBaseline, startSandbox, type ServerProcess } from './processes.js';
 import { ratioTarget, roundRatioOf, rowsOf, rpsOf, type Row, type Target } from './report.js';
 import { compare, type BenchOptions } from './scenarios.js';
+
+/** The Pet Store 1.1 with its orders, a spec the sandbox serves by convention. */
+const PETSTORE_11 = fileURLToPath(new URL('../specs/petstore-1.1.yaml', import.meta.url));
+const INFERRED = 'sandbox --spec petstore-1.1.yaml (by convention)';
 
 /** The running servers the scenario measures the sandbox beside (the run's own). */
 export interface GetContext {
@@ -54,6 +59,14 @@ export async function getResults({ opts, work, sandbox, prism, pg }: GetContext)
       ),
     );
   await Promise.all([express.stop(), bare.stop(), prebuilt.stop(), before?.stop()]);
+  // The same list, served from a spec by convention (`--spec`, the Pet Store 1.1: /v1/pets is an inferred collection).
+  const inferred = await startSandbox(join(work, 'inferred', 'db.json'), 50, 'sandbox --spec', undefined, true, ['--spec', PETSTORE_11]);
+  const byConvention = [
+    { label: 'sandbox', server: sandbox },
+    { label: INFERRED, server: inferred },
+  ];
+  rows.push(...rowsOf('GET /v1/pets, c50, by convention', await compare(opts, byConvention, { path: '/pets', connections: 50 })));
+  await inferred.stop();
   console.log('GET /v1/pets, request log off and on');
   const quiet = await startSandbox(join(work, 'quiet', 'db.json'), 50, 'sandbox, request log off', undefined, false);
   const logging = [
@@ -66,6 +79,12 @@ export async function getResults({ opts, work, sandbox, prism, pg }: GetContext)
     ratioTarget('stateful GET /v1/pets vs minimal Express', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'express'), 0.8),
     ratioTarget('stateful GET /v1/pets vs Prism', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'prism'), 4),
     ...(pg ? [ratioTarget('PostgreSQL GET /v1/pets vs Prism', rps('GET /v1/pets, c10', pg.label), rps('GET /v1/pets, c10', 'prism'), 1.5)] : []),
+    ratioTarget(
+      'GET list of a spec-inferred collection vs the Pet Store\'s own, c50',
+      rps('GET /v1/pets, c50, by convention', INFERRED),
+      rps('GET /v1/pets, c50, by convention', 'sandbox'),
+      0.5,
+    ),
     ratioTarget('GET /v1/pets c50 vs bare node:http', rps('GET /v1/pets, c50', 'sandbox'), rps('GET /v1/pets, c50', 'node:http'), 0.85),
     ratioTarget(
       'GET /v1/pets c50, request log on vs off',

@@ -66,9 +66,12 @@ describe('petstore-sandbox mcp', { timeout: 60_000 }, () => {
     const schema = (name: string) => tools.find((t) => t.name === name)?.inputSchema as { properties: Record<string, unknown>; required?: string[] };
     // The control spec's own enums and bounds, reached through its $refs (FaultInput, Mode, the interface's Pet).
     const control = (await fetch(`${sb.origin}/docs/sandbox-control.json`).then((r) => r.json())) as {
-      components: { schemas: Record<string, { properties: Record<string, { enum?: unknown[] }>; enum?: unknown[] }> };
+      components: { schemas: Record<string, { properties: Record<string, { type?: string; minLength?: number }>; enum?: unknown[] }> };
     };
-    expect(schema('add_fault').properties.operationId).toMatchObject({ enum: control.components.schemas.FaultInput?.properties.operationId?.enum });
+    // Any served spec's operationId: a non-empty string, as the control spec says (the sandbox then checks it against the specs served).
+    const { type, minLength } = control.components.schemas.FaultInput?.properties.operationId ?? {};
+    expect([type, minLength]).toEqual(['string', 1]);
+    expect(schema('add_fault').properties.operationId).toMatchObject({ type, minLength });
     expect(schema('add_fault').required).toEqual(['operationId']);
     expect(schema('set_mode').properties.mode).toMatchObject({ enum: control.components.schemas.Mode?.enum });
     expect(schema('load_fixture').properties.pets).toMatchObject({ items: { required: ['id', 'name', 'categoryId'] } });

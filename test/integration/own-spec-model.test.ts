@@ -46,7 +46,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constantFrom('read' as const, 'delete' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('replace' as const), pick: fc.nat(), item: newItem }),
   fc.record({ kind: fc.constant('patch' as const), pick: fc.nat(), patch }),
-  fc.record({ kind: fc.constant('list' as const), category: fc.option(fc.constantFrom(...CATEGORIES), { nil: undefined }), limit: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant(50)) }),
+  fc.record({
+    kind: fc.constant('list' as const),
+    category: fc.option(fc.constantFrom(...CATEGORIES), { nil: undefined }),
+    limit: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant(50)),
+  }),
 );
 
 /** The conventions' merge: `null` removes, anything else replaces. */

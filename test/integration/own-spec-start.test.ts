@@ -17,8 +17,16 @@ const REFUSED: [string, string[], RegExp][] = [
   ['a reference to nothing', [BROKEN_REF], /^petstore-sandbox: cannot serve the spec .*broken-ref\.yaml: .*#\/components\/schemas\/Thing.*\n$/],
   ['not YAML', [BROKEN_YAML], /^petstore-sandbox: cannot serve the spec .*broken-yaml\.yaml: not valid YAML or JSON: .*\n$/],
   ['a missing file', ['nowhere.yaml'], /^petstore-sandbox: cannot serve the spec .*nowhere\.yaml: no such file\n$/],
-  ['no OpenAPI 3.0', [join(import.meta.dirname, '../../package.json')], /^petstore-sandbox: cannot serve the spec .*package\.json: not an OpenAPI 3\.0 document \(it has no openapi field\)\n$/],
-  ['two specs under /v1', [PETSTORE_11, EMBEDDED], /^petstore-sandbox: the specs .*petstore-1\.1\.yaml and .*openapi\.yaml are both served under \/v1: give each its own servers URL\n$/],
+  [
+    'no OpenAPI 3.0',
+    [join(import.meta.dirname, '../../package.json')],
+    /^petstore-sandbox: cannot serve the spec .*package\.json: not an OpenAPI 3\.0 document \(it has no openapi field\)\n$/,
+  ],
+  [
+    'two specs under /v1',
+    [PETSTORE_11, EMBEDDED],
+    /^petstore-sandbox: the specs .*petstore-1\.1\.yaml and .*openapi\.yaml are both served under \/v1: give each its own servers URL\n$/,
+  ],
 ];
 
 describe.concurrent('a spec that cannot be served', { timeout: 240_000 }, () => {

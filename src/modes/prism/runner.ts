@@ -84,7 +84,8 @@ async function load(specFile: string | object, operationIds: readonly string[]):
   // A document given as an object is Prism's to resolve: a copy, so that the sandbox's own is never changed.
   const operations = await getHttpOperationsFromSpec(typeof specFile === 'string' ? specFile : structuredClone(specFile));
   const byId = new Map(operations.flatMap((op) => (op.iid ? [[op.iid, op] as const] : [])));
-  for (const id of operationIds) if (!byId.has(id)) throw new Error(`Prism found no operation ${id} in ${typeof specFile === 'string' ? specFile : 'the spec given'}`);
+  for (const id of operationIds)
+    if (!byId.has(id)) throw new Error(`Prism found no operation ${id} in ${typeof specFile === 'string' ? specFile : 'the spec given'}`);
   // Prism needs its own pino logger (with the `success` level); the sandbox logs nothing per request.
   const logger = createLogger('prism', { level: 'silent' });
   return { prism: createInstance(configFor({ dynamic: false, seed: '' }), { logger }), byId };
