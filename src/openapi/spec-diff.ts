@@ -190,7 +190,7 @@ export function diffSpecs(before: Json, after: Json): SpecDiff {
       ...requestBodyChanges(docs, old, now),
       ...responseChanges(docs, old, now),
     ];
-    changes.push(...found.map((change) => ({ ...change, ...of(now) })));
+    changes.push(...found.map((change) => ({ ...of(now), ...change })));
   }
   for (const [key, now] of newOps)
     if (!oldOps.has(key)) changes.push({ breaking: false, kind: 'operation-added', ...of(now), where: 'operation', what: 'added' });
