@@ -79,8 +79,16 @@ function enumChanges(before: Json, after: Json, direction: Direction, at: string
   return changes;
 }
 
+/** What a comparison carries down: the two documents, the direction, and the pairs of `$ref`s already compared. */
+interface Walk {
+  doc: { before: Json; after: Json };
+  direction: Direction;
+  seen: Set<string>;
+}
+
 /** The changes of the properties two object schemas share, add or drop. */
-function propertyChanges(doc: { before: Json; after: Json }, before: Json, after: Json, direction: Direction, at: string, depth: number): SchemaChange[] {
+function propertyChanges(walk: Walk, before: Json, after: Json, at: string, depth: number): SchemaChange[] {
+  const { direction } = walk;
   const oldProps = (before.properties ?? {}) as Json;
   const newProps = (after.properties ?? {}) as Json;
   const oldRequired = new Set((before.required ?? []) as string[]);
@@ -98,7 +106,7 @@ function propertyChanges(doc: { before: Json; after: Json }, before: Json, after
       changes.push({ breaking: direction === 'response', kind: 'field-optional', field: where, what: `field \`${name}\` no longer required` });
     if (!oldRequired.has(name) && newRequired.has(name))
       changes.push({ breaking: direction === 'request', kind: 'field-required', field: where, what: `field \`${name}\` now required` });
-    changes.push(...schemaChanges(doc, oldProps[name], newProps[name], direction, where, depth + 1));
+    changes.push(...compare(walk, oldProps[name], newProps[name], where, depth + 1));
   }
   for (const name of Object.keys(newProps)) {
     if (name in oldProps) continue;
@@ -110,21 +118,19 @@ function propertyChanges(doc: { before: Json; after: Json }, before: Json, after
   return changes;
 }
 
-/**
- * The changes from `before` to `after` (schemas of the two documents, `$ref`s
- * and `allOf` followed) that a client sending (`request`) or reading
- * (`response`) the data meets. `at` names the field compared.
- */
-export function schemaChanges(
-  doc: { before: Json; after: Json },
-  rawBefore: unknown,
-  rawAfter: unknown,
-  direction: Direction,
-  at = '',
-  depth = 0,
-): SchemaChange[] {
-  // A recursive schema (a tree of nodes) is compared to a depth no real payload reaches.
-  if (depth > 16) return [];
+/** The `$ref`s of two schemas compared, as one key; undefined when neither is one. */
+function refPair(before: unknown, after: unknown): string | undefined {
+  const ref = (schema: unknown) => (schema && typeof schema === 'object' ? (schema as Json).$ref : undefined);
+  const [b, a] = [ref(before), ref(after)];
+  return typeof b === 'string' || typeof a === 'string' ? `${String(b)} ${String(a)}` : undefined;
+}
+
+function compare(walk: Walk, rawBefore: unknown, rawAfter: unknown, at: string, depth: number): SchemaChange[] {
+  const { doc, direction } = walk;
+  // A pair of $refs is compared once: a recursive schema (a tree of nodes) ends, and a schema met twice is reported once.
+  const pair = refPair(rawBefore, rawAfter);
+  if (depth > 32 || (pair !== undefined && walk.seen.has(pair))) return [];
+  if (pair !== undefined) walk.seen.add(pair);
   const before = flatten(doc.before, rawBefore);
   const after = flatten(doc.after, rawAfter);
   if (!typeCompatible(before.type, after.type, direction)) {
@@ -132,8 +138,17 @@ export function schemaChanges(
     return [{ breaking: true, kind: 'type-changed', field: at, what }];
   }
   const changes = enumChanges(before, after, direction, at);
-  changes.push(...propertyChanges(doc, before, after, direction, at, depth));
+  changes.push(...propertyChanges(walk, before, after, at, depth));
   if (before.items !== undefined && after.items !== undefined)
-    changes.push(...schemaChanges(doc, before.items, after.items, direction, at === '' ? '[]' : `${at}[]`, depth + 1));
+    changes.push(...compare(walk, before.items, after.items, at === '' ? '[]' : `${at}[]`, depth + 1));
   return changes;
+}
+
+/**
+ * The changes from `before` to `after` (schemas of the two documents, `$ref`s
+ * and `allOf` followed) that a client sending (`request`) or reading
+ * (`response`) the data meets; each names the field it is in.
+ */
+export function schemaChanges(doc: { before: Json; after: Json }, before: unknown, after: unknown, direction: Direction): SchemaChange[] {
+  return compare({ doc, direction, seen: new Set() }, before, after, '', 0);
 }

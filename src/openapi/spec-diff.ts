@@ -4,14 +4,23 @@
  * new one: operations, parameters, request bodies, responses and security,
  * compared per operation (docs/spec-diff.md says what breaks, and why).
  */
-import { pointAt, schemaChanges, type Direction } from './schema-diff.js';
+import { pointAt, schemaChanges, type Direction, type SchemaChange } from './schema-diff.js';
 
 type Json = Record<string, unknown>;
+
+/** What a change is, for a program reading the report (docs/spec-diff.md lists them). */
+export type SpecChangeKind =
+  | SchemaChange['kind']
+  | `operation-${'removed' | 'added' | 'deprecated'}`
+  | `parameter-${'removed' | 'required' | 'added'}`
+  | `body-${'added' | 'removed' | 'required'}`
+  | `status-${'removed' | 'added'}`
+  | `security-${'added' | 'relaxed'}`;
 
 /** One change of one operation: `where` in it (a parameter, the request body, a response), `what` changed. */
 export interface SpecChange {
   breaking: boolean;
-  kind: string;
+  kind: SpecChangeKind;
   /** `GET /pets/{petId}`, as the new document writes its path (the old one's when removed). */
   operation: string;
   operationId?: string;
@@ -181,9 +190,9 @@ export function diffSpecs(before: Json, after: Json): SpecDiff {
       changes.push({ breaking: true, kind: 'operation-removed', ...of(old), where: 'operation', what: 'removed' });
       continue;
     }
-    const found = [
+    const found: Found[] = [
       ...(old.raw.deprecated !== true && now.raw.deprecated === true ?
-        [{ breaking: false, kind: 'operation-deprecated', where: 'operation', what: 'deprecated' }]
+        [{ breaking: false, kind: 'operation-deprecated' as const, where: 'operation', what: 'deprecated' }]
       : []),
       ...securityChanges(docs, old, now),
       ...parameterChanges(docs, old, now),
