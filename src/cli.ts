@@ -16,6 +16,7 @@ import { mcpUsageProblem } from './cli/mcp-usage.js';
 import { runVerify } from './cli/verify.js';
 import { commandHelp } from './cli/command-help.js';
 import { didYouMean } from './config/did-you-mean.js';
+import { DIFF_OPTIONS, runDiff, SpecReadError } from './cli/diff-command.js';
 
 const usage = `Usage: petstore-sandbox [options]             serve the Pet Store interface under /v1
        petstore-sandbox <command> [options]   QA commands on a sandbox or its data
@@ -46,6 +47,10 @@ pact and coverage work directly on the data file when no sandbox runs):
                             drive the sandbox at --url through its control plane
                             (data, faults, journal, coverage, checkpoints, mode)
                             (docs/mcp.md)
+  diff <old spec> <new spec> [--format json|markdown] [--out file] [--json file] [--markdown file]
+                            the changes between two versions of a spec, breaking
+                            ones first (exit 1 when one would break a consumer;
+                            docs/spec-diff.md)
   verify --target <url ending in /v1> --key <API key> [--report junit=<file>]
                             check any deployment against the interface's contracts
                             (Dredd and Pact; verify --help for its options; needs
@@ -63,14 +68,17 @@ ${Object.entries(OPTIONS)
 /** The line after a usage error's reason: where the options are, rather than all of them. */
 const HELP_HINT = 'Run petstore-sandbox --help for the options.';
 
+/** The options of the QA commands, `diff`'s with the others'. */
+const QA_OPTIONS = { ...COMMAND_OPTIONS, ...DIFF_OPTIONS };
+
 /** The options that take a value, the server's and the commands'. */
 const VALUED_OPTIONS = [
   ...Object.entries(OPTIONS).flatMap(([name, o]) => ('flag' in o ? [] : [name])),
-  ...Object.entries(COMMAND_OPTIONS).flatMap(([name, o]) => (o.type === 'string' ? [name] : [])),
+  ...Object.entries(QA_OPTIONS).flatMap(([name, o]) => (o.type === 'string' ? [name] : [])),
 ];
 
 /** Every command the command line takes. */
-const ALL_COMMANDS = ['serve', ...COMMANDS, 'mcp', 'verify'];
+const ALL_COMMANDS = ['serve', ...COMMANDS, 'diff', 'mcp', 'verify'];
 
 /** The unknown command's refusal, with the nearest command for a near miss; exit code 2. */
 function unknownCommand(name: string): number {
@@ -90,15 +98,19 @@ function help(name: string | undefined): number {
   return 0;
 }
 
-/** A QA command, to its exit code. */
+/** A QA command, to its exit code (`diff`'s own: 1 when a change breaks a consumer). */
 async function command(name: string, operands: string[], config: Config, extra: Record<string, string | boolean | undefined>): Promise<number> {
-  if (!(COMMANDS as readonly string[]).includes(name)) return unknownCommand(name);
+  if (name !== 'diff' && !(COMMANDS as readonly string[]).includes(name)) return unknownCommand(name);
+  const io = { out: (t: string) => console.log(t), err: (t: string) => console.error(t) };
   try {
-    await runCommand(name as Command, operands, config, extra, { out: (t) => console.log(t), err: (t) => console.error(t) });
+    if (name === 'diff') return await runDiff(operands, extra, io);
+    await runCommand(name as Command, operands, config, extra, io);
     return 0;
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
-    console.error(`petstore-sandbox ${name}: ${cliWording(error.message)}${error.exitCode === 2 ? `\n${HELP_HINT}` : ''}`);
+    // A spec that cannot be read is not a mistake of the options: its message says it all.
+    const hint = error.exitCode === 2 && !(error instanceof SpecReadError);
+    console.error(`petstore-sandbox ${name}: ${cliWording(error.message)}${hint ? `\n${HELP_HINT}` : ''}`);
     return error.exitCode;
   }
 }
@@ -134,7 +146,7 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
   if (argv[0] === 'verify') return runVerify(argv.slice(1));
   let loaded;
   try {
-    loaded = loadConfig(argv, env, COMMAND_OPTIONS);
+    loaded = loadConfig(argv, env, QA_OPTIONS);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`petstore-sandbox: ${error.message}\n${HELP_HINT}`);

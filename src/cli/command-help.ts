@@ -51,6 +51,11 @@ const HELP: Record<string, { usage: string; options?: string; where?: boolean }>
     options: "  --to <API key>            the workspace copied into\n  --checkpoint <name>       one of the workspace's checkpoints rather than its data",
     where: true,
   },
+  diff: {
+    usage: 'diff <old spec> <new spec> [--format json|markdown] [--out file] [--json file] [--markdown file]',
+    options:
+      '  the changes between two versions of a spec, breaking ones first (docs/spec-diff.md);\n  exit 1 when one would break a consumer, 0 when none does, 2 on a usage error or an unreadable spec\n  <old spec> <new spec>     two OpenAPI 3 documents, YAML or JSON\n  --format <json|markdown>  what is written on stdout or to --out (default markdown)\n  --out <file>              the report written there in --format, not on stdout\n  --json <file>, --markdown <file>\n                            the report written there as JSON, as Markdown (both may be given)',
+  },
   mcp: {
     usage: 'mcp --url <origin> [--admin-token-file <file>] [--key <API key>] [--timeout <seconds>]',
     options:

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VERIFY_OPTIONS } from '../../contracts/verify-options.js';
 import { COMMAND_OPTIONS } from '../../src/cli/commands.js';
+import { DIFF_OPTIONS } from '../../src/cli/diff-command.js';
 import { OPTIONS } from '../../src/config/load.js';
 import { ERROR_CODES } from '../../src/kernel/errors.js';
 import { docFiles, docText, linksOf, proseOf, ROOT } from '../support/docs.js';
@@ -41,7 +42,7 @@ const variables = (text: string, prefix: string) => [...new Set(text.match(new R
 
 describe('docs/configuration.md', () => {
   it('names every flag of the sandbox, its QA commands and npm run verify, with --help and --version', () => {
-    const all = [...flags(OPTIONS), ...flags(COMMAND_OPTIONS), ...flags(VERIFY_OPTIONS), '--version', '-h'];
+    const all = [...flags(OPTIONS), ...flags(COMMAND_OPTIONS), ...flags(DIFF_OPTIONS), ...flags(VERIFY_OPTIONS), '--version', '-h'];
     expect(all.length).toBeGreaterThan(50);
     expect(missingFrom('docs/configuration.md', all)).toEqual([]);
   });
