@@ -34,7 +34,11 @@ describe.concurrent('the command line in its own words', { timeout: 120_000 }, (
     [[], { PETSTORE_MODE: 'mock' }, "PETSTORE_MODE must be one of stateful, example, dynamic, proxy, got 'mock'"],
     [[], { PETSTORE_SEED: 'abc' }, "PETSTORE_SEED must be a whole number, got 'abc'"],
     [['jornal'], {}, "unknown command 'jornal' (did you mean 'journal'?)"],
-    [['statsu'], {}, "unknown command 'statsu': the commands are serve, seed, reset, load, export, journal, pact, coverage, checkpoint, copy, mcp, verify"],
+    [
+      ['statsu'],
+      {},
+      "unknown command 'statsu': the commands are serve, seed, reset, load, export, journal, pact, coverage, checkpoint, copy, diff, mcp, verify",
+    ],
     [['chekpoint', 'list'], {}, "unknown command 'chekpoint' (did you mean 'checkpoint'?)"],
   ])('%j %j: %s', async (args, env, message) => {
     const dir = tempDir();
@@ -53,7 +57,7 @@ describe.concurrent('the command line in its own words', { timeout: 120_000 }, (
   });
 
   it("every command has a help of its own (verify has the contract checks' own)", () => {
-    expect([...HELP_COMMANDS].sort()).toEqual([...COMMANDS, 'mcp'].sort());
+    expect([...HELP_COMMANDS].sort()).toEqual([...COMMANDS, 'diff', 'mcp'].sort());
   });
 
   it('--help alone, and serve --help, is the whole usage', async () => {
