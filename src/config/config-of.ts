@@ -182,8 +182,8 @@ export function configFromValues(
   const int = (name: string, raw: string, min: number, max: number) => integer(describe(name), raw, min, max);
   const get = (name: OptionName): string => {
     const flag = values[name];
-    if (typeof flag === 'string') return flag;
-    if (Array.isArray(flag)) return flag.join(',');
+    // A repeated option's values (`--spec`) as the variable would list them.
+    if (typeof flag === 'string' || Array.isArray(flag)) return String(flag);
     if (flag === true) return 'true';
     const fromEnv = env[OPTIONS[name].env];
     return fromEnv !== undefined && fromEnv !== '' ? fromEnv : OPTIONS[name].default;
@@ -197,7 +197,6 @@ export function configFromValues(
     return readSecret(options, values, env, io, naming);
   };
   const keysSecret = secret('api-keys');
-  const apiKeys = apiKeysOf(keysSecret);
   const admin = adminTokenConfigOf(secret('admin-token'), DEFAULT_ADMIN_TOKEN, [keysSecret]);
   const origins = list(describe('cors-origins'), get('cors-origins'));
   const host = get('host').trim();
@@ -210,7 +209,7 @@ export function configFromValues(
     ...specsConfigOf(values.spec, env[OPTIONS.spec.env], describe('spec'), resolvePath),
     seed: int('seed', get('seed'), 0, 2 ** 32 - 1),
     count: int('count', get('count'), 0, 1_000_000),
-    apiKeys: Object.freeze(apiKeys),
+    apiKeys: Object.freeze(apiKeysOf(keysSecret)),
     ...admin,
     mode: mode as Mode,
     modeGiven: typeof values.mode === 'string' || (env[OPTIONS.mode.env] ?? '') !== '',

@@ -9,7 +9,7 @@ import type { Config } from '../config/load.js';
 import { createKeyMatcher } from '../kernel/auth.js';
 import { ApiError } from '../kernel/errors.js';
 import type { Access, ErrorShape } from '../kernel/operation.js';
-import { createConventionalMode } from '../modes/conventional/index.js';
+import { createConventionalMode, MAX_ITEMS_PER_COLLECTION } from '../modes/conventional/index.js';
 import { inferApi } from '../openapi/conventions.js';
 import { deprecationHeadersOf } from '../openapi/deprecation.js';
 import { createErrorShaper } from '../openapi/error-shape.js';
@@ -24,7 +24,7 @@ import type { ApiParts } from './engine-types.js';
 export const ANONYMOUS_KEY = 'anonymous';
 
 /** An operation at no path: what the document's own `security` requires. */
-const documentLevel = (spec: Spec): OperationSpec => ({
+const documentLevel = (): OperationSpec => ({
   operationId: '',
   method: 'get',
   path: '',
@@ -39,7 +39,7 @@ function specAccess(spec: Spec, config: Pick<Config, 'apiKeys' | 'openKeys'>): A
   const accepts = config.openKeys ? () => true : createKeyMatcher(config.apiKeys);
   const readers = createCredentialReader(spec);
   // A request no operation takes is judged by the document's own security (none: open), as an operation without its own would be.
-  const unmatched = documentLevel(spec);
+  const unmatched = documentLevel();
   const miss = createCredentialReader({ ...spec, operations: new Map([['', unmatched]]) }).get('') as CredentialReader;
   const judge = (headers: Parameters<Access['accepted']>[0], op: OperationSpec | undefined, query: Record<string, unknown>) => {
     const found = ((op && readers.get(op.operationId)) || miss)(headers, query);
@@ -63,7 +63,9 @@ export function conventionalApi(api: ApiParts, backend: Backend, config: Config)
   const { spec, validators } = api;
   const model = inferApi(spec);
   const collections = model.collections.map(({ name, idField, idKind, itemSchema }) => ({ name, idField, idKind, schemaPointer: itemSchema }));
-  const seed = () => seedCollections(spec.document, collections, { seed: config.seed, count: config.count });
+  // A collection holds at most MAX_ITEMS_PER_COLLECTION items: `--count` beyond it seeds that many.
+  const count = Math.min(config.count, MAX_ITEMS_PER_COLLECTION);
+  const seed = () => seedCollections(spec.document, collections, { seed: config.seed, count });
   const stateful = createConventionalMode({
     api: api.base,
     spec,

@@ -12,7 +12,7 @@ import { ApiError } from '../kernel/errors.js';
 import type { EngineHeaders, EngineRequest, EngineResponse, OutHeaders } from '../kernel/types.js';
 import { exchangeValue, type Exchange } from '../v1/exchange.js';
 import { splitUrl } from '../v1/match.js';
-import { apiFinder, servesPath } from './served-paths.js';
+import { routing } from './served-paths.js';
 import type { ClosableEngine, Engine, EngineDeps } from './engine-types.js';
 import { answerPendingAtClose, CLOSED, dropLate, type PendingAnswers } from './closing.js';
 import { exposureRule, refusedAnswer, type ExposureConfig } from './exposure-gate.js';
@@ -32,12 +32,7 @@ const originForm = (target: string): string => target.replace(/^[a-z][a-z0-9+.-]
  */
 export function createEngine({ config, apis, control, events, onUnexpected, closing = new AbortController() }: EngineDeps): ClosableEngine {
   const cors = createCors(config);
-  const apiOf = apiFinder(apis);
-  const bases = apis.map((api) => api.base);
-  const servedUnder =
-    bases.length === 1 && bases[0] === '/v1' ?
-      'The Pet Store interface is served under /v1.'
-    : `The APIs are served under ${bases.map((b) => b || '/').join(', ')}.`;
+  const { apiOf, servedUnder, serves } = routing(apis);
   const gate = createGate(config);
   const allows = (origin: string) => config.corsOrigins === '*' || config.corsOrigins.includes(origin);
   // A listener that throws is logged; the answer stands, and is never made a second time.
@@ -102,13 +97,16 @@ export function createEngine({ config, apis, control, events, onUnexpected, clos
     return unknown(request, start, { 'X-Request-Id': requestId });
   }
 
-  const screen = (request: EngineRequest) => {
+  return { handle: whileOpen(handle, closing.signal, refusal(cors, apiOf)), screen: screenOf(gate), serves, close: () => closing.abort(CLOSED) };
+}
+
+/** The exposure rule's refusal of a request, made before `handle` would make it (`Engine.screen`). */
+const screenOf =
+  (gate: Gate) =>
+  (request: EngineRequest): EngineResponse | undefined => {
     const refusal = request.peer === undefined ? undefined : gate(request, request.peer);
     return refusal && refusedAnswer(refusal, request, requestIdOf(request.headers));
   };
-  const serves = (url: string) => servesPath(url, bases);
-  return { handle: whileOpen(handle, closing.signal, refusal(cors, apiOf)), screen, serves, close: () => closing.abort(CLOSED) };
-}
 
 type Handle = Engine['handle'];
 

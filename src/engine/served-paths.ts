@@ -48,3 +48,13 @@ export function servesPath(url: string, bases: readonly string[] = ['/v1']): boo
   const path = pathOf(url);
   return bases.some((base) => under(path, base)) || controlOwns(url);
 }
+
+/** Which API a target is for, what an unknown path's 404 says is served, and which targets are the engine's. */
+export function routing<T extends { base: string }>(apis: readonly T[]) {
+  const bases = apis.map((api) => api.base);
+  const servedUnder =
+    bases.length === 1 && bases[0] === '/v1' ?
+      'The Pet Store interface is served under /v1.'
+    : `The APIs are served under ${bases.map((b) => b || '/').join(', ')}.`;
+  return { apiOf: apiFinder(apis), servedUnder, serves: (url: string) => servesPath(url, bases) };
+}

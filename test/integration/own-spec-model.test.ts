@@ -36,14 +36,16 @@ const patch = fc.record({ name: fc.string({ minLength: 1, maxLength: 20 }), pric
 
 type Step =
   | { kind: 'create'; item: Record<string, unknown> }
-  | { kind: 'read' | 'delete'; pick: number }
+  | { kind: 'read'; pick: number }
+  | { kind: 'delete'; pick: number }
   | { kind: 'replace'; pick: number; item: Record<string, unknown> }
   | { kind: 'patch'; pick: number; patch: Record<string, unknown> }
   | { kind: 'list'; category: (typeof CATEGORIES)[number] | undefined; limit: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('create' as const), item: newItem }),
-  fc.record({ kind: fc.constantFrom('read' as const, 'delete' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('read' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('replace' as const), pick: fc.nat(), item: newItem }),
   fc.record({ kind: fc.constant('patch' as const), pick: fc.nat(), patch }),
   fc.record({

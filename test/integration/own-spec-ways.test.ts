@@ -53,7 +53,7 @@ describe('MSW in Node, specs as objects', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     msw = sandboxHandlers({ spec: [documentOf(PETSTORE_11), documentOf(INVENTORY)], count: 3, origin: ORIGIN });
     server = setupServer(...msw.handlers);
-    server.listen({ onUnhandledRequest: 'error' });
+    server.listen({ onUnhandledFrame: 'error' });
     await msw.ready;
   }, 60_000);
   afterAll(async () => {

@@ -40,6 +40,6 @@ export function engineOf(options: {
   const exchanges: V1Exchange[] = [];
   const answered: AnsweredRequest[] = [];
   const events = { exchange: (e: V1Exchange) => exchanges.push(e), answered: (a: AnsweredRequest) => answered.push(a) };
-  const engine = createEngine({ config, v1, control: NO_CONTROL, events, onUnexpected });
-  return { handle: (request) => engine.handle(request), screen: (request) => engine.screen(request), exchanges, answered };
+  const engine = createEngine({ config, apis: [{ base: '/v1', pipeline: v1 }], control: NO_CONTROL, events, onUnexpected });
+  return { handle: (request) => engine.handle(request), screen: (request) => engine.screen(request), serves: (url) => engine.serves(url), exchanges, answered };
 }

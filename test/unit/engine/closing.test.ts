@@ -17,7 +17,7 @@ function engineWithHeldAnswers() {
   return {
     engine: createEngine({
       config: { corsOrigins: '*', host: '127.0.0.1', allowedHosts: [], apiKeys: ['sandbox-key'], adminToken: 'sandbox-admin' },
-      v1: NO_V1,
+      apis: [{ base: '/v1', pipeline: NO_V1 }],
       control,
       events: EVENTS,
     }),
