@@ -6,20 +6,19 @@
  * worker. Every answer the page saw is checked here, in Node, against its
  * own spec by the independent checker (contracts/spec-check.ts).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserBundleOptions } from '../../scripts/browser-bundle.mjs';
 import { createSpecChecker } from '../../contracts/spec-check.js';
 import { bundle, openPage } from '../support/differential/browser-way.js';
 import { INVENTORY, PETSTORE_11 } from '../support/own-spec.js';
 import { ROOT } from '../support/spawn.js';
 import { launch } from './support/browser.js';
+import { sandboxBundle } from './support/sandbox-bundle.js';
 
 const ORIGIN = 'http://own-spec.test';
 const SPECS = [PETSTORE_11, INVENTORY].map((file) => parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
@@ -111,11 +110,7 @@ let browser: Browser;
 let files: Map<string, string>;
 
 beforeAll(async () => {
-  const dir = join(ROOT, 'test-output', 'browser-own-spec');
-  mkdirSync(dir, { recursive: true });
-  const options = browserBundleOptions(ROOT, dir, [{ in: join(ROOT, 'src', 'library', 'browser-sandbox.ts'), out: 'sandbox' }]);
-  const result = await build({ ...options, write: false });
-  files = new Map((result.outputFiles ?? []).map((file) => [file.path.slice(dir.length), file.text]));
+  files = await sandboxBundle('browser-own-spec');
   browser = await launch();
 }, 120_000);
 afterAll(async () => {

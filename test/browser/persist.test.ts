@@ -6,17 +6,13 @@
  * IndexedDB falls back to memory with a warning; a write IndexedDB refuses
  * answers 507 and leaves nothing.
  */
-import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { build } from 'esbuild';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserBundleOptions } from '../../scripts/browser-bundle.mjs';
 import { bundle, openPage, staticServer } from '../support/differential/browser-way.js';
-import { ROOT } from '../support/spawn.js';
 import { launch } from './support/browser.js';
+import { sandboxBundle } from './support/sandbox-bundle.js';
 
 const ORIGIN = 'http://persist.test';
 
@@ -31,11 +27,7 @@ let browser: Browser;
 let files: Map<string, string>;
 
 beforeAll(async () => {
-  const dir = join(ROOT, 'test-output', 'browser-persist');
-  mkdirSync(dir, { recursive: true });
-  const options = browserBundleOptions(ROOT, dir, [{ in: join(ROOT, 'src', 'library', 'browser-sandbox.ts'), out: 'sandbox' }]);
-  const result = await build({ ...options, write: false });
-  files = new Map((result.outputFiles ?? []).map((file) => [file.path.slice(dir.length), file.text]));
+  files = await sandboxBundle('browser-persist');
   browser = await launch();
 }, 120_000);
 afterAll(async () => {
