@@ -1,4 +1,4 @@
-import { underV1 } from '../v1/match.js';
+import { apiFinder } from '../v1/match.js';
 
 /** The root paths the engine answers beside its APIs and `/__sandbox`: the probes and the metrics (spec/sandbox-control.yaml). */
 const ROOT_PATHS = new Set(['/livez', '/readyz', '/metrics']);
@@ -22,23 +22,6 @@ export const controlOwns = (url: string): boolean => {
 };
 
 /**
- * Which API of those served (by base path) a request target is for: the
- * longest base it is under; none for the control plane's paths, even
- * under an API served at the root. The Pet Store alone at `/v1` (the
- * default) is found by a test of four characters: it runs on every request.
- */
-export function apiFinder<T extends { base: string }>(apis: readonly T[]): (url: string) => T | undefined {
-  const [only] = apis;
-  if (apis.length === 1 && only?.base === '/v1') return (url) => (underV1(url) ? only : undefined);
-  const longestFirst = [...apis].sort((a, b) => b.base.length - a.base.length);
-  return (url) => {
-    const path = pathOf(url);
-    for (const api of longestFirst) if (under(path, api.base)) return api.base === '' && controlOwns(url) ? undefined : api;
-    return undefined;
-  };
-}
-
-/**
  * Whether the engine serves a request target: its APIs' paths (`/v1` and
  * below unless told), `/__sandbox` and below, and the probes. A way in that
  * shares its server with other routes (the middleware, MSW) leaves every
@@ -56,5 +39,5 @@ export function routing<T extends { base: string }>(apis: readonly T[]) {
     bases.length === 1 && bases[0] === '/v1' ?
       'The Pet Store interface is served under /v1.'
     : `The APIs are served under ${bases.map((b) => b || '/').join(', ')}.`;
-  return { apiOf: apiFinder(apis), servedUnder, serves: (url: string) => servesPath(url, bases) };
+  return { apiOf: apiFinder(apis, controlOwns), servedUnder, serves: (url: string) => servesPath(url, bases) };
 }

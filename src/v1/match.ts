@@ -53,6 +53,29 @@ export function underV1(target: string): boolean {
   return Number.isNaN(next) || next === 47 || next === 63 || next === 35;
 }
 
+/**
+ * Which API of those served (by base path) a request target is for: the
+ * longest base it is under, as Express mounts one (case-insensitive, at a
+ * segment's end); none for a target `reserved` keeps (the control plane's,
+ * even under an API served at the root). The Pet Store alone at `/v1` (the
+ * default) is found by a test of four characters: it runs on every request.
+ */
+export function apiFinder<T extends { base: string }>(apis: readonly T[], reserved: (url: string) => boolean): (url: string) => T | undefined {
+  const [only] = apis;
+  if (apis.length === 1 && only?.base === '/v1') return (url) => (underV1(url) ? only : undefined);
+  const longestFirst = [...apis].sort((a, b) => b.base.length - a.base.length);
+  return (url) => {
+    const path = splitUrl(url).path;
+    for (const api of longestFirst) {
+      const { base } = api;
+      const head = path.slice(0, base.length).toLowerCase();
+      if (head !== base.toLowerCase() || (path.length > base.length && path[base.length] !== '/')) continue;
+      return base === '' && reserved(url) ? undefined : api;
+    }
+    return undefined;
+  };
+}
+
 /** A query string's parameters: none to parse when there is none (a create, most reads), a fresh object each time (validation fills defaults in). */
 const queryOf = (query: string): Record<string, string | string[]> => (query === '' ? Object.create(null) : parseQuery(query));
 
