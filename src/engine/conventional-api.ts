@@ -65,7 +65,18 @@ export function conventionalApi(api: ApiParts, backend: Backend, config: Config)
   const collections = model.collections.map(({ name, idField, idKind, itemSchema }) => ({ name, idField, idKind, schemaPointer: itemSchema }));
   // A collection holds at most MAX_ITEMS_PER_COLLECTION items: `--count` beyond it seeds that many.
   const count = Math.min(config.count, MAX_ITEMS_PER_COLLECTION);
-  const seed = () => seedCollections(spec.document, collections, { seed: config.seed, count });
+  // Every seeded item is checked as a created one is: one its schema refuses (a pattern no example met) is not stored.
+  const seed = () => {
+    const seeded = seedCollections(spec.document, collections, { seed: config.seed, count });
+    for (const { name, schemaPointer } of collections) {
+      const valid = validators.schema(schemaPointer, 'body');
+      seeded.set(
+        name,
+        (seeded.get(name) ?? []).filter((item) => valid(item).length === 0),
+      );
+    }
+    return seeded;
+  };
   const stateful = createConventionalMode({
     api: api.base,
     spec,

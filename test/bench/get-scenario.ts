@@ -79,12 +79,6 @@ export async function getResults({ opts, work, sandbox, prism, pg }: GetContext)
     ratioTarget('stateful GET /v1/pets vs minimal Express', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'express'), 0.8),
     ratioTarget('stateful GET /v1/pets vs Prism', rps('GET /v1/pets, c10', 'sandbox'), rps('GET /v1/pets, c10', 'prism'), 4),
     ...(pg ? [ratioTarget('PostgreSQL GET /v1/pets vs Prism', rps('GET /v1/pets, c10', pg.label), rps('GET /v1/pets, c10', 'prism'), 1.5)] : []),
-    ratioTarget(
-      "GET list of a spec-inferred collection vs the Pet Store's own, c50",
-      rps('GET /v1/pets, c50, by convention', INFERRED),
-      rps('GET /v1/pets, c50, by convention', 'sandbox'),
-      0.5,
-    ),
     ratioTarget('GET /v1/pets c50 vs bare node:http', rps('GET /v1/pets, c50', 'sandbox'), rps('GET /v1/pets, c50', 'node:http'), 0.85),
     ratioTarget(
       'GET /v1/pets c50, request log on vs off',

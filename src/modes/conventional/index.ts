@@ -12,6 +12,7 @@ import type { ModeHandler, OperationRequest, Reply } from '../../kernel/operatio
 import { uuidFromRandomValues } from '../../kernel/uuid.js';
 import type { ApiModel, Collection, Inferred } from '../../openapi/conventions.js';
 import type { Spec } from '../../openapi/spec.js';
+import { located } from '../../openapi/schema-shape.js';
 import type { Issue, SchemaCheck, Validators } from '../../openapi/validate.js';
 import type { Item, ItemId, ItemSpace, ItemStore, SeededItems } from '../../store/items/types.js';
 import { itemRules, makeItem, mergePatch, singular, withoutOwned, type ItemRules } from './items.js';
@@ -149,6 +150,26 @@ const making = (call: Call, id: unknown) => ({
   newId: newIdOf(call.deps),
 });
 
+/**
+ * The operations whose success answer is the item schema itself (or an
+ * array of it): their bodies are made of stored items, each checked
+ * against that schema as it entered the store, so the report need not
+ * check them again (`Reply.checked`), as it need not the Pet Store's pets.
+ */
+function itemAnswers({ spec, model }: ConventionalDeps): Set<string> {
+  const ids = new Set<string>();
+  for (const [operationId, inferred] of model.operations) {
+    const pointer = spec.operations.get(operationId)?.responses.get(inferred.status)?.schemaPointer;
+    const found = pointer === undefined ? undefined : located(spec.document, pointer);
+    const item = located(spec.document, inferred.collection.itemSchema)?.pointer;
+    const items = found?.node.type === 'array' ? located(spec.document, `${found.pointer}/items`) : found;
+    if (item !== undefined && items?.pointer === item) ids.add(operationId);
+  }
+  return ids;
+}
+
+const checkedReply = (reply: Reply): Reply => ({ ...reply, checked: true });
+
 /** The conventional mode over `deps.items`: every operation of the spec, by its inferred role, else the fallback or a 501. */
 export function createConventionalMode(deps: ConventionalDeps): ModeHandler {
   const rules = new Map(deps.model.collections.map((c) => [c.name, itemRules(deps.spec, c.itemSchema, c.idField)]));
@@ -159,10 +180,13 @@ export function createConventionalMode(deps: ConventionalDeps): ModeHandler {
     const issues = fn(value);
     if (issues.length > 0) throw refuse(issues);
   };
+  const ofItems = itemAnswers(deps);
   const answer = (inferred: Inferred, request: OperationRequest) => (space: ItemSpace) => {
     const collection = inferred.collection;
     const call: Call = { inferred, collection, space, request, rules: rules.get(collection.name) as ItemRules, check, deps };
-    return ROLES[inferred.role](call);
+    const reply = ROLES[inferred.role](call);
+    if (!ofItems.has(request.op.operationId)) return reply;
+    return reply instanceof Promise ? reply.then(checkedReply) : checkedReply(reply);
   };
   return {
     operations: new Set(deps.spec.operations.keys()),
