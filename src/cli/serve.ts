@@ -15,6 +15,7 @@ import { SERVER_LIMITS } from '../adapters/node-server.js';
 import { startSandbox } from '../server/sandbox.js';
 import { capYoungGeneration } from '../server/young-generation.js';
 import { readyInfo, removeReadyFile, startLine, writeReadyFile } from '../server/start-line.js';
+import { basesOf } from '../server/served-specs.js';
 import { StoreError } from '../store/types.js';
 import { describeTarget } from '../store/postgres/pool.js';
 
@@ -116,7 +117,7 @@ export async function serve(config: Config): Promise<number> {
   young.serving();
   const { origin, baseUrl } = sandbox;
   const mode = sandbox.runtime.mode;
-  const info = readyInfo(origin);
+  const info = readyInfo(origin, baseUrl.slice(origin.length));
   // The file first: whoever reads the start-up line finds it too.
   if (config.readyFile !== undefined && !(await readyFileWritten(config.readyFile, info, logger))) {
     await sandbox.close();
@@ -130,8 +131,12 @@ export async function serve(config: Config): Promise<number> {
     logger.info(`  upstream:  ${config.upstream} (proxy mode forwards there, with ${key})`);
   }
   const key = shownKey(config);
-  logger.info(`  API key:   ${key ? `Authorization: Bearer ${key}` : 'the first configured key (not shown)'}`);
-  logger.info(`  try:       curl -H 'Authorization: Bearer ${key ?? '<API key>'}' ${baseUrl}/pets`);
+  const asKey = config.specs.length === 0 ? `Authorization: Bearer ${key}` : `${key}, sent as each spec's security says`;
+  logger.info(`  API key:   ${key ? asKey : 'the first configured key (not shown)'}`);
+  if (config.specs.length === 0) logger.info(`  try:       curl -H 'Authorization: Bearer ${key ?? '<API key>'}' ${baseUrl}/pets`);
+  // Each spec given, where it is served: the same order as --spec, each under its servers path.
+  const bases = basesOf(config.specs);
+  config.specs.forEach((file, i) => logger.info(`  serving:   ${origin}${bases[i] ?? ''} (${file})`));
   logger.info(`  health:    ${origin}/readyz   metrics: ${origin}/metrics`);
   for (const notice of sandbox.notices) logger.info(`  note:      ${notice}`);
   for (const warning of exposureNotices(config)) logger.warn(`  warning:   ${warning}`);

@@ -23,10 +23,10 @@ export interface ReadyInfo {
   pid: number;
 }
 
-/** The addresses of a sandbox listening at `origin`. */
-export function readyInfo(origin: string): ReadyInfo {
+/** The addresses of a sandbox listening at `origin`, its first API at `base` (the Pet Store's `/v1` unless specs were given). */
+export function readyInfo(origin: string, base = '/v1'): ReadyInfo {
   return {
-    url: `${origin}/v1`,
+    url: `${origin}${base}`,
     origin,
     port: Number(new URL(origin).port),
     docs: `${origin}${UI_PATHS.docs}`,

@@ -3,10 +3,11 @@
  * naming the file and the problem, nothing written (the data folder as it
  * was). Two specs under one base path likewise. The library refuses alike.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConfigError, createSandbox } from '../../src/index.js';
-import { runCli } from '../support/spawn.js';
+import { runCli, spawnSandbox, stopSandbox } from '../support/spawn.js';
 import { tempDir } from '../support/harness.js';
 import { footprint } from '../support/footprint.js';
 import { BROKEN_REF, BROKEN_YAML, INVENTORY, PETSTORE_11 } from '../support/own-spec.js';
@@ -41,5 +42,27 @@ describe.concurrent('a spec that cannot be served', { timeout: 240_000 }, () => 
   it('is refused by createSandbox with a ConfigError, in the same words', async () => {
     await expect(createSandbox({ spec: BROKEN_REF })).rejects.toThrow(ConfigError);
     await expect(createSandbox({ spec: [INVENTORY, INVENTORY] })).rejects.toThrow(/names .*inventory-v2\.yaml twice/);
+  });
+});
+
+describe('a start with specs', { timeout: 240_000 }, () => {
+  it('says where each spec is served, in the order given; the ready file names the first', async () => {
+    const dir = tempDir();
+    const ready = join(dir, 'ready.json');
+    const sandbox = await spawnSandbox(join(dir, 'db.json'), ['--spec', PETSTORE_11, '--spec', INVENTORY, '--ready-file', ready]);
+    try {
+      // The lines after the start-up line, the health line last.
+      await vi.waitFor(() => expect(sandbox.output()).toContain('health:'), { timeout: 10_000 });
+      const lines = sandbox.output().split('\n');
+      const serving = lines.filter((line) => line.includes('serving:')).map((line) => /serving: +(\S+) \((.*)\)/.exec(line)?.slice(1));
+      expect(serving).toEqual([
+        [`${sandbox.origin}/v1`, PETSTORE_11],
+        [`${sandbox.origin}/api/v2`, INVENTORY],
+      ]);
+      expect(lines.some((line) => line.includes('try:'))).toBe(false);
+      expect(JSON.parse(readFileSync(ready, 'utf8'))).toMatchObject({ url: `${sandbox.origin}/v1` });
+    } finally {
+      await stopSandbox(sandbox);
+    }
   });
 });
