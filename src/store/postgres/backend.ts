@@ -16,7 +16,7 @@ import { StateReader } from './state-reader.js';
 import { PgWorkspaces, type PgWorkspacesOptions } from './workspaces.js';
 import { loadPg } from './pg-driver.js';
 import { createPgItemStore } from './items.js';
-import { byWorkspaceId, type ItemStoreById } from '../items/by-workspace-id.js';
+import { byWorkspaceId } from '../items/by-workspace-id.js';
 
 /** Bytes of pet reads each instance keeps for reuse while their workspace is unchanged. */
 const READ_CACHE_BYTES = 16 * 2 ** 20;
@@ -108,10 +108,14 @@ async function startUp(pool: pg.Pool, where: string, prepare: () => Promise<{ se
   }
 }
 
-/** A workspace found gone from the database (an open key's, removed through another instance): this instance's copies of it go. */
-function forgetGone(id: string, workspaces: PgWorkspaces, items: ItemStoreById): void {
+/**
+ * A workspace found gone from the database (an open key's, removed through
+ * another instance): this instance's copies of its pets go. Not its items:
+ * a workspace used only through a spec's items has no row of pets, so it is
+ * never found here, and an item space finds its own row gone at its next use.
+ */
+function forgetGone(id: string, workspaces: PgWorkspaces): void {
   workspaces.forget(id);
-  items.forget(id);
 }
 
 /**
@@ -150,7 +154,7 @@ export async function openPostgresBackend({
   const state = new StateReader(pool, async (read) => {
     mode.mode = read.mode;
     for (const [id, version] of read.versions) workspaces.cache.observe(id, version);
-    for (const id of read.missing) forgetGone(id, workspaces, items);
+    for (const id of read.missing) forgetGone(id, workspaces);
     await faults.refresh(read.faultsVersion);
   });
   const journal = new PgJournal(
