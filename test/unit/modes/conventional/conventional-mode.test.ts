@@ -89,7 +89,7 @@ describe('the conventional mode on Pet Store 1.1 (integer ids)', () => {
     expect(created).toMatchObject({ status: 201, body: { id: 8, petId: 3, quantity: 1, complete: false } });
     expect(Object.keys(created.body as Item)).toEqual(['id', 'petId', 'quantity', 'complete']);
     expect((await send('placeOrder', { body: { petId: 4, quantity: 2, complete: true } })).body).toMatchObject({ id: 9, quantity: 2, complete: true });
-    expect(await send('getOrder', { path: { orderId: '8' } })).toEqual({ status: 200, body: created.body });
+    expect(await send('getOrder', { path: { orderId: '8' } })).toEqual({ status: 200, body: created.body, checked: true });
   });
 
   it('refuses an item its schema refuses with a 400 naming the field, storing nothing and taking no id', async () => {
@@ -139,7 +139,7 @@ describe('the conventional mode on the embedded Pet Store 1.0', () => {
   it('creates a pet from a NewPet with its next id, lists it by status and reads it', async () => {
     const { send } = sandboxOf('spec/openapi.yaml', { '/pets': [{ id: 1, name: 'Rex', categoryId: 1, status: 'sold' }] });
     const created = await send('createPet', { body: { name: 'Tom', categoryId: 2, status: 'available' } });
-    expect(created).toEqual({ status: 201, body: { id: 2, name: 'Tom', categoryId: 2, status: 'available' } });
+    expect(created).toEqual({ status: 201, body: { id: 2, name: 'Tom', categoryId: 2, status: 'available' }, checked: true });
     expect((await send('listPets', { query: { status: 'available' } })).body).toEqual([created.body]);
     expect((await send('getPet', { path: { petId: '2' } })).body).toEqual(created.body);
   });
@@ -174,6 +174,7 @@ describe('the conventional mode on the inventory (UUID ids, merge patch, another
     expect(created).toEqual({
       status: 201,
       body: { id: uuid(100), name: 'Saw', sku: 'TOO-0100', category: 'tools', inStock: true, createdAt: NOW.toISOString() },
+      checked: true,
     });
     expect((await send('getItem', { path: { itemId: uuid(100) } })).body).toEqual(created.body);
   });
@@ -196,6 +197,7 @@ describe('the conventional mode on the inventory (UUID ids, merge patch, another
     expect(replaced).toEqual({
       status: 200,
       body: { id: uuid(1), name: 'Mallet', sku: 'TOO-0009', category: 'tools', inStock: true, createdAt: hammer.createdAt },
+      checked: true,
     });
     expect((await send('getItem', { path: { itemId: uuid(1) } })).body).toEqual(replaced.body);
     const absent = await refusal('replaceItem', { path: { itemId: uuid(7) }, body: { name: 'X', sku: 'TOO-0009', category: 'tools' } });
@@ -208,6 +210,7 @@ describe('the conventional mode on the inventory (UUID ids, merge patch, another
     expect(patched).toEqual({
       status: 200,
       body: { id: uuid(1), name: 'Claw hammer', sku: hammer.sku, category: 'tools', inStock: false, createdAt: hammer.createdAt },
+      checked: true,
     });
     expect((await send('getItem', { path: { itemId: uuid(1) } })).body).toEqual(patched.body);
   });
