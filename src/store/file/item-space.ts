@@ -1,5 +1,5 @@
 import type { CollectionKey, Item, ItemId, ItemSpace } from '../items/types.js';
-import { inIdOrder, nextIdAfter } from '../memory/items.js';
+import { shelfOf, type Shelf } from '../memory/items.js';
 import { stringifyJson } from '../../kernel/json.js';
 import { StoreFailure, storageFailure } from '../../kernel/store-errors.js';
 import { RenamedNotDurable, writeFileAtomic } from './durable-entries.js';
@@ -11,10 +11,6 @@ export interface StoredCollection {
 }
 
 /** A collection in use: its items by id, in list order, and the next integer id. */
-interface Shelf {
-  items: Map<ItemId, Item>;
-  nextId: number;
-}
 
 /** What a write makes of a collection: its new shelf (none: nothing to write) and the answer. */
 type Change<T> = (shelf: Shelf) => { next?: Shelf; result: T };
@@ -61,8 +57,7 @@ export class FileItemSpace implements ItemSpace {
     let shelf = this.#shelves.get(key.name);
     if (!shelf) {
       const stored = this.#stored.get(key.name);
-      const items = inIdOrder(stored?.items ?? [], key);
-      shelf = { items: new Map(items.map((item) => [item[key.idField] as ItemId, item])), nextId: stored?.nextId ?? nextIdAfter(items, key.idField) };
+      shelf = shelfOf(stored?.items ?? [], key, stored?.nextId);
       this.#shelves.set(key.name, shelf);
     }
     return shelf;

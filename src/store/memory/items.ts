@@ -6,9 +6,15 @@
 import type { CollectionKey, Item, ItemId, ItemSpace, ItemStore, SeededItems } from '../items/types.js';
 
 /** One collection: its items by id, in id order, and the next integer id. */
-interface Shelf {
+export interface Shelf {
   items: Map<ItemId, Item>;
   nextId: number;
+}
+
+/** A collection's shelf of `items` (any order), its next id as given, else one past the largest. */
+export function shelfOf(items: readonly Item[], key: CollectionKey, nextId?: number): Shelf {
+  const ordered = inIdOrder(items, key);
+  return { items: new Map(ordered.map((item) => [item[key.idField] as ItemId, item])), nextId: nextId ?? nextIdAfter(ordered, key.idField) };
 }
 
 /** The next integer id after the items given: one more than the largest, 1 for none. */
@@ -39,8 +45,7 @@ export class MemoryItemSpace implements ItemSpace {
   #shelf(key: CollectionKey): Shelf {
     let shelf = this.#shelves.get(key.name);
     if (!shelf) {
-      const items = inIdOrder(this.#seeded.get(key.name) ?? [], key);
-      shelf = { items: new Map(items.map((item) => [item[key.idField] as ItemId, item])), nextId: nextIdAfter(items, key.idField) };
+      shelf = shelfOf(this.#seeded.get(key.name) ?? [], key);
       this.#shelves.set(key.name, shelf);
     }
     return shelf;
