@@ -15,7 +15,6 @@ import { SERVER_LIMITS } from '../adapters/node-server.js';
 import { startSandbox } from '../server/sandbox.js';
 import { capYoungGeneration } from '../server/young-generation.js';
 import { readyInfo, removeReadyFile, startLine, writeReadyFile } from '../server/start-line.js';
-import { basesOf } from '../server/served-specs.js';
 import { StoreError } from '../store/types.js';
 import { describeTarget } from '../store/postgres/pool.js';
 
@@ -135,8 +134,7 @@ export async function serve(config: Config): Promise<number> {
   logger.info(`  API key:   ${key ? asKey : 'the first configured key (not shown)'}`);
   if (config.specs.length === 0) logger.info(`  try:       curl -H 'Authorization: Bearer ${key ?? '<API key>'}' ${baseUrl}/pets`);
   // Each spec given, where it is served: the same order as --spec, each under its servers path.
-  const bases = basesOf(config.specs);
-  config.specs.forEach((file, i) => logger.info(`  serving:   ${origin}${bases[i] ?? ''} (${file})`));
+  config.specs.forEach((file, i) => logger.info(`  serving:   ${origin}${sandbox.bases[i] ?? ''} (${file})`));
   logger.info(`  health:    ${origin}/readyz   metrics: ${origin}/metrics`);
   for (const notice of sandbox.notices) logger.info(`  note:      ${notice}`);
   for (const warning of exposureNotices(config)) logger.warn(`  warning:   ${warning}`);

@@ -7,8 +7,10 @@ import type { ClosableEngine } from '../engine/engine.js';
 export interface Sandbox {
   /** e.g. `http://127.0.0.1:4010` */
   origin: string;
-  /** e.g. `http://127.0.0.1:4010/v1` */
+  /** e.g. `http://127.0.0.1:4010/v1`: the first API's */
   baseUrl: string;
+  /** The base path of each API served, in the order given (`['/v1']`: the Pet Store alone). */
+  bases: readonly string[];
   server: Server;
   /** Everything the sandbox keeps. */
   backend: Backend;

@@ -204,6 +204,7 @@ async function wire(config: Config, logger: Logger, options: SandboxOptions): Pr
   return {
     origin,
     baseUrl: `${origin}${assembled.bases[0] ?? '/v1'}`,
+    bases: assembled.bases,
     server,
     backend: assembled.backend,
     runtime: assembled.backend.mode,
