@@ -4,10 +4,17 @@ import { StoreFailure } from './store-errors.js';
 import type { OutHeaders } from './types.js';
 import { utf8Length } from './json.js';
 
+/**
+ * Seconds a client is told to wait (`Retry-After`) when the storage cannot be reached: a database restarting,
+ * a data folder back after a moment. A balancer or a client's retry then knows the 503 is not final.
+ */
+const STORAGE_RETRY_AFTER_S = '1';
+
 /** Turns anything thrown into a known ApiError; unknown failures become a bare 500. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof StoreFailure) return ApiError.of(error.code, error.message);
+  if (error instanceof StoreFailure)
+    return ApiError.of(error.code, error.message, error.code === 'service_unavailable' ? { 'Retry-After': STORAGE_RETRY_AFTER_S } : undefined);
   // Express's router marks a fault of the client with a 4xx `status` (the control plane's routes still run in it).
   const status = (error as { status?: unknown } | null)?.status;
   if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500)

@@ -42,6 +42,8 @@ describe('the database out of reach, then back', () => {
         const res = await instance.call(path, init);
         expect(res.status).toBe(503);
         expect(res.body).toMatchObject({ code: 'service_unavailable', status: 503 });
+        // Not final: a balancer or a client knows to come back.
+        expect(res.headers.get('retry-after')).toBe('1');
         expect(typeof (res.body as { message: unknown }).message).toBe('string');
       }
       // The checkpoints too: each operation reaches the database, and none is a 500.
@@ -54,6 +56,7 @@ describe('the database out of reach, then back', () => {
         const res = await instance.ctl(method, path, json === undefined ? {} : { json });
         expect(res.status, `${method} ${path}`).toBe(503);
         expect(res.body).toMatchObject({ code: 'service_unavailable', status: 503 });
+        expect(res.headers.get('retry-after'), `${method} ${path}`).toBe('1');
       }
       expect(instance.child.child.exitCode).toBeNull();
     } finally {

@@ -18,7 +18,7 @@ export interface Instance {
   child: ChildSandbox;
   ctl: Control;
   /** Calls `/v1` + path with the default key; the status and parsed body. */
-  call(path: string, init?: { method?: string; json?: unknown }): Promise<{ status: number; body: unknown; text: string }>;
+  call(path: string, init?: { method?: string; json?: unknown }): Promise<{ status: number; headers: Headers; body: unknown; text: string }>;
 }
 
 /** Starts a sandbox process with `--store url` (its own empty data folder, which it must not use). */
@@ -33,7 +33,7 @@ export async function startInstance(url: string, args: string[] = []): Promise<I
       ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
     });
     const text = await res.text();
-    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined, text };
+    return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : undefined, text };
   };
   return { child, ctl: controlAt(child.origin, 'sandbox-admin'), call };
 }
