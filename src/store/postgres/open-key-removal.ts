@@ -28,8 +28,8 @@ const VICTIMS = `WITH ranked AS (
     AND last_used < now() - $3 * interval '1 millisecond' AND id <> ALL($4::text[])
   ORDER BY last_used LIMIT ${BATCH}`;
 
-/** Everything kept of a workspace, by id; the workspace's row last (checkpoints refer to it). */
-const REMOVE = [
+/** Everything kept of a workspace, by id; the workspace's row last (checkpoints refer to it). A test times requests into these. */
+export const REMOVE = [
   'DELETE FROM petstore_pets WHERE workspace = ANY($1::text[])',
   'DELETE FROM petstore_checkpoints WHERE workspace = ANY($1::text[])',
   `WITH gone AS (DELETE FROM petstore_journal WHERE workspace = ANY($1::text[]) RETURNING bytes)

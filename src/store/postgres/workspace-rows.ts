@@ -5,8 +5,19 @@ import { EXPORT_TAIL, exportHead } from '../export-json.js';
 import type { Pet } from '../types.js';
 import { failed, transaction } from './pool.js';
 
-/** A workspace removed (an open key's, unused) since the request's state read: not an empty workspace; the next request makes it afresh. */
-export const missing = (): StoreFailure => new StoreFailure('service_unavailable', 'The workspace is missing from the database. Try again.');
+/**
+ * A workspace removed (an open key's, unused) since the request's state read: not an empty workspace. Nothing was
+ * done; the request is tried once more on the workspace made afresh (`PgWorkspaces.use`), and only a second removal
+ * within that try reaches the client, as a 503.
+ */
+export class WorkspaceMissing extends StoreFailure {
+  constructor() {
+    super('service_unavailable', 'The workspace is missing from the database. Try again.');
+    this.name = 'WorkspaceMissing';
+  }
+}
+
+export const missing = (): StoreFailure => new WorkspaceMissing();
 
 /** Rows per INSERT and per read of an export: big loads go in a few statements, never one of a million rows. */
 const CHUNK = 10_000;

@@ -10,7 +10,7 @@ import { failed, transaction } from './pool.js';
 import { PgOpenKeyRemoval } from './open-key-removal.js';
 import { ReadCache } from './read-cache.js';
 import { PgWorkspace } from './workspace.js';
-import { insertPets } from './workspace-rows.js';
+import { insertPets, WorkspaceMissing } from './workspace-rows.js';
 import { WriteTimes, type WriteListener } from '../write-times.js';
 
 export interface PgWorkspacesOptions {
@@ -96,7 +96,15 @@ export class PgWorkspaces implements WorkspaceStore {
       throw error;
     }
     try {
-      return await work(this.known.get(id) ?? (await this.ensure(id)));
+      try {
+        return await work(this.known.get(id) ?? (await this.ensure(id)));
+      } catch (error) {
+        // Removed (an open key's, unused) while this request waited on its row: the removal is over, so the key
+        // gets what a new key gets, a fresh seeded workspace, and the request is answered from it.
+        if (!(error instanceof WorkspaceMissing)) throw error;
+        this.forget(id);
+        return await work(await this.ensure(id));
+      }
     } finally {
       this.users.leave(id);
       this.uses.leave();
