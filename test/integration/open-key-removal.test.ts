@@ -44,4 +44,21 @@ describe.skipIf(onPostgres)('workspaces of open keys, bounded', { timeout: 60_00
     expect(s.backend.workspaces.removedCount()).toBe(1);
     expect(await names(s, 'brief')).toEqual([]);
   });
+
+  it('requests timed into removals are answered from the workspace or from a fresh one, never refused', async () => {
+    sb = await startTestSandbox(['--open-keys', '--open-key-workspaces', '1', '--count', '0']);
+    const s = sb;
+    const statuses: number[] = [];
+    // Each new key's first request removes the other open key's workspace, while a request of that key arrives.
+    for (let round = 0; round < 30; round++) {
+      const answers = await Promise.all([
+        s.call('/pets', { key: 'returning-key', ...post({ name: `again-${round}`, categoryId: 1 }) }),
+        s.call('/pets', { key: `new-key-${round}`, ...post({ name: 'new', categoryId: 1 }) }),
+        s.call('/pets?limit=5', { key: 'returning-key' }),
+      ]);
+      statuses.push(...answers.map((a) => a.status));
+    }
+    expect(s.backend.workspaces.removedCount()).toBeGreaterThan(20);
+    expect(statuses.filter((status) => status !== 201 && status !== 200)).toEqual([]);
+  });
 });
