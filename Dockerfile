@@ -10,7 +10,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm pack --pack-destination /tmp && mv /tmp/petstore-sandbox-*.tgz /tmp/petstore-sandbox.tgz
-# The optional peers a server uses (Prism's modes, PostgreSQL, the MCP server), at the lock file's versions.
+# The optional peers a server uses (Prism's modes, PostgreSQL, the MCP server, OpenTelemetry's tracing), at the lock file's versions.
 RUN node scripts/server-peers.mjs > /tmp/server-peers.txt
 
 # Run stage: the package as a user installs it, nothing else.

@@ -24,14 +24,32 @@ const ENTRIES = [
  * The optional peers a server uses, loaded on first use (src/config/optional-peers.ts holds their versions):
  * the Dockerfile installs them beside the package (scripts/server-peers.mjs).
  */
-export const SERVER_PEERS = ['@stoplight/prism-http', '@stoplight/prism-core', 'pg', '@modelcontextprotocol/sdk'];
+export const SERVER_PEERS = [
+  '@stoplight/prism-http',
+  '@stoplight/prism-core',
+  'pg',
+  '@modelcontextprotocol/sdk',
+  '@opentelemetry/api',
+  '@opentelemetry/core',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/resources',
+  '@opentelemetry/sdk-trace',
+  '@opentelemetry/semantic-conventions',
+];
+
+/**
+ * OpenTelemetry's API stays in the bundle although it is a peer of the tracing: prom-client requires it in
+ * every sandbox, traced or not. The SDK's installed packages bring their own copy; the API's copies share
+ * their keys (`Symbol.for`), so a span set in a context by one is found by the other.
+ */
+const BUNDLED_API = '@opentelemetry/api';
 
 /**
  * What the package leaves to installs instead of bundling: its dependencies, which load files of their own
  * at run time (Faker's locales, yaml), and the optional peers a feature loads on first use (Prism, pg, the
- * MCP SDK; src/config/optional-peers.ts). The verify bundle leaves them out too.
+ * MCP SDK, OpenTelemetry's; src/config/optional-peers.ts). The verify bundle leaves them out too.
  */
-export const INSTALLED = [...SERVER_PEERS.flatMap((name) => [name, `${name}/*`]), '@faker-js/faker', 'yaml'];
+export const INSTALLED = [...SERVER_PEERS.filter((name) => name !== BUNDLED_API).flatMap((name) => [name, `${name}/*`]), '@faker-js/faker', 'yaml'];
 
 /** What every bundle shares; the installed libraries stay outside it, and so do the test runners the package plugs into (the user's own copy runs). */
 const COMMON = {

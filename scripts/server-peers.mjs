@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * Prints the optional peers a server uses (Prism's modes, PostgreSQL, the
- * MCP server) at the versions of the lock file, as `npm install` arguments:
- * the Dockerfile installs them beside the package, and so does the image the
+ * MCP server, OpenTelemetry's tracing) at the versions of the lock file, as
+ * `npm install` arguments: the Dockerfile installs them beside the package, and so does the image the
  * Testcontainers module's test builds (test/support/podman/sandbox-image.ts).
  */
 import { readFileSync } from 'node:fs';

@@ -165,5 +165,5 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
   const [name, ...operands] = loaded.positionals;
   if (name === 'mcp') return mcp(operands, loaded.config, loaded.extra);
   if (name !== undefined && name !== 'serve') return command(name, operands, loaded.config, loaded.extra);
-  return serve(loaded.config);
+  return serve(loaded.config, env);
 }

@@ -11,6 +11,8 @@ import { prettyDestination } from '../ops/log-pretty.js';
 import { asyncDestination } from '../ops/log-destination.js';
 import { createLogger } from '../ops/logger.js';
 import type { Logger } from '../kernel/logger.js';
+import type { Tracing } from '../kernel/tracing.js';
+import { loadTracing } from '../ops/tracing.js';
 import { SERVER_LIMITS } from '../adapters/node-server.js';
 import { startSandbox } from '../server/sandbox.js';
 import { capYoungGeneration } from '../server/young-generation.js';
@@ -73,6 +75,9 @@ function startFailure(error: unknown, config: Config): number {
  */
 const SHUTDOWN_DEADLINE_MS = SERVER_LIMITS.closeGraceMs + 8_000;
 
+/** How long a stop waits for the spans still held to be exported (within the deadline above). */
+const TRACES_FLUSH_MS = 3_000;
+
 /** Ends the process `afterMs` from now if nothing else has; an unref'd timer, so a clean stop is not delayed by it. */
 function exitByDeadline(logger: Logger, afterMs: number): void {
   setTimeout(() => {
@@ -101,15 +106,18 @@ function storeLine(config: Config): string {
   return `  data file: ${config.dataFile}`;
 }
 
-/** Serves until SIGINT or SIGTERM, then flushes and stops; the exit code. */
-export async function serve(config: Config): Promise<number> {
+/** Serves until SIGINT or SIGTERM, then flushes and stops; the exit code. `env` says whether to trace (docs/tracing.md). */
+export async function serve(config: Config, env: Readonly<Record<string, string | undefined>> = {}): Promise<number> {
   // Before the store loads: a server's young generation grown to V8's 64 MiB is memory held for nothing (docs/performance.md).
   const young = capYoungGeneration();
   const logger = createServerLogger(config);
   let sandbox;
+  let tracing: Tracing | undefined;
   try {
-    sandbox = await startSandbox(config, logger);
+    tracing = await loadTracing(env, version);
+    sandbox = await startSandbox(config, logger, { tracing });
   } catch (error) {
+    await tracing?.close(TRACES_FLUSH_MS);
     young.stop();
     return startFailure(error, config);
   }
@@ -151,6 +159,8 @@ export async function serve(config: Config): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   await sandbox.close();
+  // The spans of the last requests exported, within bounds: a collector out of reach does not hold the stop.
+  await tracing?.close(TRACES_FLUSH_MS);
   young.stop();
   if (config.readyFile !== undefined) await removeReadyFile(config.readyFile).catch((error: unknown) => logger.error('cannot remove --ready-file', error));
   logger.info('stopped');

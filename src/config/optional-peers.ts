@@ -13,6 +13,12 @@ export const OPTIONAL_PEERS = {
   '@stoplight/prism-core': '^5.16.0',
   pg: '^8.23.1',
   '@modelcontextprotocol/sdk': '^1.32.2',
+  '@opentelemetry/api': '^1.10.0',
+  '@opentelemetry/core': '^3.1.1',
+  '@opentelemetry/exporter-trace-otlp-http': '^0.301.0',
+  '@opentelemetry/resources': '^3.1.1',
+  '@opentelemetry/sdk-trace': '^3.1.1',
+  '@opentelemetry/semantic-conventions': '^1.45.0',
 } as const;
 
 export type OptionalPeer = keyof typeof OPTIONAL_PEERS;

@@ -20,6 +20,8 @@ import type { Metrics, MetricSources } from '../ops/metrics.js';
 import { createReporting, storeWriteListener } from '../ops/reporting.js';
 import type { Backend } from '../store/backend.js';
 import type { PassThroughMode } from '../modes/proxy/types.js';
+import type { Tracing } from '../kernel/tracing.js';
+import { tracedWorkspaces } from '../store/traced-workspaces.js';
 
 /** What the engine is made of, every piece handed in as a value: it reads no file and loads nothing of a platform. */
 export interface EngineParts {
@@ -49,6 +51,8 @@ export interface EngineParts {
   passThrough?: PassThroughMode | undefined;
   /** The APIs served (`--spec`), each under its base path; absent: the Pet Store alone, at `/v1`. */
   apis?: readonly ApiParts[] | undefined;
+  /** Traces (OpenTelemetry's on Node, when `OTEL_EXPORTER_OTLP_ENDPOINT` is set); absent: none. */
+  tracing?: Tracing | undefined;
 }
 
 /** The engine assembled, and the reporting its events feed (the Node server reports its pages and refused connections there too). */
@@ -88,6 +92,12 @@ function lastIdOf(idOf: (key: string) => string): (key: string) => string {
   };
 }
 
+/** The store's kind, as its spans name it. */
+const storeName = (config: Config): string =>
+  config.postgresUrl !== undefined ? 'postgresql'
+  : config.memory ? 'memory'
+  : 'file';
+
 /** What journals a /v1 answer. Nothing is copied for a journal that would not keep it; a request without a valid key never displaces a workspace's entries. */
 function journaling(journal: Backend['journal'], capture: (e: V1Exchange) => JournalRecord, workspaceOf: (key: string) => string) {
   return (e: V1Exchange): void => {
@@ -103,7 +113,9 @@ function journaling(journal: Backend['journal'], capture: (e: V1Exchange) => Jou
  */
 export function assembleEngine(parts: EngineParts): AssembledEngine {
   const { config, logger, spec, validators, backend } = parts;
-  const { journal, faults, mode: runtime, workspaces } = backend;
+  const { journal, faults, mode: runtime } = backend;
+  // Traced, a workspace's reads and writes are each a child span of the request's; else handed out as they are.
+  const workspaces = parts.tracing ? tracedWorkspaces(backend.workspaces, parts.tracing, storeName(config)) : backend.workspaces;
   const check = responseCheckerOf(parts.apis ?? [{ spec, validators }]);
   const droppedLogLines = () => logger.droppedLines?.() ?? 0;
   const metrics = parts.createMetrics({ workspaces, journalMemory: () => journal.memory(), droppedLogLines });
@@ -118,6 +130,7 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     check,
     checks: config.checkAnswers,
     also: journaling(journal, createJournalCapture(check), workspaceOf),
+    tracing: parts.tracing,
   });
   const sync = backend.sync?.bind(backend);
   const onUnexpected = (error: unknown, request: { method: string; url: string }) =>
@@ -157,5 +170,5 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     return { base: api.base, pipeline: createV1Pipeline({ ...shared, modes, passThrough: parts.passThrough, interceptors }) };
   });
   const events = { exchange: reporting.onResponse, answered: reporting.onAnswered };
-  return { engine: createEngine({ config, apis, control, events, onUnexpected, closing }), reporting };
+  return { engine: createEngine({ config, apis, control, events, onUnexpected, closing, tracing: parts.tracing }), reporting };
 }

@@ -9,6 +9,7 @@ import type { Interceptor, ModeHandler } from '../kernel/operation.js';
 import type { Spec } from '../openapi/spec.js';
 import type { Validators } from '../openapi/validate.js';
 import type { ExposureConfig } from './exposure-gate.js';
+import type { Tracing } from '../kernel/tracing.js';
 
 /** What the dispatcher announces, once per request, when its answer is made: the journal, the request log and the metrics listen. */
 export interface EngineEvents {
@@ -58,6 +59,8 @@ export interface EngineDeps {
   onUnexpected?: ((error: unknown, request: { method: string; url: string }) => void) | undefined;
   /** What `close()` aborts; the pipeline and the control plane hold its signal. Default one of the engine's own. */
   closing?: AbortController | undefined;
+  /** Each request run as a span's work (ops/tracing.ts); none when tracing is off, and no request pays for it. */
+  tracing?: Tracing | undefined;
 }
 
 /**

@@ -8,6 +8,8 @@ import { FAULT_MESSAGE } from '../store/faults.js';
 import type { Metrics, MismatchReason } from './metrics.js';
 import type { WriteListener } from '../store/write-times.js';
 import { createRequestLog } from './request-log.js';
+import type { Tracing } from '../kernel/tracing.js';
+import { spanEnds } from './span-ends.js';
 
 /** Why an exchange with these issues broke the spec, or undefined when it did not. */
 function reasonOf(e: V1Exchange, issues: readonly Issue[]): MismatchReason | undefined {
@@ -58,15 +60,17 @@ export interface ReportingDeps {
   also: (e: V1Exchange) => void;
   /** Which answers' bodies are checked for the metrics (`--check-answers`); default: all but those built from checked values. */
   checks?: AnswerChecks;
+  /** Where each request's span ends, when tracing is on. */
+  tracing?: Tracing | undefined;
 }
 
 const ALL: AnswerChecks = { every: 1, checked: false };
 
 /** Where each answer is reported once sent: the journal, the request log, the metrics. */
-export function createReporting({ logger, metrics, runtime, workspaceOf, check, also, checks = ALL }: ReportingDeps) {
+export function createReporting({ logger, metrics, runtime, workspaceOf, check, also, checks = ALL, tracing }: ReportingDeps) {
   const log = createRequestLog(logger, workspaceOf, runtime);
   const matches = createMatchCheck(check, checks);
-  return {
+  const reporting = {
     onResponse(e: V1Exchange): void {
       also(e);
       if (logger.logsRequests) log.v1(e);
@@ -83,6 +87,21 @@ export function createReporting({ logger, metrics, runtime, workspaceOf, check, 
     onRefused(refused: RefusedRequest): void {
       if (logger.logsRequests) log.refused(refused);
       metrics.request('unknown', refused.status, runtime.mode);
+    },
+  };
+  if (!tracing) return reporting;
+  // Tracing on: each request's span ends where it is reported; off, the reporting is as it was, with no test of it.
+  const { onResponse, onAnswered } = reporting;
+  const ends = spanEnds(tracing, runtime, workspaceOf);
+  return {
+    ...reporting,
+    onResponse(e: V1Exchange): void {
+      ends.v1(e);
+      onResponse(e);
+    },
+    onAnswered(e: AnsweredRequest): void {
+      ends.other(e);
+      onAnswered(e);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { RequestListener, Server } from 'node:http';
 import type { Backend, ModeStore, WorkspaceStore } from '../store/backend.js';
 import type { RefusedRequest } from '../ops/request-log.js';
 import type { ClosableEngine } from '../engine/engine.js';
+import type { Tracing } from '../kernel/tracing.js';
 
 export interface Sandbox {
   /** e.g. `http://127.0.0.1:4010` */
@@ -40,6 +41,8 @@ export interface SandboxOptions {
   workspaceSecret?: Uint8Array;
   /** The specs to serve, files or documents, in place of the configuration's `--spec` files (the library's `spec` option). */
   specs?: readonly SpecSource[];
+  /** Traces of each request (ops/tracing.ts, when `OTEL_EXPORTER_OTLP_ENDPOINT` is set); its owner closes it. */
+  tracing?: Tracing | undefined;
 }
 
 /** A sandbox assembled but not listening: what serves its requests, and what it keeps. */

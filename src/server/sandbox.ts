@@ -26,6 +26,7 @@ import { formatIssues } from '../kernel/issues.js';
 import { PACKAGE_VERSION, UI_DIR } from '../config/paths.js';
 import { descriptorCaps, openFileLimit } from './file-limit.js';
 import type { Logger } from '../kernel/logger.js';
+import type { Tracing } from '../kernel/tracing.js';
 import { openFileBackend } from '../store/file/file-backend.js';
 import { createPages } from './pages.js';
 import { openPostgresBackend } from '../store/postgres/backend.js';
@@ -112,6 +113,7 @@ interface Parts {
   /** The APIs of `--spec`, each with its Prism; none: the Pet Store alone. */
   apis: (ApiParts & { prism: PrismRunner })[] | undefined;
   proxy: ProxyMode | undefined;
+  tracing: Tracing | undefined;
   startedAt: number;
   draining: () => boolean;
 }
@@ -167,7 +169,9 @@ export async function assembleSandbox(config: Config, logger: Logger = silentLog
   const backend = await openBackend(config, logger, { spec, validators, served }, caps.workspaces, options.workspaceSecret);
   // Prism loads lazily (seconds of imports): at start-up only when a Prism mode is chosen, else on first use.
   const prism = createPrismRunner([...spec.operations.keys()]);
-  const proxy = config.upstream ? createProxyMode({ spec, validators, config }) : undefined;
+  const { tracing } = options;
+  const traceparent = tracing && (() => tracing.traceparent());
+  const proxy = config.upstream ? createProxyMode({ spec, validators, config, traceparent }) : undefined;
   const close = async () => {
     proxy?.close();
     await backend.close();
@@ -176,7 +180,7 @@ export async function assembleSandbox(config: Config, logger: Logger = silentLog
     // The backend's mode: on a shared database it may be the one the others serve in, not --mode.
     const apis = served?.map((one) => apiPartsOf(one, config, prism));
     if (usesPrism(backend.mode.mode)) await readyAll(prism, apis);
-    const listening = createListener({ config, logger, spec, validators, backend, prism, apis, proxy, startedAt, draining: () => draining });
+    const listening = createListener({ config, logger, spec, validators, backend, prism, apis, proxy, tracing, startedAt, draining: () => draining });
     const bases = apis?.map((api) => api.base) ?? ['/v1'];
     return { ...listening, backend, caps, bases, drain: () => void (draining = true), close };
   } catch (error) {

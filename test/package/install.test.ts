@@ -15,7 +15,8 @@ import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFile
 import { dirname, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OPTIONAL_PEERS } from '../../src/config/optional-peers.js';
+import { installCommand, OPTIONAL_PEERS } from '../../src/config/optional-peers.js';
+import { TRACING_PEERS } from '../../src/ops/tracing.js';
 import { tempDir } from '../support/harness.js';
 import { npm, packTarball, userProjectEnv } from '../support/npm-package.js';
 import { ROOT } from '../support/spawn.js';
@@ -126,6 +127,16 @@ describe('the package, installed by the documented line', { timeout: 180_000 }, 
         'needs pg, an optional peer dependency of petstore-sandbox, not installed here. Install: npm install --save-dev pg@^8.23.1',
       ),
     });
+    // Traces asked for by OpenTelemetry's variable: refused before anything is written, naming the SDK's packages.
+    const traced = run([join(app, 'node_modules', 'petstore-sandbox', 'dist', 'src', 'bin.js'), '--port', '0', '--data', data], {
+      ...userProjectEnv(),
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+    });
+    expect({ status: traced.status, stderr: traced.stderr }).toEqual({
+      status: 2,
+      stderr: expect.stringContaining(`optional peer dependencies of petstore-sandbox, not installed here. Install: ${installCommand(TRACING_PEERS)}`),
+    });
+    expect(readdirSync(dirname(data))).toEqual([]);
     const mcp = npx(['petstore-sandbox', 'mcp', '--url', 'http://127.0.0.1:9']);
     expect({ status: mcp.status, stderr: mcp.stderr }).toEqual({
       status: 2,

@@ -10,6 +10,10 @@ import { requestViolations, responseViolations } from './violations.js';
 
 export { VIOLATIONS_HEADER, violationsHeader } from './header.js';
 
+/** The headers proxy mode sets itself, in place of the caller's; with tracing on, `traceparent` too. */
+const SET = ['host', 'content-length', 'authorization'];
+const SET_TRACED = [...SET, 'traceparent'];
+
 /** Proxy mode, with the upstream's kept-alive connections to close at shutdown. */
 export interface ProxyMode extends PassThroughMode {
   close(): void;
@@ -28,6 +32,8 @@ export function createProxyMode(options: {
   spec: Spec;
   validators: Validators;
   config: Pick<Config, 'upstream' | 'upstreamKey' | 'upstreamTimeoutMs'>;
+  /** The `traceparent` of the request under way's span (kernel/tracing.ts), sent in place of the caller's; absent: no tracing. */
+  traceparent?: (() => string | undefined) | undefined;
 }): ProxyMode {
   const { validators, config } = options;
   if (!config.upstream) throw new Error('Proxy mode needs an upstream');
@@ -38,7 +44,10 @@ export function createProxyMode(options: {
   const validatorOf = (op: OperationSpec) => compiled.get(op.operationId) ?? compiled.set(op.operationId, validators.request(op)).get(op.operationId);
 
   const outgoing = (request: ForwardRequest): OutgoingHttpHeaders => {
-    const headers: OutgoingHttpHeaders = Object.fromEntries(endToEnd(request.rawHeaders, ['host', 'content-length', 'authorization']));
+    const traceparent = options.traceparent?.();
+    const headers: OutgoingHttpHeaders = Object.fromEntries(endToEnd(request.rawHeaders, traceparent === undefined ? SET : SET_TRACED));
+    // The upstream's work is a child of this request's span, not of the caller's.
+    if (traceparent !== undefined) headers.traceparent = traceparent;
     const authorization = config.upstreamKey ? `Bearer ${config.upstreamKey}` : (request.headers.authorization as string | undefined);
     if (authorization !== undefined) headers.authorization = authorization;
     if (request.body) headers['content-length'] = request.body.length;
