@@ -19,6 +19,7 @@ import { capYoungGeneration } from '../server/young-generation.js';
 import { readyInfo, removeReadyFile, startLine, writeReadyFile } from '../server/start-line.js';
 import { StoreError } from '../store/types.js';
 import { describeTarget } from '../store/postgres/pool.js';
+import { poolerNotes } from '../store/postgres/pooler.js';
 
 /** The server's logger: JSON lines, or pretty ones for a person at a terminal (`--log-format auto`). */
 function createServerLogger(config: Config): Logger {
@@ -133,6 +134,7 @@ export async function serve(config: Config, env: Readonly<Record<string, string 
   }
   logger.notice(startLine(info, version, mode, config), { version, mode, origin });
   logger.info(storeLine(config));
+  if (config.postgresUrl !== undefined) for (const line of poolerNotes(config)) logger.info(`  ${line}`);
   if (config.upstream) {
     const key = config.upstreamKey ? 'its own --upstream-key' : "each caller's key";
     logger.info(`  upstream:  ${config.upstream} (proxy mode forwards there, with ${key})`);

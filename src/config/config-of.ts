@@ -205,7 +205,7 @@ export function configFromValues(
     port: int('port', get('port'), 0, 65535),
     host,
     ...allowedHostsConfigOf(get, describe),
-    ...storeConfigOf(get, int, resolvePath),
+    ...storeConfigOf(get, int, resolvePath, describe),
     ...specsConfigOf(values.spec, env[OPTIONS.spec.env], describe('spec'), resolvePath),
     seed: int('seed', get('seed'), 0, 2 ** 32 - 1),
     count: int('count', get('count'), 0, 1_000_000),

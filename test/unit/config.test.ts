@@ -93,6 +93,13 @@ const FROM_FLAG_OR_ENV: [string, string, string, Record<string, unknown>][] = [
   ['ready-file', 'PETSTORE_READY_FILE', 'run/ready.json', { readyFile: resolve('run/ready.json') }],
   ['store', 'PETSTORE_STORE', 'postgres://u:p@db.internal:5432/pets', { postgresUrl: 'postgres://u:p@db.internal:5432/pets' }],
   ['pg-pool-size', 'PETSTORE_PG_POOL_SIZE', '4', { pgPoolSize: 4 }],
+  ['database-pooler', 'PETSTORE_DATABASE_POOLER', 'transaction', { databasePooler: 'transaction' }],
+  [
+    'database-listen-url',
+    'PETSTORE_DATABASE_LISTEN_URL',
+    'postgres://u:p@db.internal:5432/pets',
+    { databaseListenUrl: 'postgres://u:p@db.internal:5432/pets' },
+  ],
 ];
 
 describe('--check-answers', () => {
@@ -117,6 +124,20 @@ describe('--store', () => {
 
   it('is the data file by default', () => {
     expect(load().config).toMatchObject({ postgresUrl: undefined, memory: false });
+  });
+
+  it('reaches PostgreSQL in session mode by default, with no listen URL of its own', () => {
+    expect(load().config).toMatchObject({ databasePooler: 'session', databaseListenUrl: undefined });
+    expect(load(['--database-pooler', ' Transaction ']).config.databasePooler).toBe('transaction');
+  });
+
+  it('refuses another pooler mode, and a listen URL that is not PostgreSQL, without repeating the URL', () => {
+    expect(() => load(['--database-pooler', 'statement'])).toThrow("--database-pooler must be one of session, transaction, got 'statement'");
+    expect(() => load([], { PETSTORE_DATABASE_POOLER: 'pgbouncer' })).toThrow("PETSTORE_DATABASE_POOLER must be one of session, transaction, got 'pgbouncer'");
+    const refusal = () => load(['--database-listen-url', 'mysql://u:secret@db/pets']);
+    expect(refusal).toThrow(ConfigError);
+    expect(refusal).toThrow('--database-listen-url must be a URL such as postgres://user:password@host:5432/database');
+    expect(refusal).not.toThrow(/secret/);
   });
 
   it("takes 'memory' (flag or PETSTORE_STORE): no database, and not a data file named memory", () => {

@@ -17,6 +17,7 @@ import { PgWorkspaces, type PgWorkspacesOptions } from './workspaces.js';
 import { loadPg } from './pg-driver.js';
 import { createPgItemStore } from './items.js';
 import { byWorkspaceId } from '../items/by-workspace-id.js';
+import { tailSource } from './pooler.js';
 
 /** Bytes of pet reads each instance keeps for reuse while their workspace is unchanged. */
 const READ_CACHE_BYTES = 16 * 2 ** 20;
@@ -118,6 +119,11 @@ function forgetGone(id: string, workspaces: PgWorkspaces): void {
   workspaces.forget(id);
 }
 
+/** The shared journal; its live tails hear of other instances' writes as `--database-pooler` allows (pooler.ts). */
+function openJournal(pool: pg.Pool, config: Config, url: string, checkResponse: ResponseCheck, onError: (error: unknown) => void): PgJournal {
+  return new PgJournal(pool, config.journalSize, config.journalMemory, checkResponse, onError, tailSource(config, url));
+}
+
 /**
  * The shared backend: workspaces, journal, faults and mode in one
  * PostgreSQL database, so any number of instances serve as one. Start-up
@@ -137,7 +143,8 @@ export async function openPostgresBackend({
 }: PostgresBackendOptions): Promise<Backend> {
   const where = describeTarget(url);
   await loadPg();
-  const pool = createPool({ url, size: config.pgPoolSize, onIdleError: (error) => logger.error(`PostgreSQL at ${where}: ${error.message}`) });
+  const onIdleError = (error: Error) => logger.error(`PostgreSQL at ${where}: ${error.message}`);
+  const pool = createPool({ url, size: config.pgPoolSize, pooler: config.databasePooler, onIdleError });
   const { secret, mode: initialMode } = await startUp(pool, where, () => prepareState(pool, config.mode, claimMode));
   const items = byWorkspaceId(createPgItemStore({ pool, idOf: (key) => workspaces.idOf(key) }), (key) => workspaces.idOf(key));
   const workspaces = new PgWorkspaces({
@@ -157,13 +164,8 @@ export async function openPostgresBackend({
     for (const id of read.missing) forgetGone(id, workspaces);
     await faults.refresh(read.faultsVersion);
   });
-  const journal = new PgJournal(
-    pool,
-    config.journalSize,
-    config.journalMemory,
-    checkResponse,
-    (error) => logger.error(`Journal entries were dropped or not shown: PostgreSQL at ${where} failed`, error),
-    url,
+  const journal = openJournal(pool, config, url, checkResponse, (error) =>
+    logger.error(`Journal entries were dropped or not shown: PostgreSQL at ${where} failed`, error),
   );
   await openDefault(workspaces, config.apiKeys[0] as string, pool, where);
   return {

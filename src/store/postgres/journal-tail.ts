@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { pgDriver } from './pg-driver.js';
 import type { JournalRecord } from '../journal/types.js';
+import type { TailSource } from './pooler.js';
 
 /** The channel every journal write notifies, with the workspaces it wrote (or `*`). */
 export const JOURNAL_CHANNEL = 'petstore_journal';
@@ -23,7 +24,9 @@ const RETRY_MS = 1_000;
  * its own (not the pool's) LISTENs on JOURNAL_CHANNEL, which every journal
  * write notifies on COMMIT; on a notice naming a followed workspace, its
  * entries written by other instances since the last one told are read and
- * told, in order. Entries of this instance are told as they are answered,
+ * told, in order. Where no session can listen (a pooler in transaction mode
+ * without `--database-listen-url`), the followed workspaces' entries are read
+ * every `pollMs` instead, one query per followed workspace. Entries of this instance are told as they are answered,
  * not here. Best effort, as a tail is: while the database is out of reach
  * it tells nothing, and two instances' writes to one workspace that commit
  * out of order within milliseconds can leave one out (`GET /journal` has
@@ -35,9 +38,12 @@ export class JournalTail {
   private readonly last = new Map<string, string | undefined>();
   private chain: Promise<void> = Promise.resolve();
   private retry: NodeJS.Timeout | undefined;
+  /** The next poll, when polling; whether the last poll failed (an outage is reported once, not every poll). */
+  private poll: NodeJS.Timeout | undefined;
+  private pollFailing = false;
 
   constructor(
-    private readonly url: string,
+    private readonly source: TailSource,
     private readonly pool: pg.Pool,
     /** This instance's tag on the journal rows it writes. */
     private readonly instance: string,
@@ -53,7 +59,8 @@ export class JournalTail {
       const { rows } = await this.pool.query<{ seq: string }>('SELECT coalesce(max(seq), 0) AS seq FROM petstore_journal WHERE workspace = $1', [workspace]);
       if (this.last.has(workspace)) this.last.set(workspace, rows[0]?.seq ?? '0');
     });
-    if (!this.client && !this.retry) void this.listen();
+    if ('pollMs' in this.source) this.pollSoon(this.source.pollMs);
+    else if (!this.client && !this.retry) void this.listen(this.source.listenUrl);
   }
 
   /** Stops following `workspace`; stops listening when nothing is followed. */
@@ -62,6 +69,8 @@ export class JournalTail {
     if (this.last.size > 0) return;
     clearTimeout(this.retry);
     this.retry = undefined;
+    clearTimeout(this.poll);
+    this.poll = undefined;
     const client = this.client;
     this.client = undefined;
     void client?.end().catch(() => undefined);
@@ -72,30 +81,56 @@ export class JournalTail {
     for (const workspace of [...this.last.keys()]) this.remove(workspace);
   }
 
-  private async listen(): Promise<void> {
-    const client = new (pgDriver().Client)({ connectionString: this.url });
+  /** Reads the followed workspaces' new entries in `ms`, then again, while anything is followed. */
+  private pollSoon(ms: number): void {
+    if (this.poll || this.last.size === 0) return;
+    const poll = setTimeout(() => {
+      this.queue(() => this.pollOnce());
+      void this.chain.then(() => {
+        if (this.poll !== poll) return;
+        this.poll = undefined;
+        this.pollSoon(ms);
+      });
+    }, ms);
+    this.poll = poll;
+    poll.unref();
+  }
+
+  /** One poll: every followed workspace's new entries; a failure reported only when the poll before it succeeded. */
+  private async pollOnce(): Promise<void> {
+    try {
+      await this.readNew('*');
+      this.pollFailing = false;
+    } catch (error) {
+      if (!this.pollFailing) this.onError(error);
+      this.pollFailing = true;
+    }
+  }
+
+  private async listen(url: string): Promise<void> {
+    const client = new (pgDriver().Client)({ connectionString: url });
     this.client = client;
     client.on('notification', (notice) => {
       if (notice.channel === JOURNAL_CHANNEL) this.queue(() => this.readNew(notice.payload ?? '*'));
     });
-    client.on('error', (error) => this.broken(client, error));
+    client.on('error', (error) => this.broken(client, url, error));
     try {
       await client.connect();
       await client.query(`LISTEN ${JOURNAL_CHANNEL}`);
     } catch (error) {
-      this.broken(client, error);
+      this.broken(client, url, error);
     }
   }
 
   /** The connection failed: listen again shortly, while anything is followed. */
-  private broken(client: pg.Client, error: unknown): void {
+  private broken(client: pg.Client, url: string, error: unknown): void {
     if (this.client !== client) return;
     this.client = undefined;
     void client.end().catch(() => undefined);
     this.onError(error);
     this.retry = setTimeout(() => {
       this.retry = undefined;
-      if (this.last.size > 0) void this.listen();
+      if (this.last.size > 0) void this.listen(url);
     }, RETRY_MS);
     this.retry.unref();
   }

@@ -9,6 +9,7 @@ import type { CoverageCount } from '../journal/coverage-types.js';
 import { countsOf, dropCounts, newestPerWorkspace, readCounts } from './journal-batch.js';
 import { journalInsert } from './journal-insert.js';
 import { JournalTail, noticeOf } from './journal-tail.js';
+import type { TailSource } from './pooler.js';
 import { BatchQueue } from './batch-queue.js';
 import { failed } from './pool.js';
 
@@ -65,12 +66,12 @@ export class PgJournal implements JournalStore {
     private readonly budget: number,
     private readonly check: ResponseCheck,
     private readonly onError: (error: unknown) => void,
-    /** The database's URL, for the tail's own listening connection; without it, tails see this instance's requests only. */
-    url?: string,
+    /** How tails hear of other instances' writes (a URL to LISTEN on, or polling); without it, tails see this instance's requests only. */
+    source?: TailSource,
   ) {
     this.tail =
-      url === undefined ? undefined : (
-        new JournalTail(url, pool, this.instance, (ws, record) => this.followers.tell(ws, () => showRecord(record, this.check)), onError)
+      source === undefined ? undefined : (
+        new JournalTail(source, pool, this.instance, (ws, record) => this.followers.tell(ws, () => showRecord(record, this.check)), onError)
       );
   }
 

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { transaction } from './pool.js';
 
 /**
  * The schema, as numbered steps. A step is never changed once released; a
@@ -139,30 +140,30 @@ export const MIGRATIONS: readonly string[] = [
 /** Any number of instances may start at once: the first takes this lock and migrates, the others wait and find nothing to do. */
 const MIGRATION_LOCK = 0x5e7_5a4d; // "petstore sandbox", as a 32-bit advisory lock key
 
-/** Brings the schema up to date, each step in its own transaction, under an advisory lock. Returns the steps applied. */
-export async function migrate(pool: pg.Pool): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+/**
+ * The next step due, applied in its own transaction under the migration lock
+ * (an advisory lock of that transaction, so that nothing outlives it: a
+ * pooler in transaction mode may run each transaction on another server
+ * connection). Returns whether a step was applied; false when none is due.
+ */
+async function applyNext(pool: pg.Pool): Promise<boolean> {
+  return transaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query('CREATE TABLE IF NOT EXISTS petstore_migrations (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM petstore_migrations');
     const done = rows[0]?.v ?? 0;
     if (done > MIGRATIONS.length)
       throw new Error(`the database's schema (version ${done}) is newer than this sandbox knows (${MIGRATIONS.length}); upgrade the sandbox`);
-    for (let version = done + 1; version <= MIGRATIONS.length; version++) {
-      await client.query('BEGIN');
-      try {
-        await client.query(MIGRATIONS[version - 1] as string);
-        await client.query('INSERT INTO petstore_migrations (version) VALUES ($1)', [version]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      }
-    }
-    return MIGRATIONS.length - done;
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-    client.release();
-  }
+    if (done === MIGRATIONS.length) return false;
+    await client.query(MIGRATIONS[done] as string);
+    await client.query('INSERT INTO petstore_migrations (version) VALUES ($1)', [done + 1]);
+    return true;
+  });
+}
+
+/** Brings the schema up to date, each step in its own transaction under the migration lock. Returns the steps applied. */
+export async function migrate(pool: pg.Pool): Promise<number> {
+  let applied = 0;
+  while (await applyNext(pool)) applied += 1;
+  return applied;
 }

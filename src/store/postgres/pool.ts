@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import { pgDriver } from './pg-driver.js';
+import { unnamedClient } from './pooler.js';
+import type { DatabasePooler } from '../../config/store.js';
 import { StoreError, StoreFailure } from '../../kernel/store-errors.js';
 
 /** Where a database is, for messages: `host:port/database`, never the user's password. */
@@ -64,6 +66,8 @@ export interface PoolOptions {
   url: string;
   /** Connections held at most (`--pg-pool-size`). */
   size: number;
+  /** `--database-pooler`: in transaction mode every query goes unnamed (pooler.ts). */
+  pooler: DatabasePooler;
   /** Where errors of idle connections go (the database restarting, say): they must not stop the process. */
   onIdleError: (error: Error) => void;
 }
@@ -76,7 +80,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * busy waits for one; one that cannot connect within CONNECT_TIMEOUT_MS
  * fails, and is answered 503 (databaseFailure).
  */
-export function createPool({ url, size, onIdleError }: PoolOptions): pg.Pool {
+export function createPool({ url, size, pooler, onIdleError }: PoolOptions): pg.Pool {
   let config: pg.PoolConfig;
   try {
     new URL(url);
@@ -84,7 +88,9 @@ export function createPool({ url, size, onIdleError }: PoolOptions): pg.Pool {
   } catch {
     throw new StoreError(`--store is not a PostgreSQL URL such as postgres://user:password@host:5432/database (${describeTarget(url)}).`);
   }
-  const pool = new (pgDriver().Pool)({ ...config, max: size, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 30_000, keepAlive: true });
+  const driver = pgDriver();
+  const client = pooler === 'transaction' ? { Client: unnamedClient(driver) } : {};
+  const pool = new driver.Pool({ ...config, ...client, max: size, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 30_000, keepAlive: true });
   pool.on('error', onIdleError);
   return pool;
 }
