@@ -18,7 +18,7 @@ import { silentLogger } from '../../src/kernel/logger.js';
 import { loadSpec } from '../../src/openapi/load-spec.js';
 import type { Backend } from '../../src/store/backend.js';
 import { openFileBackend } from '../../src/store/file/file-backend.js';
-import type { CollectionKey, Item, ItemSpace, ItemStore, SeededItems } from '../../src/store/items/types.js';
+import type { CollectionContents, CollectionKey, Item, ItemSpace, ItemStore, SeededItems } from '../../src/store/items/types.js';
 import { openMemoryBackend } from '../../src/store/memory/backend.js';
 import { openPostgresBackend } from '../../src/store/postgres/backend.js';
 import { tempDir, testConfig } from '../support/harness.js';
@@ -253,9 +253,9 @@ describe.each(KINDS)('the $name item store', (kind) => {
   it('a replace that fails leaves every collection as it was', async () => {
     const space = await spaceOf(backend.items, freshKey());
     const before = await space.contents([ORDERS, ITEMS]);
-    const orders = { items: [{ id: 2, petId: 20 }] };
+    const orders: CollectionContents = { items: [{ id: 2, petId: 20 }] };
     // An item without its id is refused before anything is stored, whatever its collection's place.
-    const missingId = new Map([
+    const missingId = new Map<string, CollectionContents>([
       [ORDERS.name, orders],
       [ITEMS.name, { items: [{ name: 'no id' }] }],
     ]);
@@ -264,7 +264,7 @@ describe.each(KINDS)('the $name item store', (kind) => {
     if (kind.persistent) {
       // A failure while the second collection is written (its item cannot be written as JSON): the first is not kept either.
       const unwritable = { itemId: U3, toJSON: () => thrower(new Error('cannot be written')) };
-      const failing = new Map([
+      const failing = new Map<string, CollectionContents>([
         [ORDERS.name, orders],
         [ITEMS.name, { items: [unwritable] }],
       ]);
