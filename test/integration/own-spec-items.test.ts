@@ -17,7 +17,7 @@ let v1: ServedApi;
 let v2: ServedApi;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox(['--spec', PETSTORE_11, '--spec', INVENTORY, '--count', '3', '--api-keys', 'key-a,key-b']);
+  sandbox = await startTestSandbox(['--spec', PETSTORE_11, '--spec', INVENTORY, '--count', '3', '--quota-pets', '5', '--api-keys', 'key-a,key-b']);
   ctl = controlOf(sandbox);
   v1 = servedApi(fetch, sandbox.origin, '/v1', PETSTORE_11);
   v2 = servedApi(fetch, sandbox.origin, '/api/v2', INVENTORY);
@@ -113,6 +113,18 @@ describe('export and load with items', { timeout: 60_000 }, () => {
       expect(res.body.message).toContain(message);
       expect(res.body.message).toContain('Nothing was loaded.');
     }
+    expect(await exportText()).toBe(before);
+  });
+});
+
+describe('a load refused by the pets after its items were written', { timeout: 60_000 }, () => {
+  it('puts the items back: nothing is stored', async () => {
+    const before = await exportText();
+    const pets = Array.from({ length: 6 }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: 1 }));
+    const items = [{ id: '5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b', name: 'Drill', sku: 'DRL-0003', category: 'tools' }];
+    const res = await ctl('POST', '/load', { key: 'key-a', json: { pets, apis: { '/api/v2': { '/items': { items } } } } });
+    expect(res.status).toBe(507);
+    expect(res.body.code).toBe('quota_exceeded');
     expect(await exportText()).toBe(before);
   });
 });
