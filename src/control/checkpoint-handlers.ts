@@ -2,8 +2,9 @@ import type { CheckpointInput, CheckpointStore, WorkspaceData } from '../store/b
 import { parseJson } from '../kernel/json.js';
 import { ApiError } from '../kernel/errors.js';
 import { echo } from '../kernel/echo.js';
-import { resolveFixture } from './fixtures.js';
 import { beforeWrite } from './before-write.js';
+import { exportOf, type ServedItems } from './api-items.js';
+import { loadSet, planSet } from './set-load.js';
 import type { ControlContext, ControlDeps, HandlerGroup } from './handler-types.js';
 import type { ControlBody } from './routes.js';
 
@@ -28,6 +29,12 @@ async function snapshot(workspace: WorkspaceData): Promise<CheckpointInput> {
   return { count, nextId, text: text() };
 }
 
+/** A key's export as a checkpoint keeps it: the pets' snapshot first, then the items of the APIs served by convention. */
+async function exported(served: ServedItems | undefined, key: string, workspace: WorkspaceData): Promise<CheckpointInput> {
+  const input = await snapshot(workspace);
+  return { ...input, text: await exportOf(served, key, input.text) };
+}
+
 /** The longest export a copy takes: it is parsed as one string, and V8 caps a string just under 512 MiB. */
 const MAX_COPY = 500 * 1024 * 1024;
 
@@ -44,7 +51,7 @@ async function joined(pieces: Iterable<string> | AsyncIterable<string>): Promise
 
 /** What the checkpoint operations need: the control plane's context, or the QA commands' working on the files. */
 export interface CheckpointContext extends Omit<ControlContext, 'deps'> {
-  deps: Pick<ControlDeps, 'workspaces' | 'checkpoints' | 'checkPet'>;
+  deps: Pick<ControlDeps, 'workspaces' | 'checkpoints' | 'checkPet' | 'apiItems'>;
 }
 
 /** The checkpoint operations. */
@@ -68,7 +75,7 @@ export function checkpointHandlers({ deps, keyOf, workspaceOf, summary }: Checkp
     if (text === undefined) throw ApiError.of('not_found', `No checkpoint ${echo(name)} in this workspace.`);
     return text;
   };
-  /** Replaces a key's pets with an export's: checked whole first, then (unless the client has left) one replace. */
+  /** Replaces a key's pets (and items) with an export's: checked whole first, then (unless the client has left) written, all or nothing. */
   const load = async (key: string, text: string, signal: AbortSignal | undefined): Promise<void> => {
     let set: unknown;
     try {
@@ -77,9 +84,7 @@ export function checkpointHandlers({ deps, keyOf, workspaceOf, summary }: Checkp
     } catch (error) {
       throw ApiError.of('internal', `A saved export is not JSON (${(error as Error).message}).`);
     }
-    const { pets, nextId } = resolveFixture(set, deps.checkPet);
-    await beforeWrite(signal);
-    await workspaces.use(key, (workspace) => workspace.replace(pets, nextId));
+    await loadSet(deps, key, planSet(set, deps.checkPet, deps.apiItems), 'replace', signal);
   };
 
   return {
@@ -93,7 +98,7 @@ export function checkpointHandlers({ deps, keyOf, workspaceOf, summary }: Checkp
       const checkpoints = store();
       const k = keyOf(key);
       await beforeWrite(signal);
-      return workspaces.use(k, async (workspace) => checkpoints.save(workspaces.idOf(k), name, await snapshot(workspace), overwrite));
+      return workspaces.use(k, async (workspace) => checkpoints.save(workspaces.idOf(k), name, await exported(deps.apiItems, k, workspace), overwrite));
     },
     deleteCheckpoint: async ({ key, path }) => {
       const workspace = workspaceOf(key);
@@ -109,7 +114,10 @@ export function checkpointHandlers({ deps, keyOf, workspaceOf, summary }: Checkp
       const from = keyOf(key);
       const to = keyOf(target, 'target');
       const name = body?.checkpoint;
-      const text = name === undefined ? await workspaces.use(from, (workspace) => joined(workspace.exportPieces())) : await saved(workspaces.idOf(from), name);
+      const text =
+        name === undefined ?
+          await workspaces.use(from, async (workspace) => joined(await exportOf(deps.apiItems, from, workspace.exportPieces())))
+        : await saved(workspaces.idOf(from), name);
       await load(to, text, signal);
       const { count, nextId } = await summary(to);
       return { from: workspaces.idOf(from), to: workspaces.idOf(to), count, nextId };

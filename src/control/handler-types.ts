@@ -1,6 +1,7 @@
 import type { ItemStore } from '../store/items/types.js';
 import type { BackendKind, CheckpointStore, FaultStore, JournalStore, ModeStore, WorkspaceStore } from '../store/backend.js';
 import type { FixtureSource } from './fixtures.js';
+import type { ServedItems } from './api-items.js';
 import type { Config, Mode } from '../config/load.js';
 import type { OperationSpec } from '../openapi/spec.js';
 import type { SchemaCheck } from '../openapi/validate.js';
@@ -31,6 +32,8 @@ export interface ControlDeps {
   operations: ReadonlyMap<string, OperationSpec>;
   /** The items of the specs served by convention (`--spec`): a reset forgets a workspace's, to be seeded afresh. */
   items?: ItemStore | undefined;
+  /** The APIs served by convention with their collections: what an export, a load, a checkpoint and a copy carry besides the pets. */
+  apiItems?: ServedItems | undefined;
   version: string;
   startedAt: number;
   /** Makes a mode ready to answer (Prism loads on first use); awaited before a switch takes effect. */

@@ -3,14 +3,15 @@ import { ApiError } from '../kernel/errors.js';
 import { echo } from '../kernel/echo.js';
 import { createKeyMatcher } from '../kernel/auth.js';
 import { faultStatuses, type FaultInput } from '../store/faults.js';
-import { resolveFixture } from './fixtures.js';
 import { JsonPieces, type ControlContext, type ControlDeps, type ControlHandlers, type HandlerGroup, type KeyRole } from './handler-types.js';
 import { journalHandlers } from './journal-handlers.js';
 import { coverageHandlers } from './coverage-handlers.js';
 import { checkpointHandlers } from './checkpoint-handlers.js';
 import { probeHandlers } from './probe-handlers.js';
 import { providerStateHandlers } from './provider-state-handlers.js';
-import { checkResetOptions, loadWorkspace, resetSet } from './operations.js';
+import { checkResetOptions, resetSet } from './operations.js';
+import { exportOf } from './api-items.js';
+import { loadSet, planSet } from './set-load.js';
 import { beforeWrite } from './before-write.js';
 import type { ControlBody, ControlResult } from './routes.js';
 
@@ -65,17 +66,20 @@ function dataHandlers({
     },
     loadFixture: async ({ key, body, signal }) => {
       const b = body as ControlBody<'loadFixture'>;
-      if ((b.fixture === undefined) === (b.pets === undefined && b.generate === undefined)) {
-        throw ApiError.of('invalid_request', 'Send either "fixture" (a name from fixtures/) or a fixture set ("pets" or "generate").');
+      if ((b.fixture === undefined) === (b.pets === undefined && b.generate === undefined && b.apis === undefined)) {
+        throw ApiError.of('invalid_request', 'Send either "fixture" (a name from fixtures/) or a fixture set ("pets", "generate", "apis").');
       }
       const set = b.fixture === undefined ? b : await deps.fixtures.read(b.fixture);
-      const { pets, nextId } = resolveFixture(set, deps.checkPet);
+      const plan = planSet(set, deps.checkPet, deps.apiItems);
       const k = keyOf(key);
-      await beforeWrite(signal);
-      await workspaces.use(k, (store) => loadWorkspace(store, pets, nextId, b.mode ?? 'replace'));
+      await loadSet(deps, k, plan, b.mode ?? 'replace', signal);
       return summary(k);
     },
-    exportWorkspace: ({ key }) => workspaces.use(keyOf(key), (store) => new JsonPieces<ControlResult<'exportWorkspace'>>(store.exportPieces())),
+    exportWorkspace: ({ key }) => {
+      const k = keyOf(key);
+      // With APIs served by convention, their items (each API's read at one moment) after the pets.
+      return workspaces.use(k, async (store) => new JsonPieces<ControlResult<'exportWorkspace'>>(await exportOf(deps.apiItems, k, store.exportPieces())));
+    },
   };
 }
 

@@ -179,7 +179,7 @@ export interface paths {
         put?: never;
         /**
          * Load a fixture set
-         * @description Loads a named fixture set from `fixtures/`, or the set in the body (`pets`, or `generate`). Every record is checked against the Pet schema and ids must be unique before anything is written: a bad set is refused whole (400 naming the record's index and field) and the workspace is left as it was. `replace` (default) drops the stored pets; `append` keeps them and refuses the whole set if an id is already stored. The body of `GET /export` loads back identically.
+         * @description Loads a named fixture set from `fixtures/`, or the set in the body (`pets`, or `generate`). Every record is checked against the Pet schema and ids must be unique before anything is written: a bad set is refused whole (400 naming the record's index and field) and the workspace is left as it was. `replace` (default) drops the stored pets; `append` keeps them and refuses the whole set if an id is already stored. `apis` loads the items of the APIs served by convention (`--spec`) the same way, with the pets, all or nothing; a set with `apis` alone keeps the stored pets. The body of `GET /export` loads back identically.
          */
         post: operations["loadFixture"];
         delete?: never;
@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * Export a workspace
-         * @description The workspace's pets (by id ascending) and next id, as a fixture set: `POST /load` with this body gives the same store, and the same export byte for byte.
+         * @description The workspace's pets (by id ascending) and next id, as a fixture set, and when APIs are served by convention (`--spec`) their items under `apis`: `POST /load` with this body gives the same store, and the same export byte for byte. Checkpoints and copies carry the same.
          */
         get: operations["exportWorkspace"];
         put?: never;
@@ -795,8 +795,9 @@ export interface components {
              * @example One pet of each status.
              */
             description?: string;
+            apis?: components["schemas"]["ApiItems"];
             /**
-             * @description `replace` the stored pets (default), or `append` to them.
+             * @description `replace` the stored pets (default), or `append` to them; the same for each collection given in `apis` (collections not given keep their items).
              * @default replace
              * @enum {string}
              */
@@ -812,6 +813,42 @@ export interface components {
             nextId: number;
             /** @description Every pet, by id ascending. */
             pets: components["schemas"]["Pet"][];
+            apis?: components["schemas"]["ApiItems"];
+        };
+        /**
+         * @description The items of the APIs served by convention (`--spec`), by each API's base path, then by collection (its path template in the spec). An export has it only when an API is served by convention, with every collection of every such API. In a load, every item is checked against its collection's item schema and ids must be unique; an API or a collection not served is refused (400), and nothing is loaded.
+         * @example {
+         *       "/api/v2": {
+         *         "/items": {
+         *           "items": [
+         *             {
+         *               "id": "6f1c2a9e-4b7d-4c1e-9a3f-2d5e8b7c6a41",
+         *               "name": "Hammer",
+         *               "sku": "HAM-0001",
+         *               "category": "tools"
+         *             }
+         *           ]
+         *         }
+         *       }
+         *     }
+         */
+        ApiItems: {
+            [key: string]: {
+                [key: string]: components["schemas"]["ItemCollection"];
+            };
+        };
+        /** @description One collection's items, and the id its next create takes when its ids are integers. */
+        ItemCollection: {
+            /**
+             * Format: int64
+             * @description Integer ids only: the id the next created item gets; never below one past the highest id. Absent for UUID or string ids.
+             * @example 4
+             */
+            nextId?: number;
+            /** @description The items, in the order a list answers (integer ids ascending; others in the order created). */
+            items: {
+                [key: string]: unknown;
+            }[];
         };
         /** @description Stands for a body that is not shown as a JSON value: one longer than 4096 characters (`truncated: true`, with its first 4096 characters), or a whole request body that is not JSON (malformed, incomplete, not UTF-8, starting with a byte order mark: `truncated: false`). The journal keeps no more than this of any body. */
         BodyText: {

@@ -3,7 +3,7 @@ import { createEngine, type ClosableEngine, type ServedApi } from './engine.js';
 import type { ApiParts } from './engine-types.js';
 
 export type { ApiParts } from './engine-types.js';
-import { conventionalApi } from './conventional-api.js';
+import { conventionalApi, servedItemsOf } from './conventional-api.js';
 import { servedOperations } from '../openapi/served-spec.js';
 import { createControlPlane } from '../control/plane.js';
 import type { Interceptor, ModeHandler, V1Exchange } from '../kernel/operation.js';
@@ -137,6 +137,8 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     logger.error(`Unexpected error on ${request.method} ${request.url}`, error);
   // Aborted by the engine's close: the faults' delays and the live journal tails stop on it.
   const closing = new AbortController();
+  // The items each API served by convention keeps: its mode writes them, the control plane exports, loads and copies them.
+  const conventional = new Map((parts.apis ?? []).filter((api) => !api.embedded).map((api) => [api.base, servedItemsOf(api, config)]));
   const control = createControlPlane({
     config,
     runtime,
@@ -146,7 +148,7 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
     checkPet: validators.schema('/components/schemas/Pet', 'record'),
     operations: servedOperations(parts.apis ?? [{ spec }]),
-    ...(parts.apis?.some((api) => !api.embedded) ? { items: backend.items } : {}),
+    ...(conventional.size > 0 ? { items: backend.items, apiItems: { apis: [...conventional.values()], store: backend.items } } : {}),
     version: parts.version,
     startedAt: parts.startedAt,
     prepareMode: parts.prepareMode,
@@ -164,7 +166,8 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
   const apis = served.map((api): ServedApi => {
     const shared = { config, base: api.base, spec: api.spec, validators: api.validators, runtime, sync, onUnexpected, closing: closing.signal };
     const interceptors = [faults.interceptor, api.prefer];
-    if (!api.embedded) return { base: api.base, pipeline: createV1Pipeline({ ...shared, ...conventionalApi(api, backend, config), interceptors }) };
+    if (!api.embedded)
+      return { base: api.base, pipeline: createV1Pipeline({ ...shared, ...conventionalApi(api, backend, config, conventional.get(api.base)), interceptors }) };
     const modes = { ...api.modes, stateful: createStatefulMode(workspaces) };
     checkModes(api.spec, modes);
     return { base: api.base, pipeline: createV1Pipeline({ ...shared, modes, passThrough: parts.passThrough, interceptors }) };

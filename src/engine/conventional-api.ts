@@ -15,6 +15,8 @@ import { deprecationHeadersOf } from '../openapi/deprecation.js';
 import { createErrorShaper } from '../openapi/error-shape.js';
 import { createCredentialReader, describeSecurity, type CredentialReader } from '../openapi/security.js';
 import type { OperationSpec, Spec } from '../openapi/spec.js';
+import type { SchemaCheck } from '../openapi/validate.js';
+import type { ServedItemsApi } from '../control/api-items.js';
 import type { Backend } from '../store/backend.js';
 import { seedCollections } from '../store/schema-seed.js';
 import type { V1PipelineDeps } from '../v1/pipeline.js';
@@ -58,18 +60,19 @@ function specAccess(spec: Spec, config: Pick<Config, 'apiKeys' | 'openKeys'>): A
   };
 }
 
-/** The pipeline's parts of an API served by convention: its modes (stateful by convention), access, errors, and headers. */
-export function conventionalApi(api: ApiParts, backend: Backend, config: Config): Pick<V1PipelineDeps, 'modes' | 'access' | 'shapeError' | 'headersOf'> {
+/** What an API served by convention keeps in the item store: its collections, each with its item schema's check, and their seeded items. */
+export function servedItemsOf(api: ApiParts, config: Config): ServedItemsApi {
   const { spec, validators } = api;
   const model = inferApi(spec);
   const collections = model.collections.map(({ name, idField, idKind, itemSchema }) => ({ name, idField, idKind, schemaPointer: itemSchema }));
   // A collection holds at most MAX_ITEMS_PER_COLLECTION items: `--count` beyond it seeds that many.
   const count = Math.min(config.count, MAX_ITEMS_PER_COLLECTION);
+  const checks = new Map(collections.map(({ name, schemaPointer }) => [name, validators.schema(schemaPointer, 'body')]));
   // Every seeded item is checked as a created one is: one its schema refuses (a pattern no example met) is not stored.
   const seed = () => {
     const seeded = seedCollections(spec.document, collections, { seed: config.seed, count });
-    for (const { name, schemaPointer } of collections) {
-      const valid = validators.schema(schemaPointer, 'body');
+    for (const { name } of collections) {
+      const valid = checks.get(name) as SchemaCheck;
       seeded.set(
         name,
         (seeded.get(name) ?? []).filter((item) => valid(item).length === 0),
@@ -77,6 +80,22 @@ export function conventionalApi(api: ApiParts, backend: Backend, config: Config)
     }
     return seeded;
   };
+  return {
+    base: api.base,
+    collections: collections.map(({ name, idField, idKind }) => ({ name, idField, idKind, check: checks.get(name) as SchemaCheck })),
+    seed,
+  };
+}
+
+/** The pipeline's parts of an API served by convention: its modes (stateful by convention), access, errors, and headers. */
+export function conventionalApi(
+  api: ApiParts,
+  backend: Backend,
+  config: Config,
+  { seed }: ServedItemsApi = servedItemsOf(api, config),
+): Pick<V1PipelineDeps, 'modes' | 'access' | 'shapeError' | 'headersOf'> {
+  const { spec, validators } = api;
+  const model = inferApi(spec);
   const stateful = createConventionalMode({
     api: api.base,
     spec,

@@ -13,9 +13,9 @@ export interface Workspace {
   readonly key: string;
   /** Back to seeded data (`seed`, `count`) or empty; the journal and faults stay. */
   reset(options?: ControlBody<'resetWorkspace'>): Promise<ControlResult<'resetWorkspace'>>;
-  /** Replaces the pets with a fixture set: a name from `fixtures/`, or the pets themselves. */
+  /** Replaces the pets with a fixture set: a name from `fixtures/`, or the pets themselves; `apis` the items of the APIs served by convention too. */
   load(fixture: ControlBody<'loadFixture'>): Promise<ControlResult<'loadFixture'>>;
-  /** Every pet, with the next id, as a fixture set `load` takes back. */
+  /** Every pet, with the next id (and under `apis` the items of every API served by convention), as a fixture set `load` takes back. */
   export(): Promise<ControlResult<'exportWorkspace'>>;
   /** Forced answers of /v1 operations: a status, a delay, a count. */
   readonly faults: {
@@ -31,14 +31,14 @@ export interface Workspace {
     /** Each new entry as it happens, until `signal` aborts or the loop breaks. */
     follow(options?: { signal?: AbortSignal }): AsyncIterable<ServerSentEvent>;
   };
-  /** Saves the pets under a name (`restore` brings them back). */
+  /** Saves the pets (and the items of the APIs served by convention) under a name (`restore` brings them back). */
   checkpoint(name: string): Promise<ControlResult<'saveCheckpoint'>>;
   restore(name: string): Promise<ControlResult<'restoreCheckpoint'>>;
   readonly checkpoints: {
     list(): Promise<ControlResult<'listCheckpoints'>>;
     delete(name: string): Promise<ControlResult<'deleteCheckpoint'>>;
   };
-  /** Copies this workspace's pets into the workspace of `targetKey`. */
+  /** Copies this workspace's pets (and items of the APIs served by convention) into the workspace of `targetKey`. */
   copyTo(targetKey: string, options?: ControlBody<'copyWorkspace'>): Promise<ControlResult<'copyWorkspace'>>;
   /** A consumer's pact (Pact V4), recorded from the journal. */
   pact(query: ControlQuery<'exportPact'>): Promise<ControlResult<'exportPact'>>;

@@ -18,7 +18,7 @@ import { silentLogger } from '../../src/kernel/logger.js';
 import { loadSpec } from '../../src/openapi/load-spec.js';
 import type { Backend } from '../../src/store/backend.js';
 import { openFileBackend } from '../../src/store/file/file-backend.js';
-import type { CollectionKey, Item, ItemSpace, ItemStore, SeededItems } from '../../src/store/items/types.js';
+import type { CollectionContents, CollectionKey, Item, ItemSpace, ItemStore, SeededItems } from '../../src/store/items/types.js';
 import { openMemoryBackend } from '../../src/store/memory/backend.js';
 import { openPostgresBackend } from '../../src/store/postgres/backend.js';
 import { tempDir, testConfig } from '../support/harness.js';
@@ -202,6 +202,97 @@ describe.each(KINDS)('the $name item store', (kind) => {
     expect(await ids(again, ORDERS)).toEqual([1, 3, 7]);
     expect(await ids(await spaceOf(backend.items, key, '/v1'), ORDERS)).toEqual([1, 3, 7]);
     expect((await (await spaceOf(backend.items, other, '/api/v2')).get(ORDERS, 7))?.status).toBe('lost');
+  });
+
+  it('reads whole collections with their next ids, and replaces those named at once, keeping the rest', async () => {
+    const space = await spaceOf(backend.items, freshKey());
+    await space.create(ORDERS, { petId: 8 });
+    await space.remove(ORDERS, 8);
+    expect(await space.contents([ORDERS, ITEMS, UNSEEDED])).toEqual(
+      new Map([
+        [ORDERS.name, { nextId: 9, items: [SEED.get(ORDERS.name)?.[1], SEED.get(ORDERS.name)?.[0], SEED.get(ORDERS.name)?.[2]] }],
+        [ITEMS.name, { items: SEED.get(ITEMS.name) }],
+        [UNSEEDED.name, { nextId: 1, items: [] }],
+      ]),
+    );
+    await space.create(UNSEEDED, { reason: 'kept' });
+    await space.replaceAll(
+      [ORDERS, ITEMS, UNSEEDED],
+      new Map([
+        [
+          ORDERS.name,
+          {
+            nextId: 20,
+            items: [
+              { id: 5, petId: 50 },
+              { id: 2, petId: 20 },
+            ],
+          },
+        ],
+        [
+          ITEMS.name,
+          {
+            items: [
+              { itemId: U3, name: 'third' },
+              { itemId: U1, name: 'first again' },
+            ],
+          },
+        ],
+      ]),
+    );
+    expect(await ids(space, ORDERS)).toEqual([2, 5]);
+    expect(await space.get(ORDERS, 3)).toBeUndefined();
+    expect(await ids(space, ITEMS)).toEqual([U3, U1]);
+    expect(await space.list(UNSEEDED)).toEqual([{ reason: 'kept', id: 1 }]);
+    expect((await space.create(ORDERS, { petId: 1 })).id).toBe(20);
+    // Without a next id, one past the largest id given.
+    await space.replaceAll([ORDERS], new Map([[ORDERS.name, { items: [{ id: 4 }] }]]));
+    expect((await space.create(ORDERS, {})).id).toBe(5);
+  });
+
+  it('a replace that fails leaves every collection as it was', async () => {
+    const space = await spaceOf(backend.items, freshKey());
+    const before = await space.contents([ORDERS, ITEMS]);
+    const orders: CollectionContents = { items: [{ id: 2, petId: 20 }] };
+    // An item without its id is refused before anything is stored, whatever its collection's place.
+    const missingId = new Map<string, CollectionContents>([
+      [ORDERS.name, orders],
+      [ITEMS.name, { items: [{ name: 'no id' }] }],
+    ]);
+    await expect(space.replaceAll([ORDERS, ITEMS], missingId)).rejects.toThrow(/no uuid id/);
+    expect(await space.contents([ORDERS, ITEMS])).toEqual(before);
+    if (kind.persistent) {
+      // A failure while the second collection is written (its item cannot be written as JSON): the first is not kept either.
+      const unwritable = { itemId: U3, toJSON: () => thrower(new Error('cannot be written')) };
+      const failing = new Map<string, CollectionContents>([
+        [ORDERS.name, orders],
+        [ITEMS.name, { items: [unwritable] }],
+      ]);
+      await expect(space.replaceAll([ORDERS, ITEMS], failing)).rejects.toThrow();
+      expect(await space.contents([ORDERS, ITEMS])).toEqual(before);
+      expect((await space.create(ORDERS, {})).id).toBe(8);
+    }
+  });
+
+  it.runIf(kind.persistent)('a replace is found whole by a second backend on the same data', { timeout: 60_000 }, async () => {
+    const key = freshKey();
+    const space = await spaceOf(backend.items, key);
+    const contents = new Map([
+      [ORDERS.name, { nextId: 30, items: [{ id: 12, petId: 1 }] }],
+      [ITEMS.name, { items: [{ itemId: U2, name: 'second' }] }],
+    ]);
+    await space.replaceAll([ORDERS, ITEMS], contents);
+    if (!kind.shared) await backend.close();
+    const second = await kind.open();
+    try {
+      const counted = seeder();
+      const seen = await spaceOf(second.items, key, '/api/v2', counted.seed);
+      expect(counted.calls).toBe(0);
+      expect(await seen.contents([ORDERS, ITEMS])).toEqual(contents);
+    } finally {
+      if (kind.shared) await second.close();
+      else backend = second;
+    }
   });
 
   it.runIf(kind.persistent)('a second backend on the same data finds the items, seeds nothing, and counts on', { timeout: 60_000 }, async () => {

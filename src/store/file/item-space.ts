@@ -1,5 +1,5 @@
-import type { CollectionKey, Item, ItemId, ItemSpace } from '../items/types.js';
-import { shelfOf, type Shelf } from '../memory/items.js';
+import type { CollectionKey, Item, ItemId, ItemSpace, SpaceContents } from '../items/types.js';
+import { contentsOf, shelfOf, shelvesOf, type Shelf } from '../memory/items.js';
 import { stringifyJson } from '../../kernel/json.js';
 import { StoreFailure, storageFailure } from '../../kernel/store-errors.js';
 import { RenamedNotDurable, writeFileAtomic } from './durable-entries.js';
@@ -10,10 +10,11 @@ export interface StoredCollection {
   items: Item[];
 }
 
-/** A collection in use: its items by id, in list order, and the next integer id. */
-
 /** What a write makes of a collection: its new shelf (none: nothing to write) and the answer. */
 type Change<T> = (shelf: Shelf) => { next?: Shelf; result: T };
+
+/** What a write makes of the space: the new shelves of the collections it changes (none: nothing to write), and the answer. */
+type SpaceChange<T> = () => { next?: ReadonlyMap<string, Shelf>; result: T };
 
 /** The text of a space's file, one item a line: `{"format":1,"api","collections":{name:{"nextId","items":[...]}}}`. */
 export function* spaceText(api: string, collections: ReadonlyMap<string, StoredCollection>): Generator<string> {
@@ -97,6 +98,14 @@ export class FileItemSpace implements ItemSpace {
     });
   }
 
+  contents(keys: readonly CollectionKey[]): SpaceContents {
+    return new Map(keys.map((key) => [key.name, contentsOf(this.#shelf(key), key)]));
+  }
+
+  replaceAll(keys: readonly CollectionKey[], contents: SpaceContents): Promise<void> {
+    return this.#commit('Could not store the items', () => ({ next: shelvesOf(keys, contents), result: undefined }));
+  }
+
   /** Refuses writes from now on with `refusal`, and resolves once those under way settled (a reset, a close). */
   stop(refusal: StoreFailure): Promise<void> {
     this.#refusal ??= refusal;
@@ -106,21 +115,28 @@ export class FileItemSpace implements ItemSpace {
     );
   }
 
-  /** The space's file text with `next` as the collection `name`. */
-  #text(name: string, next: Shelf): Generator<string> {
+  /** The space's file text with the shelves of `next` in place of those it names. */
+  #text(next: ReadonlyMap<string, Shelf>): Generator<string> {
     const collections = new Map<string, StoredCollection>(this.#stored);
-    for (const [other, shelf] of this.#shelves) collections.set(other, { nextId: shelf.nextId, items: [...shelf.items.values()] });
-    collections.set(name, { nextId: next.nextId, items: [...next.items.values()] });
+    for (const [name, shelf] of [...this.#shelves, ...next]) collections.set(name, { nextId: shelf.nextId, items: [...shelf.items.values()] });
     return spaceText(this.api, collections);
   }
 
-  /** Runs `change` after the space's earlier writes; writes what it made, and only then keeps it. */
+  /** A write of one collection (`#commit`). */
   #write<T>(key: CollectionKey, action: string, change: Change<T>): Promise<T> {
+    return this.#commit(action, () => {
+      const { next, result } = change(this.#shelf(key));
+      return next ? { next: new Map([[key.name, next]]), result } : { result };
+    });
+  }
+
+  /** Runs `change` after the space's earlier writes; writes the whole file with what it made, and only then keeps it. */
+  #commit<T>(action: string, change: SpaceChange<T>): Promise<T> {
     const run = this.#chain.then(async () => {
       if (this.#refusal) throw this.#refusal;
-      const { next, result } = change(this.#shelf(key));
+      const { next, result } = change();
       if (!next) return result;
-      const unsynced = await writeFileAtomic(this.file, this.#text(key.name, next)).then(
+      const unsynced = await writeFileAtomic(this.file, this.#text(next)).then(
         () => undefined,
         (error: unknown) => {
           if (error instanceof RenamedNotDurable) return error;
@@ -128,7 +144,7 @@ export class FileItemSpace implements ItemSpace {
         },
       );
       // Once renamed, the new file is what a restart reads: it is served from now on.
-      this.#shelves.set(key.name, next);
+      for (const [name, shelf] of next) this.#shelves.set(name, shelf);
       if (unsynced)
         throw new StoreFailure(
           'service_unavailable',

@@ -29,6 +29,15 @@ export interface CollectionKey {
 /** The items each collection starts with when a workspace first uses an API (ids set). */
 export type SeededItems = ReadonlyMap<string, readonly Item[]>;
 
+/** One collection whole: its items in list order and, for integer ids, the id its next create takes. */
+export interface CollectionContents {
+  nextId?: number;
+  items: readonly Item[];
+}
+
+/** Whole collections of one API's space, by collection name. */
+export type SpaceContents = ReadonlyMap<string, CollectionContents>;
+
 /**
  * One API's items in one workspace. Reads give items in id order (integers
  * numerically; other ids in the order they were created). A write resolves
@@ -54,6 +63,20 @@ export interface ItemSpace {
   update(collection: CollectionKey, id: ItemId, change: (current: Item) => Item): Promise<Item | undefined>;
   /** Removes the item; whether there was one. */
   remove(collection: CollectionKey, id: ItemId): Promise<boolean>;
+  /**
+   * Every collection of `collections` whole, read at one moment (no write
+   * half seen): its items in list order, and its next id when its ids are
+   * integers. An export and a checkpoint read a space so.
+   */
+  contents(collections: readonly CollectionKey[]): MaybePromise<SpaceContents>;
+  /**
+   * Replaces the collections `contents` names (each one of `collections`)
+   * by what it holds, all at once or not at all: a failure leaves every one
+   * as it was. Items keep the order given (integer ids: sorted); an integer
+   * collection's next id is the one given, else one past its largest id.
+   * Collections not named keep their items. A load and a restore write so.
+   */
+  replaceAll(collections: readonly CollectionKey[], contents: SpaceContents): Promise<void>;
 }
 
 /** Every API's items, by workspace. */

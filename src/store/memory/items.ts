@@ -3,7 +3,7 @@
  * browser): each API's collections per workspace in this process, nothing
  * written anywhere. The file and PostgreSQL stores keep the same rules.
  */
-import type { CollectionKey, Item, ItemId, ItemSpace, ItemStore, SeededItems } from '../items/types.js';
+import type { CollectionContents, CollectionKey, Item, ItemId, ItemSpace, ItemStore, SeededItems, SpaceContents } from '../items/types.js';
 
 /** One collection: its items by id, in id order, and the next integer id. */
 export interface Shelf {
@@ -31,6 +31,32 @@ export function nextIdAfter(items: readonly Item[], idField: string): number {
 export function inIdOrder(items: readonly Item[], key: CollectionKey): Item[] {
   if (key.idKind !== 'integer') return [...items];
   return [...items].sort((a, b) => (a[key.idField] as number) - (b[key.idField] as number));
+}
+
+/** A shelf as whole-collection contents: its items in list order, the next id for integer ids only. */
+export function contentsOf(shelf: Shelf, key: CollectionKey): CollectionContents {
+  const items = [...shelf.items.values()];
+  return key.idKind === 'integer' ? { nextId: shelf.nextId, items } : { items };
+}
+
+/** Whether `id` is an id of a collection whose ids are `kind`. */
+const isIdOf = (kind: CollectionKey['idKind'], id: unknown): boolean => (kind === 'integer' ? Number.isSafeInteger(id) : typeof id === 'string');
+
+/**
+ * The shelves `contents` makes of the collections it names (each one of
+ * `keys`), every item carrying an id of its collection's kind (else an
+ * Error, before anything is kept): what a whole-space replace stores.
+ */
+export function shelvesOf(keys: readonly CollectionKey[], contents: SpaceContents): Map<string, Shelf> {
+  const shelves = new Map<string, Shelf>();
+  for (const key of keys) {
+    const given = contents.get(key.name);
+    if (!given) continue;
+    const bad = given.items.findIndex((item) => !isIdOf(key.idKind, item[key.idField]));
+    if (bad >= 0) throw new Error(`Item ${bad} of ${key.name} has no ${key.idKind} id in ${key.idField}: nothing was stored.`);
+    shelves.set(key.name, shelfOf(given.items, key, key.idKind === 'integer' ? given.nextId : undefined));
+  }
+  return shelves;
 }
 
 /** One API's collections in one workspace, kept in memory. */
@@ -81,6 +107,19 @@ export class MemoryItemSpace implements ItemSpace {
 
   remove(key: CollectionKey, id: ItemId): Promise<boolean> {
     return Promise.resolve(this.#shelf(key).items.delete(id));
+  }
+
+  contents(keys: readonly CollectionKey[]): SpaceContents {
+    return new Map(keys.map((key) => [key.name, contentsOf(this.#shelf(key), key)]));
+  }
+
+  replaceAll(keys: readonly CollectionKey[], contents: SpaceContents): Promise<void> {
+    try {
+      for (const [name, shelf] of shelvesOf(keys, contents)) this.#shelves.set(name, shelf);
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 }
 

@@ -1,18 +1,11 @@
 import type pg from 'pg';
-import type { CollectionKey, Item, ItemId, ItemSpace, SeededItems } from '../items/types.js';
-import { inIdOrder, nextIdAfter } from '../memory/items.js';
-import { parseJson, stringifyJson } from '../../kernel/json.js';
+import type { CollectionKey, Item, ItemId, ItemSpace, SeededItems, SpaceContents } from '../items/types.js';
+import { stringifyJson } from '../../kernel/json.js';
 import { StoreFailure } from '../../kernel/store-errors.js';
 import type { UsesInFlight } from '../uses-in-flight.js';
 import { failed, transaction } from './pool.js';
-
-/** Where one collection's rows are: the first three parameters of every statement here. */
-const AT = 'workspace = $1 AND api = $2 AND collection = $3';
-
-/** An id as the `id` column keeps it: its JSON, so the integer 7 and the string "7" stay apart, as they do in memory. */
-const idText = (id: ItemId): string => JSON.stringify(id);
-const numOf = (id: ItemId): number | null => (typeof id === 'number' ? id : null);
-const itemOf = (row: { json: string }): Item => parseJson(row.json) as Item;
+import { shelvesOf, type Shelf } from '../memory/items.js';
+import { AT, idText, insertRows, itemOf, lockCollection, numOf, readCollections, SpaceGone, type Counters, type Place } from './item-rows.js';
 
 /**
  * A read of a collection's items (those matching `filter`), with whether
@@ -26,17 +19,8 @@ const read = (filter: string) => `SELECT c.next_id IS NOT NULL AS ready, i.json 
 const LIST = read('');
 const GET = read('AND i.id = $4');
 
-/** The space's row is gone (its workspace reset through any instance): it is seeded again, and the work tried again. */
-class SpaceGone extends Error {}
-
 /** How often one call seeds its space again before it gives up (503): resets in a row, through other instances. */
 const RESEEDS = 2;
-
-/** A collection's counters, as its locked row holds them. */
-interface Counters {
-  nextId: number;
-  nextSeq: number;
-}
 
 /**
  * One API's items in one workspace, in PostgreSQL (PgItemStore). Every
@@ -100,7 +84,35 @@ export class PgItemSpace implements ItemSpace {
     });
   }
 
-  #at(key: CollectionKey): [string, string, string] {
+  async contents(keys: readonly CollectionKey[]): Promise<SpaceContents> {
+    const read = await this.#transact('Could not read the items', (client) => readCollections(client, this.workspace, this.api, keys));
+    return new Map(read.map(({ key, counters, items }) => [key.name, key.idKind === 'integer' ? { nextId: counters.nextId, items } : { items }]));
+  }
+
+  /** One transaction: each collection named locked (as `contents` does), its rows deleted and the given ones inserted, its counters set. */
+  replaceAll(keys: readonly CollectionKey[], contents: SpaceContents): Promise<void> {
+    const named = keys.filter((key) => contents.has(key.name));
+    let shelves: Map<string, Shelf>;
+    try {
+      // Checked and ordered as the memory store keeps them, before the transaction.
+      shelves = shelvesOf(named, contents);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return this.#transact('Could not store the items', async (client) => {
+      await readCollections(client, this.workspace, this.api, named);
+      for (const key of named) {
+        const { nextId, items } = shelves.get(key.name) as Shelf;
+        const ordered = [...items.values()];
+        await client.query(`DELETE FROM petstore_items WHERE ${AT}`, this.#at(key));
+        await insertRows(client, this.#at(key), key, ordered);
+        const next = key.idKind === 'integer' ? nextId : 1;
+        await client.query(`UPDATE petstore_item_collections SET next_id = $4, next_seq = $5 WHERE ${AT}`, [...this.#at(key), next, ordered.length + 1]);
+      }
+    });
+  }
+
+  #at(key: CollectionKey): Place {
     return [this.workspace, this.api, key.name];
   }
 
@@ -140,12 +152,17 @@ export class PgItemSpace implements ItemSpace {
   }
 
   /** A write: one transaction that holds the collection's row. `work` may throw (a change refused): nothing is stored. */
-  async #write<T>(key: CollectionKey, action: string, work: (client: pg.PoolClient, counters: Counters) => Promise<T>): Promise<T> {
+  #write<T>(key: CollectionKey, action: string, work: (client: pg.PoolClient, counters: Counters) => Promise<T>): Promise<T> {
+    return this.#transact(action, async (client) => work(client, await this.#lock(client, key)));
+  }
+
+  /** One transaction of `work`, the space seeded again and `work` tried again when it found the space gone. */
+  async #transact<T>(action: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const refused = this.uses.enter();
     if (refused) throw refused;
     try {
       for (let reseeds = 0; ;) {
-        const done = await transaction(this.pool, async (client) => ({ result: await work(client, await this.#lock(client, key)) })).catch(
+        const done = await transaction(this.pool, async (client) => ({ result: await work(client) })).catch(
           (error: unknown) => (this.#isGone(action)(error), undefined),
         );
         if (done) return done.result;
@@ -156,46 +173,7 @@ export class PgItemSpace implements ItemSpace {
     }
   }
 
-  /**
-   * Locks the collection's row and returns its counters, the space's row
-   * held too (a reset waits for the transaction; SpaceGone when it came
-   * first). On its first use,
-   * the row is made (none was seeded) or its seeded items become rows, in id
-   * order, with the next id one more than the largest: as the memory store.
-   */
-  async #lock(client: pg.PoolClient, key: CollectionKey): Promise<Counters> {
-    const space = await client.query('SELECT 1 FROM petstore_item_spaces WHERE workspace = $1 AND api = $2 FOR SHARE', [this.workspace, this.api]);
-    if (space.rowCount === 0) throw new SpaceGone();
-    const select = `SELECT seeded, next_id, next_seq FROM petstore_item_collections WHERE ${AT} FOR UPDATE`;
-    let { rows } = await client.query<{ seeded: string | null; next_id: string | null; next_seq: string }>(select, this.#at(key));
-    if (!rows[0]) {
-      await client.query(
-        `INSERT INTO petstore_item_collections (workspace, api, collection, next_id) VALUES ($1, $2, $3, 1) ON CONFLICT (workspace, api, collection) DO NOTHING`,
-        this.#at(key),
-      );
-      ({ rows } = await client.query(select, this.#at(key)));
-    }
-    const row = rows[0];
-    if (!row) throw new Error(`The collection ${key.name} has no row after it was made`);
-    if (row.next_id !== null) return { nextId: Number(row.next_id), nextSeq: Number(row.next_seq) };
-    const items = inIdOrder((parseJson(row.seeded ?? '[]') as Item[]) ?? [], key);
-    const rowsOf = items.map((item, i) => {
-      const id = item[key.idField] as ItemId;
-      return { id: idText(id), num: numOf(id), seq: i + 1, json: stringifyJson(item) };
-    });
-    // One JSON parameter: array parameters would be escaped a character at a time.
-    await client.query(
-      `INSERT INTO petstore_items (workspace, api, collection, id, num, seq, json)
-       SELECT $1, $2, $3, * FROM json_to_recordset($4::json) AS (id text, num bigint, seq bigint, json text)
-       ON CONFLICT (workspace, api, collection, id) DO UPDATE SET json = EXCLUDED.json`,
-      [...this.#at(key), JSON.stringify(rowsOf)],
-    );
-    const counters = { nextId: nextIdAfter(items, key.idField), nextSeq: items.length + 1 };
-    await client.query(`UPDATE petstore_item_collections SET seeded = NULL, next_id = $4, next_seq = $5 WHERE ${AT}`, [
-      ...this.#at(key),
-      counters.nextId,
-      counters.nextSeq,
-    ]);
-    return counters;
+  #lock(client: pg.PoolClient, key: CollectionKey): Promise<Counters> {
+    return lockCollection(client, this.#at(key), key);
   }
 }

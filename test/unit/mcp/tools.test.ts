@@ -46,6 +46,15 @@ describe('MCP tool schemas, derived from spec/sandbox-control.yaml', () => {
     expect(tool('restore_checkpoint').schema).toMatchObject({ required: ['name'], properties: { name: { pattern: expect.any(String) } } });
   });
 
+  it("take the items of the APIs served by convention in load_fixture's apis, as the control spec's ItemCollection", () => {
+    const apis = tool('load_fixture').schema.properties.apis;
+    expect(apis).toMatchObject({ type: 'object', additionalProperties: { type: 'object', additionalProperties: { required: ['items'] } } });
+    const check = new Ajv({ strict: false }).compile(tool('load_fixture').schema);
+    expect(check({ apis: { '/api/v2': { '/items': { items: [{ id: 'a' }] } } } })).toBe(true);
+    expect(check({ apis: { '/api/v2': { '/items': { nextId: 0, items: [] } } } })).toBe(false);
+    expect(check({ apis: { '/api/v2': { '/items': { rows: [] } } } })).toBe(false);
+  });
+
   it('refuse an operation whose header no argument carries (a copy names its target in X-Sandbox-Target-Key)', () => {
     expect(() => toolArguments(control, api, 'copyWorkspace')).toThrow(/X-Sandbox-Target-Key/);
   });
