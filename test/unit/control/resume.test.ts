@@ -54,7 +54,14 @@ function slowJournal(kept: number, during: number[]): JournalStore {
 /** The text of a stream's first `count` events. */
 async function firstEvents(journal: JournalStore, lastEventId: string, count: number): Promise<string[]> {
   const context = { deps: { config: { journalSize: 100 }, journal }, workspaceOf: () => 'ws' } as unknown as ControlContext;
-  const stream = await journalHandlers(context).streamJournal({ key: undefined, target: undefined, lastEventId, query: {}, path: {} as never, body: undefined });
+  const stream = await journalHandlers(context).streamJournal({
+    key: undefined,
+    target: undefined,
+    lastEventId,
+    query: {},
+    path: {} as never,
+    body: undefined,
+  });
   const controller = new AbortController();
   const texts: string[] = [];
   for await (const text of eventStreamText(stream as Parameters<typeof eventStreamText>[0], controller.signal)) {
