@@ -59,8 +59,17 @@ export interface AnswerContext {
 export function answerResponse(status: number, answer: unknown, context: AnswerContext): EngineResponse {
   if (answer instanceof EventStream) {
     const headers = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' };
-    if (context.head) return { status, headers, body: undefined };
-    const onEnd = context.takeSlot?.();
+    if (context.head) {
+      answer.drop();
+      return { status, headers, body: undefined };
+    }
+    let onEnd: (() => void) | undefined;
+    try {
+      onEnd = context.takeSlot?.();
+    } catch (error) {
+      answer.drop();
+      throw error;
+    }
     return { status, headers, body: eventStreamText(answer, context.signal, { closing: context.closing, onEnd }) };
   }
   if (answer instanceof JsonPieces)

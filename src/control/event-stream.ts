@@ -1,21 +1,29 @@
 import { stringifyJson } from '../kernel/json.js';
 
-/** One Server-Sent Event: its type and its data, sent as JSON. */
+/** One Server-Sent Event: its type, its data sent as JSON, and its id when it has one (a journal entry's). */
 export interface SentEvent {
   event: string;
+  id?: number;
   data: unknown;
 }
 
 /**
  * An answer that is a stream of Server-Sent Events (`text/event-stream`):
  * the events known when it opens, then those `follow` reports until the
- * client goes away (`follow` returns how to stop).
+ * client goes away (`follow` returns how to stop). `follow` is called
+ * once, even for a stream that is never sent (a HEAD request, a client
+ * gone): what it holds is let go then.
  */
 export class EventStream {
   constructor(
     readonly first: readonly SentEvent[],
     readonly follow: (send: (event: SentEvent) => void) => () => void,
   ) {}
+
+  /** Lets go of a stream that is not sent. */
+  drop(): void {
+    this.follow(() => {})();
+  }
 }
 
 /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
@@ -28,7 +36,8 @@ export const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
  * `data` is one line. Written exactly (`stringifyJson`): a journal entry's
  * body may hold an int64 past 2^53, read as a bigint.
  */
-export const formatEvent = ({ event, data }: SentEvent): string => `event: ${event}\ndata: ${stringifyJson(data)}\n\n`;
+export const formatEvent = ({ event, id, data }: SentEvent): string =>
+  `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${stringifyJson(data)}\n\n`;
 
 /** The text not yet read, and the one read waiting for more. */
 interface Pending {
@@ -79,8 +88,10 @@ export function eventStreamText(stream: EventStream, signal?: AbortSignal, { clo
     else pending.wake?.();
   };
   // The operation awaited before this (a journal read) may have outlived its client, or the sandbox: then nothing is started.
-  if (signal?.aborted || closing?.aborted) end();
-  else for (const event of stream.first) push(formatEvent(event));
+  if (signal?.aborted || closing?.aborted) {
+    end();
+    stream.drop();
+  } else for (const event of stream.first) push(formatEvent(event));
   if (!pending.ended) {
     stop = stream.follow((event) => push(formatEvent(event)));
     beat = setInterval(() => push(': keep-alive\n\n'), HEARTBEAT_MS);

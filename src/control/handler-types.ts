@@ -52,6 +52,8 @@ export interface ControlCall<K extends ControlOperationId> {
   key: string | undefined;
   /** `X-Sandbox-Target-Key` as sent (well-formed), if it was: where a copy goes. */
   target: string | undefined;
+  /** `Last-Event-ID` as sent (well-formed), if it was: where a journal stream resumes. */
+  lastEventId?: string | undefined;
   query: Partial<ControlQuery<K>>;
   path: ControlPathParams<K>;
   body: ControlBody<K> | undefined;

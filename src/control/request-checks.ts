@@ -19,6 +19,8 @@ export interface CheckedControlRequest {
   key: string | undefined;
   /** `X-Sandbox-Target-Key`: the workspace a copy goes to. */
   target: string | undefined;
+  /** `Last-Event-ID`: where a journal stream resumes. */
+  lastEventId: string | undefined;
   query: Record<string, unknown>;
   path: Record<string, unknown>;
   body: unknown;
@@ -26,6 +28,7 @@ export interface CheckedControlRequest {
 
 const SANDBOX_KEY = 'X-Sandbox-Key';
 const TARGET_KEY = 'X-Sandbox-Target-Key';
+const LAST_EVENT_ID = 'Last-Event-ID';
 const RECORD = /^pets\/(\d+)(?:\/(.*))?$/;
 
 /**
@@ -119,9 +122,11 @@ export function createControlChecks(
     if (issues.length > 0) throw ApiError.of('invalid_request', formatControlIssues(issues));
     const key = header.ok ? header.value[SANDBOX_KEY] : undefined;
     const target = header.ok ? header.value[TARGET_KEY] : undefined;
+    const lastEventId = header.ok ? header.value[LAST_EVENT_ID] : undefined;
     return {
       key: typeof key === 'string' ? key : undefined,
       target: typeof target === 'string' ? target : undefined,
+      lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined,
       query: query.ok ? query.value : {},
       path: path.value,
       body: req.body,

@@ -242,6 +242,8 @@ export interface paths {
         /**
          * Follow the journal live
          * @description The workspace's journal as Server-Sent Events (`text/event-stream`): an `open` event whose `data` is `{"workspace": "<id>", "backlog": <n>}` once the stream follows the journal, then the newest `limit` entries (default none; `backlog` says how many follow), oldest first, then each `/v1` request of the workspace as soon as it is answered. Every entry is one `entry` event whose `data` is a JournalEntry as JSON, on one line. A comment line (`: keep-alive`) is sent every 15 seconds. The stream ends only when the client closes it, or when the client reads so slowly that more than 4 MiB wait to be sent. It needs the admin token in `Authorization` like the other operations, so a browser reads it with `fetch()` and a stream reader: `EventSource` cannot send that header, and the token is never put in a URL. Entries follow the journal's `--journal-size` (none when it is 0).
+         *
+         *     Each `entry` event carries an `id:`, the entry's id: increasing within the journal, the same whichever instance sends it (on PostgreSQL, the entry's row number, shared by every instance; on the file and memory stores, a count kept by the process, started from its clock so that a restarted server's ids follow its earlier ones). A client that reconnects with `Last-Event-ID` (or `lastEventId`) gets every entry still kept after that id, oldest first, then the new ones, none twice; `limit` is then ignored. When entries after that id may have been dropped first (the journal cut to `--journal-size`, evicted for `--journal-memory`, cleared, or, on the file and memory stores, lost with a restart), a `gap` event comes before them, its `data` `{"lastEventId": <the id asked>, "firstId": <the first entry sent, or null>}`. The `open` and `gap` events carry no id.
          */
         get: operations["streamJournal"];
         put?: never;
@@ -285,7 +287,7 @@ export interface paths {
         };
         /**
          * Follow the journal of unauthenticated requests live
-         * @description The requests sent without a valid API key as Server-Sent Events, as `/journal/stream` sends a workspace's: an `open` event whose `data` is `{"backlog": <n>}`, then the newest `limit` entries (default none; `backlog` says how many follow), oldest first, then each such request as soon as it is answered, one `entry` event each, a JournalEntry with its masked `credential`. The QA console shows them in its "Requests without a valid key" view. `X-Sandbox-Key` does not apply.
+         * @description The requests sent without a valid API key as Server-Sent Events, as `/journal/stream` sends a workspace's: an `open` event whose `data` is `{"backlog": <n>}`, then the newest `limit` entries (default none; `backlog` says how many follow), oldest first, then each such request as soon as it is answered, one `entry` event each, a JournalEntry with its masked `credential`. The QA console shows them in its "Requests without a valid key" view. `X-Sandbox-Key` does not apply. Entries carry an `id:` and the stream resumes with `Last-Event-ID` (or `lastEventId`) as `/journal/stream` does, a `gap` event included.
          */
         get: operations["streamUnauthenticatedJournal"];
         put?: never;
@@ -1442,6 +1444,16 @@ export interface components {
          * @example sandbox-key
          */
         SandboxKey: string;
+        /**
+         * @description Resumes the stream after the entry of this id (the `id:` of an `entry` event): every entry still kept whose id is above it is sent first, oldest first, then the new ones, none twice. `EventSource` sends it by itself when it reconnects. Takes precedence over the `lastEventId` query parameter.
+         * @example 1795000000000042
+         */
+        LastEventId: string;
+        /**
+         * @description As the `Last-Event-ID` header, for a client that cannot set headers; the header wins when both are sent.
+         * @example 1795000000000042
+         */
+        LastEventIdQuery: string;
     };
     requestBodies: never;
     headers: {
@@ -1822,6 +1834,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description As the `Last-Event-ID` header, for a client that cannot set headers; the header wins when both are sent.
+                 * @example 1795000000000042
+                 */
+                lastEventId?: components["parameters"]["LastEventIdQuery"];
+                /**
                  * @description Newest entries to send first; default none.
                  * @example 50
                  */
@@ -1833,6 +1850,11 @@ export interface operations {
                  * @example sandbox-key
                  */
                 "X-Sandbox-Key"?: components["parameters"]["SandboxKey"];
+                /**
+                 * @description Resumes the stream after the entry of this id (the `id:` of an `entry` event): every entry still kept whose id is above it is sent first, oldest first, then the new ones, none twice. `EventSource` sends it by itself when it reconnects. Takes precedence over the `lastEventId` query parameter.
+                 * @example 1795000000000042
+                 */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
             };
             path?: never;
             cookie?: never;
@@ -1848,7 +1870,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description `limit` is not a non-negative integer, or `X-Sandbox-Key` is malformed. */
+            /** @description `limit` is not a non-negative integer, `Last-Event-ID` or `lastEventId` is not an id, or `X-Sandbox-Key` is malformed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1925,12 +1947,23 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description As the `Last-Event-ID` header, for a client that cannot set headers; the header wins when both are sent.
+                 * @example 1795000000000042
+                 */
+                lastEventId?: components["parameters"]["LastEventIdQuery"];
+                /**
                  * @description Newest entries to send first; default none.
                  * @example 50
                  */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Resumes the stream after the entry of this id (the `id:` of an `entry` event): every entry still kept whose id is above it is sent first, oldest first, then the new ones, none twice. `EventSource` sends it by itself when it reconnects. Takes precedence over the `lastEventId` query parameter.
+                 * @example 1795000000000042
+                 */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1945,7 +1978,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description `limit` is not a non-negative integer. */
+            /** @description `limit` is not a non-negative integer, or `Last-Event-ID` or `lastEventId` is not an id. */
             400: {
                 headers: {
                     [name: string]: unknown;

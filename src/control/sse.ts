@@ -4,6 +4,8 @@ export interface ServerSentEvent {
   event: string;
   /** The `data:` lines, joined by line breaks. */
   data: string;
+  /** The `id:` field, when the event had one (a journal entry's id): what `Last-Event-ID` sends back to resume after it. */
+  id?: string;
 }
 
 /**
@@ -17,11 +19,13 @@ export function createEventParser(onEvent: (event: ServerSentEvent) => void): (c
   let pending = '';
   let type = '';
   let data: string[] = [];
+  let id: string | undefined;
   const line = (text: string) => {
     if (text === '') {
-      if (data.length > 0) onEvent({ event: type || 'message', data: data.join('\n') });
+      if (data.length > 0) onEvent({ event: type || 'message', data: data.join('\n'), ...(id === undefined ? {} : { id }) });
       type = '';
       data = [];
+      id = undefined;
       return;
     }
     if (text.startsWith(':')) return;
@@ -30,6 +34,8 @@ export function createEventParser(onEvent: (event: ServerSentEvent) => void): (c
     const value = colon === -1 ? '' : text.slice(colon + (text[colon + 1] === ' ' ? 2 : 1));
     if (field === 'event') type = value;
     else if (field === 'data') data.push(value);
+    // An id holding NUL is ignored, as the standard says.
+    else if (field === 'id' && !value.includes('\0')) id = value;
   };
   return (chunk) => {
     pending += chunk;

@@ -1,6 +1,7 @@
 import type { ControlClient } from '../control/client.js';
 import type { ControlBody, ControlQuery, ControlResult } from '../control/routes.js';
 import type { ServerSentEvent } from '../control/sse.js';
+import { resumingEvents, type FollowOptions } from '../control/resume.js';
 
 /**
  * One API key's workspace, controlled in code: the control plane's
@@ -28,8 +29,14 @@ export interface Workspace {
   readonly journal: {
     read(query?: ControlQuery<'readJournal'>): Promise<ControlResult<'readJournal'>>;
     clear(): Promise<ControlResult<'clearJournal'>>;
-    /** Each new entry as it happens, until `signal` aborts or the loop breaks. */
-    follow(options?: { signal?: AbortSignal }): AsyncIterable<ServerSentEvent>;
+    /**
+     * Each new entry as it happens, until `signal` aborts or the loop breaks:
+     * an `open` event, then an `entry` event for each, its `id` the entry's.
+     * A dropped connection (a server restart, the network) is opened again by
+     * itself, resumed after the last entry seen: none comes twice, and a
+     * `gap` event says when some were dropped from the journal meanwhile.
+     */
+    follow(options?: FollowOptions): AsyncIterable<ServerSentEvent>;
   };
   /** Saves the pets (and the items of the APIs served by convention) under a name (`restore` brings them back). */
   checkpoint(name: string): Promise<ControlResult<'saveCheckpoint'>>;
@@ -63,7 +70,11 @@ export function workspaceOf(client: ControlClient, key: string): Workspace {
     journal: {
       read: (query = {}) => client.call('readJournal', { query }, on),
       clear: () => client.call('clearJournal', {}, on),
-      follow: (options = {}) => client.events('streamJournal', {}, { ...on, ...options }),
+      follow: (options = {}) =>
+        resumingEvents(
+          (lastEventId, signal) => client.events('streamJournal', { query: lastEventId === undefined ? {} : { lastEventId } }, { ...on, signal }),
+          options,
+        ),
     },
     checkpoint: (name) => client.call('saveCheckpoint', { body: { name } }, on),
     restore: (name) => client.call('restoreCheckpoint', { path: { name } }, on),

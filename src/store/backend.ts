@@ -9,7 +9,7 @@
  * reads from memory, a database cannot.
  */
 import type { Mode } from '../config/load.js';
-import type { JournalEntry, JournalListener, JournalMemory, JournalRecord } from './journal/types.js';
+import type { JournalEntry, JournalListener, JournalMemory, JournalRecord, JournalSince } from './journal/types.js';
 import type { CoverageCount } from './journal/coverage-types.js';
 import type { Fault, FaultInput } from './faults.js';
 import type { Interceptor, Runtime } from '../kernel/operation.js';
@@ -88,6 +88,8 @@ export interface JournalStore {
   accepting?(): boolean;
   add(workspace: string, record: JournalRecord): void;
   read(workspace: string, limit: number): MaybePromise<JournalEntry[]>;
+  /** The entries still kept whose id is above `after`, oldest first, and whether any after it may be gone: where a stream resumes. */
+  since(workspace: string, after: number): MaybePromise<JournalSince>;
   clear(workspace: string): MaybePromise<number>;
   memory(): MaybePromise<JournalMemory>;
   /**

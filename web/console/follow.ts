@@ -21,24 +21,33 @@ export interface StreamView {
 /**
  * Follows a journal's live stream (a workspace's, or the requests without a
  * valid key) with `fetch()`, which sends the admin token as a header
- * (`EventSource` cannot), and reconnects after a dropped connection.
- * `state` says whether it follows.
+ * (`EventSource` cannot), and reconnects after a dropped connection,
+ * resumed after the last entry shown (`lastEventId`): what was answered
+ * meanwhile comes then, nothing twice. `state` says whether it follows.
  */
 export function createFollower(app: Console, operationId: StreamOperationId, state: HTMLElement, view: StreamView): { start(): void; stop(): void } {
   let running: AbortController | undefined;
 
   const follow = async (signal: AbortSignal) => {
+    // The id of the last entry shown: a reconnection resumes after it, and the list stays.
+    let last: string | undefined;
     while (!signal.aborted) {
-      view.restart();
-      say(state, 'Connecting…');
+      if (last === undefined) view.restart();
+      say(state, last === undefined ? 'Connecting…' : 'Reconnecting…');
       try {
         // The open event says how many entries of the backlog come first: the views they changed were loaded already.
         let backlog = 0;
-        for await (const event of app.client().events(operationId, { query: { limit: BACKLOG } }, { signal })) {
+        const query = last === undefined ? { limit: BACKLOG } : { lastEventId: last };
+        for await (const event of app.client().events(operationId, { query }, { signal })) {
           if (event.event === 'open') {
-            backlog = (JSON.parse(event.data) as { backlog: number }).backlog;
+            // Entries replayed after a reconnection were answered while it was away: the views they change are stale.
+            backlog = last === undefined ? (JSON.parse(event.data) as { backlog: number }).backlog : 0;
             say(state, 'Following: new requests appear as they are answered.');
-          } else if (event.event === 'entry') view.entry(JSON.parse(event.data) as JournalEntry, backlog-- <= 0);
+          } else if (event.event === 'gap') say(state, 'Following again; some requests answered while disconnected were dropped from the journal.', true);
+          else if (event.event === 'entry' && !(last !== undefined && event.id !== undefined && Number(event.id) <= Number(last))) {
+            last = event.id ?? last;
+            view.entry(JSON.parse(event.data) as JournalEntry, backlog-- <= 0);
+          }
         }
       } catch (error) {
         if (signal.aborted) return;

@@ -29,11 +29,11 @@ export class JournalFollowers {
     };
   }
 
-  /** Gives each follower of `journal` the entry `show` makes; made once, and only when someone follows (showing checks the spec). */
-  tell(journal: string, show: () => JournalEntry): void {
+  /** Gives each follower of `journal` the entry `show` makes, with its `id`; made once, and only when someone follows (showing checks the spec). */
+  tell(journal: string, id: number, show: () => JournalEntry): void {
     const set = this.byJournal.get(journal);
     if (!set) return;
     const entry = show();
-    for (const listener of set) listener(entry);
+    for (const listener of set) listener(entry, id);
   }
 }

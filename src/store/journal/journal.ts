@@ -4,7 +4,7 @@ import { showBody, textBytes } from './body.js';
 import { CoverageTally } from './coverage-tally.js';
 import type { CoverageCount } from './coverage-types.js';
 import { JournalFollowers } from './followers.js';
-import type { JournalEntry, JournalListener, JournalMemory, JournalRecord, ResponseCheck, SpecIssue } from './types.js';
+import type { JournalEntry, JournalListener, JournalMemory, JournalRecord, JournalSince, ResponseCheck, SpecIssue } from './types.js';
 
 /** The journal of requests without a valid API key (none, malformed or unknown): it belongs to no workspace. */
 export const UNAUTHENTICATED = 'unauthenticated';
@@ -42,6 +42,7 @@ class Kept {
   /** The next newer entry of the same journal. */
   next: Kept | undefined;
   constructor(
+    readonly id: number,
     readonly record: JournalRecord,
     readonly bytes: number,
     readonly ring: Ring,
@@ -53,7 +54,17 @@ interface Ring {
   oldest: Kept | undefined;
   newest: Kept | undefined;
   count: number;
+  /** The id of the newest entry dropped from this journal (cut or evicted), or, for a journal made afresh, the newest of all dropped then. */
+  dropped: number;
 }
+
+/**
+ * Where entry ids start: the clock at start in microseconds, so that a
+ * restarted server (whose journals, in memory, started empty) gives ids
+ * above those it gave before, as long as it gave fewer than a thousand a
+ * millisecond on average; below 2^53 until the year 2255.
+ */
+const firstId = (): number => Date.now() * 1000;
 
 /**
  * The last `size` requests of each journal (a workspace's, or the
@@ -71,6 +82,10 @@ export class Journal {
   private bytes = 0;
   private kept = 0;
   private evicted = 0;
+  /** The id of the last entry added (of any journal: ids increase within each). */
+  private lastId = firstId();
+  /** The id of the newest entry dropped from any journal, or cleared; what came before this process counts as dropped. */
+  private dropped = this.lastId;
   /** The live tail of the control plane. */
   private readonly followers = new JournalFollowers();
   /** Every request's operation and status, counted whatever the ring evicts: the coverage report's source. */
@@ -84,17 +99,18 @@ export class Journal {
   ) {}
 
   add(journal: string, record: JournalRecord): void {
+    const id = ++this.lastId;
     // One size check when no stream is open; an entry is shown (and checked against the spec) only for a follower.
-    if (!this.followers.idle) this.followers.tell(journal, () => this.show(record));
+    if (!this.followers.idle) this.followers.tell(journal, id, () => this.show(record));
     if (this.size === 0) return;
     // Counted in the budget with the journal they belong to, and released with it (below, in dropOldest).
     this.bytes += this.tally.count(journal, record.operationId, record.status);
     let ring = this.rings.get(journal);
     if (!ring) {
-      this.rings.set(journal, (ring = { id: journal, oldest: undefined, newest: undefined, count: 0 }));
+      this.rings.set(journal, (ring = { id: journal, oldest: undefined, newest: undefined, count: 0, dropped: this.dropped }));
       this.bytes += JOURNAL_BYTES;
     }
-    const kept = new Kept(record, entryBytes(record), ring);
+    const kept = new Kept(id, record, entryBytes(record), ring);
     if (ring.newest) ring.newest.next = kept;
     else ring.oldest = kept;
     ring.newest = kept;
@@ -120,6 +136,14 @@ export class Journal {
     let skip = (ring?.count ?? 0) - limit;
     for (let k = ring?.oldest; k; k = k.next) if (skip-- <= 0) entries.push(this.show(k.record));
     return entries;
+  }
+
+  /** The entries kept whose id is above `after`, and whether some after it were dropped (the ids of a journal are not consecutive: all journals share one count). */
+  since(journal: string, after: number): JournalSince {
+    const ring = this.rings.get(journal);
+    const entries = [];
+    for (let k = ring?.oldest; k; k = k.next) if (k.id > after) entries.push({ id: k.id, entry: this.show(k.record) });
+    return { entries, gap: after < (ring?.dropped ?? this.dropped) };
   }
 
   /** Forgets a journal's entries and its counts; returns how many entries there were. */
@@ -148,6 +172,8 @@ export class Journal {
 
   private dropOldest(ring: Ring): void {
     const kept = ring.oldest as Kept;
+    ring.dropped = kept.id;
+    this.dropped = Math.max(this.dropped, kept.id);
     ring.oldest = kept.next;
     ring.count -= 1;
     if (kept.older) kept.older.newer = kept.newer;

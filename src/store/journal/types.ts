@@ -66,8 +66,26 @@ export interface JournalMemory {
   evicted: number;
 }
 
-/** Called with each entry added to a journal it follows. */
-export type JournalListener = (entry: JournalEntry) => void;
+/**
+ * Called with each entry added to a journal it follows, and the entry's id:
+ * increasing within a journal, the same whichever instance tells it (the
+ * SSE `id` of `/journal/stream`).
+ */
+export type JournalListener = (entry: JournalEntry, id: number) => void;
+
+/** An entry with its id, as a resumed stream replays it. */
+export interface NumberedEntry {
+  id: number;
+  entry: JournalEntry;
+}
+
+/** The entries of a journal after an id, for a stream that resumes (`Last-Event-ID`). */
+export interface JournalSince {
+  /** The entries still kept whose id is above the one asked, oldest first. */
+  entries: NumberedEntry[];
+  /** Whether entries after that id may have been dropped (evicted, cut, cleared, or lost with a restart) before they could be replayed. */
+  gap: boolean;
+}
 
 /**
  * What an exchange broke of the spec, from its operation (null when none

@@ -37,7 +37,7 @@ function statement(slots: number): string {
   // Slots past the batch's rows hold nulls, and `b` leaves them out.
   return `WITH v (workspace, record, bytes) AS (VALUES ${rowsSql}),
             b AS (SELECT * FROM v WHERE workspace IS NOT NULL),
-            ins AS (INSERT INTO petstore_journal (workspace, record, bytes, instance) SELECT workspace, record, bytes, $2 FROM b RETURNING bytes),
+            ins AS (INSERT INTO petstore_journal (workspace, record, bytes, instance) SELECT workspace, record, bytes, $2 FROM b RETURNING bytes, seq),
             n AS (SELECT workspace, count(*) AS n FROM b GROUP BY workspace),
             c AS (${ADD_COUNTS('$4')}),
             gone AS (
@@ -47,12 +47,14 @@ function statement(slots: number): string {
                   ORDER BY seq DESC OFFSET greatest($1::int - n.n, 0) LIMIT n.n + ${CUT_SLACK}) k))
               RETURNING bytes)
        UPDATE petstore_journal_total SET bytes = bytes + (SELECT coalesce(sum(bytes), 0) FROM ins) - (SELECT coalesce(sum(bytes), 0) FROM gone)
-       RETURNING bytes, (SELECT pg_notify('${JOURNAL_CHANNEL}', $3)) IS NULL AS notified,
+       RETURNING bytes, (SELECT array_agg(seq ORDER BY seq)::text[] FROM ins) AS seqs, (SELECT pg_notify('${JOURNAL_CHANNEL}', $3)) IS NULL AS notified,
          set_config('synchronous_commit', 'off', true) AS async_commit`;
 }
 
 /**
- * One statement for a journal batch: the entries inserted, each journal they
+ * One statement for a journal batch: the entries inserted (their seqs
+ * returned in order: a batch's rows are given theirs as the batch lists
+ * them, by one insert), each journal they
  * join cut to its newest `size` (counting the batch), the coverage counts
  * added, and the running total of bytes moved by both; the notice tells
  * other instances' live tails (JournalTail) on COMMIT, which waits for no

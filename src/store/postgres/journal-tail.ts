@@ -47,7 +47,7 @@ export class JournalTail {
     private readonly pool: pg.Pool,
     /** This instance's tag on the journal rows it writes. */
     private readonly instance: string,
-    private readonly tell: (workspace: string, record: JournalRecord) => void,
+    private readonly tell: (workspace: string, seq: number, record: JournalRecord) => void,
     private readonly onError: (error: unknown) => void,
   ) {}
 
@@ -61,6 +61,11 @@ export class JournalTail {
     });
     if ('pollMs' in this.source) this.pollSoon(this.source.pollMs);
     else if (!this.client && !this.retry) void this.listen(this.source.listenUrl);
+  }
+
+  /** Resolves once what is queued is done: a workspace just followed knows the seq its tail starts after. */
+  async ready(): Promise<void> {
+    await this.chain;
   }
 
   /** Stops following `workspace`; stops listening when nothing is followed. */
@@ -147,7 +152,7 @@ export class JournalTail {
       const newest = rows.at(-1);
       if (!newest || !this.last.has(workspace)) continue;
       this.last.set(workspace, newest.seq);
-      for (const row of rows) this.tell(workspace, JSON.parse(row.record) as JournalRecord);
+      for (const row of rows) this.tell(workspace, Number(row.seq), JSON.parse(row.record) as JournalRecord);
     }
   }
 

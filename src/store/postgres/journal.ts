@@ -4,7 +4,7 @@ import type { JournalStore } from '../backend.js';
 import type { JournalListener } from '../journal/types.js';
 import { JournalFollowers } from '../journal/followers.js';
 import { entryBytes, showRecord } from '../journal/journal.js';
-import type { JournalEntry, JournalMemory, JournalRecord, ResponseCheck } from '../journal/types.js';
+import type { JournalEntry, JournalMemory, JournalRecord, JournalSince, ResponseCheck } from '../journal/types.js';
 import type { CoverageCount } from '../journal/coverage-types.js';
 import { countsOf, dropCounts, newestPerWorkspace, readCounts } from './journal-batch.js';
 import { journalInsert } from './journal-insert.js';
@@ -71,7 +71,7 @@ export class PgJournal implements JournalStore {
   ) {
     this.tail =
       source === undefined ? undefined : (
-        new JournalTail(source, pool, this.instance, (ws, record) => this.followers.tell(ws, () => showRecord(record, this.check)), onError)
+        new JournalTail(source, pool, this.instance, (ws, seq, record) => this.followers.tell(ws, seq, () => showRecord(record, this.check)), onError)
       );
   }
 
@@ -84,7 +84,6 @@ export class PgJournal implements JournalStore {
     if (this.size === 0 || this.pending.waiting >= MAX_PENDING || this.pendingBytes + bytes > MAX_PENDING_BYTES) return;
     this.pendingBytes += bytes;
     this.pending.push({ workspace, record, bytes });
-    this.followers.tell(workspace, () => showRecord(record, this.check));
   }
 
   follow(workspace: string, listener: JournalListener): () => void {
@@ -106,6 +105,28 @@ export class PgJournal implements JournalStore {
       )
       .catch(failed('Could not read the journal'));
     return rows.map((r) => showRecord(JSON.parse(r.record) as JournalRecord, this.check));
+  }
+
+  /**
+   * The entries after `after` (a row's seq: one sequence for all journals),
+   * once this instance's writes are done and its tail knows where it starts.
+   * Which entries a journal dropped is not kept: a gap is reported whenever
+   * none kept is at or before `after`, though the cut may have dropped
+   * exactly the entries up to it.
+   */
+  async since(workspace: string, after: number): Promise<JournalSince> {
+    await this.flush();
+    await this.tail?.ready();
+    const { rows } = await this.pool
+      .query<{ seq: string; record: string; oldest: string | null }>(
+        `SELECT seq, record, (SELECT min(seq) FROM petstore_journal WHERE workspace = $1) AS oldest
+           FROM (SELECT seq, record FROM petstore_journal WHERE workspace = $1 AND seq > $2 ORDER BY seq DESC LIMIT $3) t ORDER BY seq`,
+        [workspace, after, this.size],
+      )
+      .catch(failed('Could not read the journal'));
+    const oldest = rows[0]?.oldest;
+    const entries = rows.map((r) => ({ id: Number(r.seq), entry: showRecord(JSON.parse(r.record) as JournalRecord, this.check) }));
+    return { entries, gap: typeof oldest === 'string' && Number(oldest) > after };
   }
 
   async clear(workspace: string): Promise<number> {
@@ -159,9 +180,12 @@ export class PgJournal implements JournalStore {
   private async write(batch: Pending[]): Promise<void> {
     this.pendingBytes -= batch.reduce((n, b) => n + b.bytes, 0);
     const kept = newestPerWorkspace(batch, this.size);
-    const { rows } = await this.pool.query<{ bytes: string }>(
+    const { rows } = await this.pool.query<{ bytes: string; seqs: string[] | null }>(
       journalInsert(kept, [this.size, this.instance, noticeOf(kept.map((b) => b.workspace)), JSON.stringify(countsOf(batch))]),
     );
+    // Told once written, with the seq each row was given (in the batch's order): the same id every instance tells.
+    const seqs = rows[0]?.seqs ?? [];
+    kept.forEach(({ workspace, record }, i) => this.followers.tell(workspace, Number(seqs[i]), () => showRecord(record, this.check)));
     if (Number(rows[0]?.bytes ?? 0) > this.budget) await this.evict();
     this.unvacuumed += kept.length;
     if (this.unvacuumed >= VACUUM_EVERY && !this.vacuuming) {

@@ -32,6 +32,7 @@ const journal: JournalStore = {
   },
   add: (workspace, record) => backend.journal.add(workspace, record),
   read: (workspace, limit) => backend.journal.read(workspace, limit),
+  since: (workspace, after) => backend.journal.since(workspace, after),
   clear: (workspace) => backend.journal.clear(workspace),
   memory: () => backend.journal.memory(),
   counts: (workspace) => backend.journal.counts(workspace),
@@ -174,7 +175,7 @@ describe('the control engine, called with plain values', () => {
       request: undefined,
       response: undefined,
     });
-    expect((await events.next()).value).toMatch(/^event: entry\ndata: \{.*"path":"\/v1\/pets".*\}\n\n$/);
+    expect((await events.next()).value).toMatch(/^id: \d+\nevent: entry\ndata: \{.*"path":"\/v1\/pets".*\}\n\n$/);
     await events.return?.();
     expect(following).toBe(0);
     expect(await events.next()).toEqual({ done: true, value: undefined });

@@ -28,6 +28,16 @@ describe('the event stream reader', () => {
     ]);
   });
 
+  it("carries an entry's id, written before its data, and only on the event that had one", () => {
+    const text = formatEvent({ event: 'open', data: {} }) + formatEvent({ event: 'entry', id: 1795000000000042, data: 1 }) + 'data: 2\n\n';
+    expect(text).toContain('id: 1795000000000042\nevent: entry\n');
+    expect(parse([...text])).toEqual([
+      { event: 'open', data: '{}' },
+      { event: 'entry', data: '1', id: '1795000000000042' },
+      { event: 'message', data: '2' },
+    ]);
+  });
+
   it('drops comments, unknown fields and an event not yet ended', () => {
     expect(parse([': hi\n\nid: 3\nretry: 5\n\nevent: entry\ndata: 1'])).toEqual([]);
   });

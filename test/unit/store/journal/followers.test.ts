@@ -21,8 +21,8 @@ describe('JournalFollowers', () => {
       made += 1;
       return entry(n);
     };
-    followers.tell('a', show('a1'));
-    followers.tell('b', show('b1'));
+    followers.tell('a', 1, show('a1'));
+    followers.tell('b', 2, show('b1'));
     expect(made).toBe(1);
     expect(seen).toEqual([
       ['one', 'a1'],
@@ -40,7 +40,7 @@ describe('JournalFollowers', () => {
     const seen: unknown[] = [];
     followers.follow('a', (e) => seen.push(e.query.n));
     stop();
-    followers.tell('a', () => entry('a2'));
+    followers.tell('a', 3, () => entry('a2'));
     expect([followers.idle, seen]).toEqual([false, ['a2']]);
   });
 });
