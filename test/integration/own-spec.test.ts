@@ -76,6 +76,13 @@ describe('the inventory API at /api/v2', { timeout: 60_000 }, () => {
     expect((await v2.send('/health', { bearer: null })).body).toEqual({ ok: true });
   });
 
+  it("judges a path no operation takes by the document's own security: 401 naming its key without one, else 404", async () => {
+    const refused = await v2.send('/nowhere', { bearer: null });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: 'unauthorized', detail: 'Missing or invalid API key: send X-Api-Key: <API_KEY>.' });
+    expect((await v2.send('/nowhere', { apiKey: 'sandbox-key' })).status).toBe(404);
+  });
+
   it('creates with a UUID, then replaces, merges, deletes', async () => {
     const created = await v2.send('/items', { apiKey: 'sandbox-key', json: item });
     expect(created.status).toBe(201);
