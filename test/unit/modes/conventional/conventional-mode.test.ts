@@ -229,6 +229,21 @@ describe('the conventional mode on the inventory (UUID ids, merge patch, another
     expect((await send('getItem', { path: { itemId: uuid(1) } })).body).toEqual(hammer);
   });
 
+  it("leaves the patch's own schema to the pipeline: a patch ItemPatch refuses but whose merge the item schema takes is merged", async () => {
+    const { mode, spec } = inventory([hammer]);
+    // ItemPatch has no createdAt (additionalProperties: false): the pipeline refuses it; the mode only drops a read-only field.
+    const patched = await mode.handle({
+      op: operation(spec, 'updateItem'),
+      key: KEY,
+      path: { itemId: uuid(1) },
+      query: {},
+      body: { createdAt: NOW.toISOString(), name: 'Mallet' },
+      headers: {},
+      url: '/',
+    });
+    expect(patched).toMatchObject({ status: 200, body: { ...hammer, name: 'Mallet' } });
+  });
+
   it('refuses a replacement the item schema refuses, changing nothing', async () => {
     const { send, mode, spec } = inventory([hammer]);
     const op = operation(spec, 'replaceItem');
