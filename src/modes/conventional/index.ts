@@ -58,7 +58,12 @@ function notFound(collection: Collection, id: unknown): ApiError {
   return ApiError.of('not_found', `No ${singular(collection.name)} with id ${shown}.`);
 }
 
-const idOf = ({ request, collection }: Call): ItemId => request.path[collection.idParam ?? ''] as ItemId;
+/** The id a request names, as its collection stores it: an integer id by its decimal text where the path parameter is declared a string. */
+function idOf({ request, collection }: Call): ItemId {
+  const id = request.path[collection.idParam ?? ''] as ItemId;
+  if (collection.idKind !== 'integer' || typeof id !== 'string' || !/^(0|-?[1-9][0-9]*)$/.test(id)) return id;
+  return Number.isSafeInteger(Number(id)) ? Number(id) : id;
+}
 
 const objectBody = (body: unknown): Json => {
   if (!isObject(body)) throw refuse([{ in: 'body', name: '', message: 'must be a JSON object' }]);

@@ -287,3 +287,19 @@ describe('the conventional mode on the inventory (UUID ids, merge patch, another
     expect(await withFallback.send('health')).toEqual({ status: 200, body: { ok: true } });
   });
 });
+
+describe('an integer-id collection whose path parameter is declared as a string', () => {
+  const notes = () => sandboxOf('test/specs/string-path-ids.yaml', { '/notes': [1, 2, 3].map((id) => ({ id, text: `note ${id}` })) });
+
+  it('finds, merges and deletes by the id as stored (a number), only in its plain decimal form', async () => {
+    const { send, refusal } = notes();
+    expect((await send('getNote', { path: { noteId: '2' } })).body).toEqual({ id: 2, text: 'note 2' });
+    expect((await send('updateNote', { path: { noteId: '1' }, body: { text: 'changed' } })).body).toEqual({ id: 1, text: 'changed' });
+    expect(await send('deleteNote', { path: { noteId: '3' } })).toEqual({ status: 204, body: undefined });
+    for (const noteId of ['3', '02', '2.0', ' 2', 'two', '']) expect((await refusal('getNote', { path: { noteId } })).code).toBe('not_found');
+    expect((await send('listNotes')).body).toEqual([
+      { id: 1, text: 'changed' },
+      { id: 2, text: 'note 2' },
+    ]);
+  });
+});
