@@ -3,18 +3,23 @@
  * memory item store and the real validators: each role, its refusals, and
  * every success body checked against the spec by the independent checker.
  */
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSpecChecker } from '../../../../contracts/spec-check.js';
 import { ApiError } from '../../../../src/kernel/errors.js';
 import type { ModeHandler, Reply } from '../../../../src/kernel/operation.js';
-import { createConventionalMode, MAX_ITEMS_PER_COLLECTION, type ConventionalDeps } from '../../../../src/modes/conventional/index.js';
+import { createConventionalMode, type ConventionalDeps } from '../../../../src/modes/conventional/index.js';
 import { inferApi } from '../../../../src/openapi/conventions.js';
 import { loadSpec } from '../../../../src/openapi/load-spec.js';
 import { operation } from '../../../../src/openapi/spec.js';
 import { createValidators } from '../../../../src/openapi/validate.js';
+import { MAX_ITEMS_PER_COLLECTION } from '../../../../src/store/items/quota.js';
 import type { Item, SeededItems } from '../../../../src/store/items/types.js';
 import { createMemoryItemStore } from '../../../../src/store/memory/items.js';
+import { createFileItemStore } from '../../../../src/store/file/items.js';
+import { WorkspaceIds } from '../../../../src/store/file/workspace-ids.js';
+import { tempDir } from '../../../support/harness.js';
 
 const file = (path: string) => fileURLToPath(new URL(`../../../../${path}`, import.meta.url));
 const KEY = 'key-a';
@@ -132,6 +137,20 @@ describe('the conventional mode on Pet Store 1.1 (integer ids)', () => {
     expect((await refusal('placeOrder', { body: { petId: 1, quantity: 1 } })).toBody()).toMatchObject({ code: 'quota_exceeded', status: 507 });
     await send('cancelOrder', { path: { orderId: '1' } });
     expect((await send('placeOrder', { body: { petId: 1, quantity: 1 } })).body).toMatchObject({ id: MAX_ITEMS_PER_COLLECTION + 1 });
+  });
+
+  it('on the file store, creates made together at the edge of the quota: exactly the room passes, the rest 507', async () => {
+    const dataFile = join(tempDir('petstore-items-quota-'), 'db.json');
+    const ids = await WorkspaceIds.load(dataFile);
+    const items = createFileItemStore({ dataFile, ids });
+    const { send, mode, spec } = sandboxOf('test/specs/petstore-1.1.yaml', { '/store/orders': orders(1, 2, 3, 4) }, { items, maxItems: 5 });
+    const op = operation(spec, 'placeOrder');
+    const place = () => mode.handle({ op, key: KEY, path: {}, query: {}, body: { petId: 1, quantity: 1 }, headers: {}, url: '/' });
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, place));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ code: 'quota_exceeded', status: 507 });
+    expect(((await send('listOrders', { query: { limit: '50' } })).body as Item[]).map((o) => o.id)).toEqual([1, 2, 3, 4, 5]);
+    await items.close();
   });
 });
 
