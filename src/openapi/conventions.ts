@@ -5,7 +5,8 @@
  * operation that fits no convention is named with the reason, for a 501 or
  * the docs. The rules are written down in docs/modes.md.
  */
-import { isObjectShape, located, shapeAt, type Shape } from './schema-shape.js';
+import { located } from './schema-ref.js';
+import { isObjectShape, shapeAt, type Shape } from './schema-shape.js';
 import type { OperationSpec, Spec } from './spec.js';
 
 /**

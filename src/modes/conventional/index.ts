@@ -12,7 +12,7 @@ import type { ModeHandler, OperationRequest, Reply } from '../../kernel/operatio
 import { uuidFromRandomValues } from '../../kernel/uuid.js';
 import type { ApiModel, Collection, Inferred } from '../../openapi/conventions.js';
 import type { Spec } from '../../openapi/spec.js';
-import { located } from '../../openapi/schema-shape.js';
+import { located } from '../../openapi/schema-ref.js';
 import type { Issue, SchemaCheck, Validators } from '../../openapi/validate.js';
 import { MAX_ITEMS_PER_COLLECTION } from '../../store/items/quota.js';
 import type { Item, ItemId, ItemSpace, ItemStore, SeededItems } from '../../store/items/types.js';
