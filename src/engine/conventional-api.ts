@@ -9,15 +9,16 @@ import type { Config } from '../config/load.js';
 import { createKeyMatcher } from '../kernel/auth.js';
 import { ApiError } from '../kernel/errors.js';
 import type { Access, ErrorShape } from '../kernel/operation.js';
-import { createConventionalMode, MAX_ITEMS_PER_COLLECTION } from '../modes/conventional/index.js';
+import { createConventionalMode } from '../modes/conventional/index.js';
 import { inferApi } from '../openapi/conventions.js';
 import { deprecationHeadersOf } from '../openapi/deprecation.js';
 import { createErrorShaper } from '../openapi/error-shape.js';
-import { createCredentialReader, describeSecurity, type CredentialReader } from '../openapi/security.js';
+import { createCredentialReader, createDocumentCredentialReader, describeSecurity } from '../openapi/security.js';
 import type { OperationSpec, Spec } from '../openapi/spec.js';
 import type { SchemaCheck } from '../openapi/validate.js';
 import type { ServedItemsApi } from '../control/api-items.js';
 import type { Backend } from '../store/backend.js';
+import { MAX_ITEMS_PER_COLLECTION } from '../store/items/quota.js';
 import { seedCollections } from '../store/schema-seed.js';
 import type { V1PipelineDeps } from '../v1/pipeline.js';
 import type { ApiParts } from './engine-types.js';
@@ -25,24 +26,12 @@ import type { ApiParts } from './engine-types.js';
 /** The workspace of a request to an open operation that sends no key: one for every such caller, per API. */
 export const ANONYMOUS_KEY = 'anonymous';
 
-/** An operation at no path: what the document's own `security` requires. */
-const documentLevel = (): OperationSpec => ({
-  operationId: '',
-  method: 'get',
-  path: '',
-  routePath: '',
-  deprecated: false,
-  parameters: [],
-  responses: new Map(),
-});
-
 /** Auth as the spec declares it: each operation's schemes, the sandbox's keys (or any, with open keys) accepted in them. */
 function specAccess(spec: Spec, config: Pick<Config, 'apiKeys' | 'openKeys'>): Access {
   const accepts = config.openKeys ? () => true : createKeyMatcher(config.apiKeys);
   const readers = createCredentialReader(spec);
   // A request no operation takes is judged by the document's own security (none: open), as an operation without its own would be.
-  const unmatched = documentLevel();
-  const miss = createCredentialReader({ ...spec, operations: new Map([['', unmatched]]) }).get('') as CredentialReader;
+  const miss = createDocumentCredentialReader(spec);
   const judge = (headers: Parameters<Access['accepted']>[0], op: OperationSpec | undefined, query: Record<string, unknown>) => {
     const found = ((op && readers.get(op.operationId)) || miss)(headers, query);
     const key = found.key !== undefined && accepts(found.key) ? found.key : undefined;
@@ -53,7 +42,7 @@ function specAccess(spec: Spec, config: Pick<Config, 'apiKeys' | 'openKeys'>): A
     authenticate(headers, op, query) {
       const { key, found } = judge(headers, op, query);
       if (key !== undefined) return key;
-      const how = describeSecurity(spec, op ?? unmatched);
+      const how = describeSecurity(spec, op);
       const challenge = found.open ? undefined : found.challenge;
       throw ApiError.of('unauthorized', `Missing or invalid API key: ${how}.`, challenge ? { 'WWW-Authenticate': challenge } : {});
     },

@@ -5,10 +5,9 @@
  * operation that fits no convention is named with the reason, for a 501 or
  * the docs. The rules are written down in docs/modes.md.
  */
-import { isObjectShape, located, shapeAt, type Shape } from './schema-shape.js';
+import { located } from './schema-ref.js';
+import { isObjectShape, shapeAt, type Shape } from './schema-shape.js';
 import type { OperationSpec, Spec } from './spec.js';
-
-type Json = Record<string, unknown>;
 
 /**
  * A collection of items. Its first three fields are the store's
@@ -41,8 +40,6 @@ export interface Inferred {
   filters: string[];
   /** list: the `limit` query parameter. */
   limit?: { name: string; default?: number; maximum?: number };
-  /** patch: JSON pointer of the merge patch's schema, whatever its JSON media type (`application/merge-patch+json`). */
-  patchSchema?: string;
 }
 
 export interface ApiModel {
@@ -78,16 +75,6 @@ function idKindOf(shape: Shape | undefined): Collection['idKind'] | undefined {
   if (id?.type === 'integer') return 'integer';
   if (id?.type === 'string') return id.format === 'uuid' ? 'uuid' : 'string';
   return undefined;
-}
-
-/** Where a request body's schema is, for any JSON media type (`application/json`, `application/merge-patch+json`). */
-function bodySchema(spec: Spec, op: OperationSpec): string | undefined {
-  if (op.requestBody) return op.requestBody.pointer;
-  const escaped = op.path.replace(/~/g, '~0').replace(/\//g, '~1');
-  const body = located(spec.document, `/paths/${escaped}/${op.method}/requestBody`);
-  const content = (body?.node.content ?? {}) as Json;
-  const media = Object.keys(content).find((type) => /^application\/([\w.-]+\+)?json$/.test(type));
-  return body && media ? `${body.pointer}/content/${media.replace(/~/g, '~0').replace(/\//g, '~1')}/schema` : undefined;
 }
 
 /** The list's `limit` query parameter, with its default and maximum. */
@@ -185,7 +172,7 @@ function whyNot(spec: Spec, op: OperationSpec, role: Role | undefined, listItems
   if (successStatus(op) === undefined) return `${what} documents no success (2xx) answer`;
   if (role === 'list' && !listItems) return `${what} answers no array of objects`;
   if (role === 'create' && !createSchema) return `${what} takes no JSON object`;
-  if ((role === 'replace' || role === 'patch') && !objectSchema(spec, bodySchema(spec, op))) return `${what} takes no JSON object`;
+  if ((role === 'replace' || role === 'patch') && !objectSchema(spec, op.requestBody?.pointer)) return `${what} takes no JSON object`;
   return undefined;
 }
 
@@ -194,13 +181,11 @@ function inferred(spec: Spec, op: OperationSpec, role: Role, collection: Collect
   const limit = role === 'list' ? limitOf(spec, op) : undefined;
   const filters =
     role === 'list' ? op.parameters.filter((p) => p.in === 'query' && p.name !== limit?.name && Object.hasOwn(properties, p.name)).map((p) => p.name) : [];
-  const patchSchema = role === 'patch' ? bodySchema(spec, op) : undefined;
   return {
     role,
     collection,
     status: successStatus(op) as number,
     filters,
     ...(limit ? { limit } : {}),
-    ...(patchSchema === undefined ? {} : { patchSchema }),
   };
 }

@@ -6,7 +6,7 @@
  * check of a value against such a list, and the minimal value it takes. The
  * validators (`validate.ts`) remain the judge of the result.
  */
-import { resolveRef } from './spec.js';
+import { foldSchema } from './schema-ref.js';
 
 type Json = Record<string, unknown>;
 
@@ -20,13 +20,8 @@ const isObject = (value: unknown): value is Json => value !== null && typeof val
  * left (their other keywords kept). `oneOf` and `anyOf` take their first branch.
  */
 export function flattenSchema(document: Json, node: unknown, pointer = '', depth = 0): Json[] {
-  if (depth > MAX_DEPTH || !isObject(node)) return [];
-  const { node: schema, pointer: at } = resolveRef(document, node, pointer);
-  const { allOf, oneOf, anyOf, ...rest } = schema;
-  const parts: Json[] = [rest];
-  const branches = [...(Array.isArray(allOf) ? allOf : []), ...[oneOf, anyOf].flatMap((list) => (Array.isArray(list) ? list.slice(0, 1) : []))];
-  for (const branch of branches) parts.push(...flattenSchema(document, branch, at, depth + 1));
-  return parts;
+  const fold = { leaf: ({ node: part }: { node: Json }) => [part], join: (a: Json[], b: Json[]) => [...a, ...b], firstBranch: true, maxDepth: MAX_DEPTH };
+  return foldSchema<Json[]>(document, node, pointer, fold, depth) ?? [];
 }
 
 /** An object schema's properties (each its flattened schemas, in order of first mention) and required names. */

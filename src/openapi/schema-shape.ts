@@ -4,13 +4,9 @@
  * Store's errors use `allOf`) is found. Read-only: the document is never
  * changed, and validation stays with `openapi/validate.ts`.
  */
-type Json = Record<string, unknown>;
+import { foldSchema, located, nodeAt, type Located } from './schema-ref.js';
 
-/** A schema node found in the document, with the JSON pointer it is at. */
-export interface Located {
-  node: Json;
-  pointer: string;
-}
+type Json = Record<string, unknown>;
 
 /** A schema with its `allOf` members merged: its type, properties and requirements. */
 export interface Shape {
@@ -23,63 +19,28 @@ export interface Shape {
   items?: Located;
 }
 
-const unescape = (part: string) => part.replace(/~1/g, '/').replace(/~0/g, '~');
-
-/** The node at a JSON pointer (`/components/schemas/Pet`), if there is one. */
-export function nodeAt(document: unknown, pointer: string): unknown {
-  return pointer
-    .split('/')
-    .slice(1)
-    .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Json)[unescape(key)] : undefined), document);
-}
-
-/** The node at `pointer` with its local `$ref` chain followed; undefined if it leads nowhere (or in circles). */
-export function located(document: unknown, pointer: string): Located | undefined {
-  let at = pointer;
-  let node = nodeAt(document, at);
-  for (let hops = 0; node && typeof node === 'object' && typeof (node as Json).$ref === 'string'; hops++) {
-    const ref = (node as Json).$ref as string;
-    if (hops > 20 || !ref.startsWith('#/')) return undefined;
-    at = ref.slice(1);
-    node = nodeAt(document, at);
-  }
-  return node && typeof node === 'object' && !Array.isArray(node) ? { node: node as Json, pointer: at } : undefined;
-}
-
 /** A property's schema with its `$ref` followed and its `allOf` members folded into one object (later members win). */
-function flatten(document: unknown, pointer: string, depth: number): Json {
-  const found = located(document, pointer);
-  if (!found || depth > 10) return {};
-  const { node } = found;
-  if (!Array.isArray(node.allOf)) return node;
-  const merged: Json = { ...node };
-  delete merged.allOf;
-  node.allOf.forEach((_, i) => {
-    const member = flatten(document, `${found.pointer}/allOf/${i}`, depth + 1);
-    const properties = { ...(merged.properties as Json | undefined), ...(member.properties as Json | undefined) };
-    const required = [...((merged.required as string[] | undefined) ?? []), ...((member.required as string[] | undefined) ?? [])];
-    Object.assign(merged, member, { properties, required });
-  });
-  return merged;
+const flatten = (document: unknown, pointer: string): Json =>
+  foldSchema<Json>(document, nodeAt(document, pointer), pointer, { leaf: ({ node }) => node, join: mergeMember, maxDepth: 10 }) ?? {};
+
+/** A schema with a member of its `allOf` folded in: properties and requirements gathered, any other keyword the member's. */
+function mergeMember(merged: Json, member: Json): Json {
+  const properties = { ...(merged.properties as Json | undefined), ...(member.properties as Json | undefined) };
+  const required = [...((merged.required as string[] | undefined) ?? []), ...((member.required as string[] | undefined) ?? [])];
+  return Object.assign({ ...merged }, member, { properties, required });
 }
 
 /** The shape of the schema at `pointer`, or undefined if there is no schema there. */
 export function shapeAt(document: unknown, pointer: string): Shape | undefined {
   const found = located(document, pointer);
   if (!found) return undefined;
-  const schema = flatten(document, found.pointer, 0);
+  const schema = flatten(document, found.pointer);
   const properties: Record<string, Json> = {};
   // Each property read where it is declared: directly, or in an `allOf` member.
-  const declared = (at: string, node: Json, depth: number): void => {
-    for (const name of Object.keys((node.properties as Json | undefined) ?? {}))
-      properties[name] = flatten(document, `${at}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, 0);
-    if (!Array.isArray(node.allOf) || depth > 10) return;
-    node.allOf.forEach((_, i) => {
-      const member = located(document, `${at}/allOf/${i}`);
-      if (member) declared(member.pointer, member.node, depth + 1);
-    });
-  };
-  declared(found.pointer, found.node, 0);
+  const parts = foldSchema<Located[]>(document, found.node, found.pointer, { leaf: (part) => [part], join: (a, b) => [...a, ...b], maxDepth: 10 }) ?? [];
+  for (const part of parts)
+    for (const name of Object.keys((part.node.properties as Json | undefined) ?? {}))
+      properties[name] = flatten(document, `${part.pointer}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
   const items = schema.items === undefined ? undefined : located(document, `${found.pointer}/items`);
   return {
     ...(typeof schema.type === 'string' ? { type: schema.type } : {}),

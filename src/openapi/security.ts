@@ -51,16 +51,23 @@ function schemeUse(raw: unknown): SchemeUse | undefined {
   }
 }
 
-/** The security an operation requires: its own `security`, else the document's; none is open. */
-export function securityOf(spec: Spec, op: OperationSpec): OperationSecurity {
-  const paths = spec.document.paths as Record<string, Record<string, Json | undefined>> | undefined;
-  const declared = paths?.[op.path]?.[op.method]?.security ?? spec.document.security;
+/** The requirement `declared` (a `security` list) states, its schemes read from `components.securitySchemes`; none is open. */
+function requirementOf(spec: Spec, declared: unknown): OperationSecurity {
   const requirements = Array.isArray(declared) ? (declared as unknown[]) : [];
   const schemes = ((spec.document.components as Json | undefined)?.securitySchemes ?? {}) as Json;
   const alternatives = requirements.map((requirement) =>
     Object.keys((requirement ?? {}) as Json).map((name) => (Object.hasOwn(schemes, name) ? schemeUse(schemes[name]) : undefined)),
   );
   return { open: alternatives.length === 0 || alternatives.some((schemesOf) => schemesOf.length === 0), alternatives };
+}
+
+/** The security the document itself requires (its top-level `security`): what a request no operation takes is judged by. */
+export const documentSecurity = (spec: Spec): OperationSecurity => requirementOf(spec, spec.document.security);
+
+/** The security an operation requires: its own `security`, else the document's; none is open. */
+export function securityOf(spec: Spec, op: OperationSpec): OperationSecurity {
+  const paths = spec.document.paths as Record<string, Record<string, Json | undefined>> | undefined;
+  return requirementOf(spec, paths?.[op.path]?.[op.method]?.security ?? spec.document.security);
 }
 
 /** One value of a cookie header, by name. */
@@ -119,6 +126,9 @@ export function createCredentialReader(spec: Spec): ReadonlyMap<string, Credenti
   return new Map([...spec.operations].map(([operationId, op]) => [operationId, readerOf(securityOf(spec, op))]));
 }
 
+/** The reader of the credential the document's own `security` asks for (`documentSecurity`). */
+export const createDocumentCredentialReader = (spec: Spec): CredentialReader => readerOf(documentSecurity(spec));
+
 /** How a scheme is presented, as a 401's message shows it. */
 function shown(use: SchemeUse | undefined): string {
   if (use === undefined) return 'a credential the sandbox cannot read';
@@ -127,9 +137,12 @@ function shown(use: SchemeUse | undefined): string {
   return use.in === 'query' ? `the query parameter ${use.name}=<API_KEY>` : `the cookie ${use.name}=<API_KEY>`;
 }
 
-/** What to send for an operation, for a 401's message: `send X-Api-Key: <API_KEY>`, alternatives joined by `or`. */
-export function describeSecurity(spec: Spec, op: OperationSpec): string {
-  const { open, alternatives } = securityOf(spec, op);
+/**
+ * What to send for an operation (without one: for the document's own
+ * security), for a 401's message: `send X-Api-Key: <API_KEY>`, alternatives joined by `or`.
+ */
+export function describeSecurity(spec: Spec, op: OperationSpec | undefined): string {
+  const { open, alternatives } = op ? securityOf(spec, op) : documentSecurity(spec);
   if (open && alternatives.every((schemes) => schemes.length === 0)) return 'no credential is needed';
   const ways = alternatives.filter((schemes) => schemes.length > 0).map((schemes) => schemes.map(shown).join(' and '));
   return `send ${[...new Set(ways)].join(' or ')}`;

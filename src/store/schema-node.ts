@@ -1,33 +1,14 @@
 /**
- * Schemas of an OpenAPI 3.0 document as seeding reads them: a JSON pointer
- * followed, local `$ref`s resolved, `allOf` merged into one schema and
- * `oneOf`/`anyOf` read as their first branch.
+ * Schemas of an OpenAPI 3.0 document as seeding reads them: local `$ref`s
+ * resolved, `allOf` merged into one schema and `oneOf`/`anyOf` read as their
+ * first branch, by the one reader of references and composition
+ * (`openapi/schema-ref.ts`), with seeding's own merge of two schemas.
  */
+import { foldSchema } from '../openapi/schema-ref.js';
 
 export type Schema = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The node at a JSON pointer of the document (`/components/schemas/Pet` or `#/components/...`); undefined if absent. */
-export function nodeAt(document: object, pointer: string): unknown {
-  const path = pointer.replace(/^#/, '');
-  if (path === '') return document;
-  return path
-    .split('/')
-    .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((node, key) => (isObject(node) || Array.isArray(node) ? (node as Schema)[key] : undefined), document);
-}
-
-/** The schema a node stands for, `$ref` chains followed (at most 32 hops); an unresolvable one is `{}`, any value. */
-export function resolved(document: object, node: unknown): Schema {
-  let current = node;
-  for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
-    if (hops > 32 || !current.$ref.startsWith('#')) return {};
-    current = nodeAt(document, current.$ref);
-  }
-  return isObject(current) ? current : {};
-}
 
 const LOWER_BOUNDS = new Set(['minLength', 'minItems', 'minProperties']);
 const UPPER_BOUNDS = new Set(['maxLength', 'maxItems', 'maxProperties']);
@@ -87,20 +68,11 @@ const flattened = new WeakMap<object, Schema>();
  * The schema at `node` as one plain schema: its `$ref` followed, its
  * `allOf` branches merged into it, and its first `oneOf`/`anyOf` branch
  * merged too (the first branch is the one seeded). Nested composition is
- * flattened the same way, at most 16 levels deep.
+ * flattened the same way, at most 16 levels deep; a schema that resolves to
+ * nothing is `{}`, any value.
  */
-export function effective(document: object, node: unknown, depth = 0): Schema {
-  const known = isObject(node) ? flattened.get(node) : undefined;
-  if (known) return known;
-  const schema = resolved(document, node);
-  if (depth > 16) return schema;
-  const { allOf, oneOf, anyOf, ...rest } = schema;
-  let out: Schema = rest;
-  const parts = [...(Array.isArray(allOf) ? allOf : []), ...[oneOf, anyOf].flatMap((list) => (Array.isArray(list) && list.length > 0 ? [list[0]] : []))];
-  for (const part of parts) out = merge(out, effective(document, part, depth + 1));
-  if (isObject(node)) flattened.set(node, out);
-  return out;
-}
+export const effective = (document: object, node: unknown): Schema =>
+  foldSchema<Schema>(document, node, '', { leaf: ({ node: part }) => part, join: merge, firstBranch: true, maxDepth: 16, memo: flattened }) ?? {};
 
 /** The schema's type: its `type` (the first not `null` of a list), else what its keywords imply. */
 export function typeOf(schema: Schema): string | undefined {

@@ -9,7 +9,8 @@
 import type { Faker } from '@faker-js/faker';
 import { fakerEn } from './faker-en.js';
 import type { IdKind, Item, ItemId } from './items/types.js';
-import { effective, nodeAt } from './schema-node.js';
+import { nodeAt } from '../openapi/schema-ref.js';
+import { effective } from './schema-node.js';
 import { fakerSeedOf, seededRandom, uuidV4, type Random } from './schema-random.js';
 import { generate, noun, sampleObject, type SampleContext } from './schema-sample.js';
 

@@ -19,19 +19,26 @@
  * limits and bodies sent slowly. The way through MSW's service worker in
  * Chromium is test/browser/cross-adapter-differential.test.ts.
  *
+ * A third corpus is sent to an API served by convention (the inventory of
+ * test/specs/inventory-v2.yaml at /api/v2: spec-cases.ts), every way alike.
+ *
  * The ways run one after another: while MSW's setupServer listens it
  * intercepts the process's fetch and node:http, so nothing else runs then.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimedStatus, corpus } from '../support/differential/corpus.js';
+import { claimedStatus, corpus, sent } from '../support/differential/corpus.js';
+import { differences } from '../support/differential/compare.js';
 import { twinsOf } from '../support/differential/body-cases.js';
 import { v1LimitEverywhereWay, withoutRefusalWay, withoutViolationsWay } from '../support/differential/planted.js';
 import { answeredInProxyMode } from '../support/differential/proxy-cases.js';
 import { against, againstRun, runWay, type RunOf } from '../support/differential/runs.js';
 import { CONTROL_SECTION, PROXY_SECTION, SECTIONS, sectionOptions } from '../support/differential/sections.js';
+import { normaliseMade, specCases, SPEC_OPTIONS } from '../support/differential/spec-cases.js';
 import { startUpstream, type Upstream } from '../support/differential/upstream.js';
 import { handlerWay, httpWay, middlewareWay, mswNodeWay, SANDBOX_OPTIONS, sandboxFetchWay, type OpenWay } from '../support/differential/ways.js';
 import type { WireRequest } from '../support/differential/wire.js';
+import { createSandbox } from '../../src/index.js';
+import { KEY, libraryStore } from '../support/harness.js';
 
 const CORPUS = corpus();
 
@@ -152,5 +159,31 @@ describe('and the comparison notices a difference planted in the second corpusâ€
     expect(reported.length).toBeGreaterThan(1);
     expect(differing(found), found.join('\n')).toEqual(reported.map((request) => request.name));
     expect(found.filter((difference) => /^(journal|unauthenticated|export):/.test(difference))).toEqual([]);
+  });
+});
+
+describe('every way in answers an API served by convention alike: the inventory at /api/v2', { timeout: 180_000 }, () => {
+  let reference: RunOf;
+  beforeAll(async () => {
+    // The seeded items' ids, the same in every sandbox made with the same seed and count.
+    const probe = await createSandbox({ ...SPEC_OPTIONS, store: await libraryStore() });
+    const seeded = (await (await probe.fetch('/api/v2/items?limit=2', { headers: { 'x-api-key': KEY } })).json()) as { id: string }[];
+    await probe.close();
+    const cases = specCases(seeded.map((item) => item.id)).map((request) => ({ ...request, target: sent(request.target) }));
+    const { run, requests } = await runWay(() => httpWay(SPEC_OPTIONS), cases);
+    reference = { run: normaliseMade(run), requests };
+  }, 180_000);
+
+  it('the server over HTTP, the reference, answers each case as its name says, errors in the specâ€™s {error, detail}', () => {
+    const { run, requests } = reference;
+    expect(run.answers.map((answer) => answer.status)).toEqual(requests.map((request) => Number(/\b[1-5]\d\d\b/.exec(request.name)?.[0])));
+    for (const answer of run.answers.filter((a) => a.status >= 400)) expect(Object.keys(JSON.parse(answer.body) as object)).toEqual(['error', 'detail']);
+    expect(run.journal).toContain('/api/v2/items');
+  });
+
+  it.each(OTHER_WAYS)('%s, on every case', async (_way, open) => {
+    const { run, requests } = await runWay(() => open(SPEC_OPTIONS), reference.requests, true);
+    expect(requests).toHaveLength(reference.requests.length);
+    expect(differences(reference.run, normaliseMade(run), requests)).toEqual([]);
   });
 });

@@ -76,6 +76,13 @@ describe('the inventory API at /api/v2', { timeout: 60_000 }, () => {
     expect((await v2.send('/health', { bearer: null })).body).toEqual({ ok: true });
   });
 
+  it("judges a path no operation takes by the document's own security: 401 naming its key without one, else 404", async () => {
+    const refused = await v2.send('/nowhere', { bearer: null });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: 'unauthorized', detail: 'Missing or invalid API key: send X-Api-Key: <API_KEY>.' });
+    expect((await v2.send('/nowhere', { apiKey: 'sandbox-key' })).status).toBe(404);
+  });
+
   it('creates with a UUID, then replaces, merges, deletes', async () => {
     const created = await v2.send('/items', { apiKey: 'sandbox-key', json: item });
     expect(created.status).toBe(201);
@@ -97,6 +104,17 @@ describe('the inventory API at /api/v2', { timeout: 60_000 }, () => {
     const gone = await v2.send(`/items/${id}`, { apiKey: 'sandbox-key' });
     expect(gone.status).toBe(404);
     expect(Object.keys(gone.body).sort()).toEqual(['detail', 'error']);
+  });
+
+  it("refuses a merge patch its own schema refuses in the pipeline, with the spec's 400, changing nothing", async () => {
+    const [first] = (await v2.send('/items', { apiKey: 'sandbox-key' })).body as { id: string }[];
+    const merge = { 'content-type': 'application/merge-patch+json' };
+    for (const json of [{ createdAt: '2026-01-01T00:00:00Z' }, { price: -1 }, { name: '' }]) {
+      const refused = await v2.send(`/items/${first?.id ?? ''}`, { method: 'PATCH', apiKey: 'sandbox-key', json, headers: merge });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error: 'invalid_request', detail: expect.stringContaining('Request body') as string });
+    }
+    expect((await v2.send(`/items/${first?.id ?? ''}`, { apiKey: 'sandbox-key' })).body).toEqual(first);
   });
 
   it('filters a list by a property, within its limit', async () => {

@@ -150,6 +150,20 @@ describe.each(KINDS)('the $name item store', (kind) => {
     expect(await ids(space, ITEMS)).toEqual([U1, U2, U3]);
   });
 
+  it('refuses a create past `max` in the same write: of creates made together at the edge, exactly the room passes', async () => {
+    const space = await spaceOf(backend.items, freshKey());
+    for (const [key, max, make] of [
+      [ORDERS, 5, (i: number) => ({ petId: i })],
+      [ITEMS, 4, (i: number) => ({ itemId: `00000000-0000-4000-8000-00000000000${i}`, name: `${i}` })],
+    ] as const) {
+      const outcomes = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => space.create(key, make(i), max)));
+      const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as { code?: string; status?: number }] : []));
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(max - (key === ORDERS ? 3 : 2));
+      for (const reason of refused) expect(reason).toMatchObject({ code: 'quota_exceeded', status: 507 });
+      expect(await space.list(key)).toHaveLength(max);
+    }
+  });
+
   it('updates atomically: the change sees the current item, a change that throws stores nothing, an absent item is undefined', async () => {
     const space = await spaceOf(backend.items, freshKey());
     const updated = await space.update(ORDERS, 3, (current) => ({ ...current, status: 'approved', id: 99 }));

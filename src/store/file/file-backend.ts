@@ -65,7 +65,11 @@ export async function openFileBackend({ config, logger, checkPet, checkResponse,
   // Made before the workspaces, whose removals clear them; `workspaces` is read only once requests are served.
   const faults = new Faults(operations, (key) => workspaces.idOf(key));
   const ids = { of: (key: string) => workspaces.ids.of(key), persist: () => workspaces.ids.persist() };
-  const items = byWorkspaceId(createFileItemStore({ dataFile: config.dataFile, ids }), (key) => workspaces.idOf(key));
+  const items = byWorkspaceId(
+    createFileItemStore({ dataFile: config.dataFile, ids }),
+    (key) => workspaces.idOf(key),
+    (key) => workspaces.usedByItems(key),
+  );
   const workspaces = await openWorkspaces(
     config,
     logger,

@@ -1,4 +1,5 @@
 import type { CollectionKey, Item, ItemId, ItemSpace, SpaceContents } from '../items/types.js';
+import { collectionFull } from '../items/quota.js';
 import { contentsOf, shelfOf, shelvesOf, type Shelf } from '../memory/items.js';
 import { stringifyJson } from '../../kernel/json.js';
 import { StoreFailure, storageFailure } from '../../kernel/store-errors.js';
@@ -72,8 +73,10 @@ export class FileItemSpace implements ItemSpace {
     return this.#shelf(key).items.get(id);
   }
 
-  create(key: CollectionKey, item: Item): Promise<Item> {
+  create(key: CollectionKey, item: Item, max?: number): Promise<Item> {
     return this.#write(key, 'Could not store the item', (shelf) => {
+      // Checked here, in the space's one-at-a-time writes: creates made together count each other.
+      if (max !== undefined && shelf.items.size >= max) throw collectionFull(key, max);
       const stored = key.idKind === 'integer' ? { ...item, [key.idField]: shelf.nextId } : item;
       const items = new Map(shelf.items).set(stored[key.idField] as ItemId, stored);
       return { next: { items, nextId: key.idKind === 'integer' ? shelf.nextId + 1 : shelf.nextId }, result: stored };

@@ -40,25 +40,31 @@ export class OpenKeyWorkspaces {
     readonly policy: OpenKeyPolicy,
   ) {}
 
-  /** The workspaces found beside `dataFile` whose ids are not in `configured`. */
+  /**
+   * The workspaces found beside `dataFile` whose ids are not in `configured`:
+   * by their files, and by their items' folders (one used only through a
+   * spec's items has no other file).
+   */
   static async scan(dataFile: string, policy: OpenKeyPolicy, configured: ReadonlySet<string>): Promise<OpenKeyWorkspaces> {
     const kept = new OpenKeyWorkspaces(dataFile, policy);
     const ext = extname(dataFile) || '.json';
-    const pattern = fileName(basename(dataFile, extname(dataFile)), ext);
-    const names = await readdir(dirname(dataFile)).catch(() => [] as string[]);
+    const base = basename(dataFile, extname(dataFile));
+    const pattern = fileName(base, ext);
     const found = new Map<string, Kept>();
-    for (const name of names) {
-      const id = pattern.exec(name)?.[1];
-      if (id === undefined || configured.has(id)) continue;
-      const time = await stat(join(dirname(dataFile), name)).then(
+    const note = async (id: string | undefined, path: string, name?: string) => {
+      if (id === undefined || configured.has(id)) return;
+      const time = await stat(path).then(
         (s) => s.mtimeMs,
         () => 0,
       );
       const item = found.get(id) ?? { lastUsed: 0, found: [] };
       item.lastUsed = Math.max(item.lastUsed, time);
-      item.found?.push(name);
+      if (name !== undefined) item.found?.push(name);
       found.set(id, item);
-    }
+    };
+    for (const name of await readdir(dirname(dataFile)).catch(() => [] as string[])) await note(pattern.exec(name)?.[1], join(dirname(dataFile), name), name);
+    const items = join(dirname(dataFile), `${base}.items`);
+    for (const id of await readdir(items).catch(() => [] as string[])) if (/^[0-9a-f]{16}$/.test(id)) await note(id, join(items, id));
     for (const [id, item] of [...found].sort((a, b) => a[1].lastUsed - b[1].lastUsed)) kept.kept.use(id, item);
     return kept;
   }

@@ -87,6 +87,12 @@ export class Workspaces implements WorkspaceStore {
     return this.kept?.removed ?? 0;
   }
 
+  /** A use of `key`'s items (an API served by convention): an open key's workspace counts as used, and the others are trimmed. */
+  usedByItems(key: string): void {
+    const id = this.idOf(key);
+    if (this.kept && !this.configured.has(id)) void this.kept.keep(id, key, this.detach).catch(() => undefined);
+  }
+
   listen(listener: WriteListener): void {
     this.writes.listen(listener);
   }
@@ -138,10 +144,7 @@ export class Workspaces implements WorkspaceStore {
     );
   }
 
-  /**
-   * A key's store if it is open now, for synchronous work only: nothing can
-   * close it before that work returns, so it needs no `use`.
-   */
+  /** A key's store if it is open now, for synchronous work only: nothing can close it before that work returns (no `use`). */
   peek(key: string): PetStore | undefined {
     const entry = this.entries.get(key);
     if (entry?.store) {

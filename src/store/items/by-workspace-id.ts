@@ -14,13 +14,16 @@ export interface ItemStoreById extends ItemStore {
 /**
  * `store`, remembering the key behind each workspace id it was asked for,
  * so that a workspace removed by its id (docs/open-keys.md) loses its
- * items with its pets, journal and faults.
+ * items with its pets, journal and faults; each use of a key's items told
+ * to `used`, so that a workspace used only through them counts as used
+ * (`--open-key-ttl`, `--open-key-workspaces`).
  */
-export function byWorkspaceId(store: ItemStore, idOf: (key: string) => string): ItemStoreById {
+export function byWorkspaceId(store: ItemStore, idOf: (key: string) => string, used?: (key: string) => void): ItemStoreById {
   const keys = new Map<string, string>();
   return {
     space(api, key, seed) {
       keys.set(idOf(key), key);
+      used?.(key);
       return store.space(api, key, seed);
     },
     drop(key) {

@@ -51,9 +51,11 @@ export interface ItemSpace {
    * Stores a new item. With `idKind: 'integer'` the store takes the
    * collection's next id (one more than the largest it ever held) and sets
    * it on the item; otherwise the item already carries its id. Resolves to
-   * the item as stored.
+   * the item as stored. With `max`, a collection that holds `max` items
+   * already refuses it (507, `store/items/quota.ts`), checked in the same
+   * write as the create: creates made together never pass it together.
    */
-  create(collection: CollectionKey, item: Item): Promise<Item>;
+  create(collection: CollectionKey, item: Item, max?: number): Promise<Item>;
   /**
    * Replaces the item with `id` by what `change` makes of it, atomically
    * (no other write of the item in between); `change` may throw (an

@@ -35,7 +35,11 @@ export function openMemoryBackend({ config, logger, checkResponse, operations, s
   const checkpoints = new MemoryCheckpoints({ count: config.checkpointCount, bytes: config.checkpointBytes });
   // Made before the workspaces, whose removals clear them; `workspaces` is read only once requests are served.
   const faults = new Faults(operations, (key) => workspaces.idOf(key));
-  const items = byWorkspaceId(createMemoryItemStore(), (key) => workspaces.idOf(key));
+  const items = byWorkspaceId(
+    createMemoryItemStore(),
+    (key) => workspaces.idOf(key),
+    (key) => workspaces.usedByItems(key),
+  );
   const workspaces = new MemoryWorkspaces({
     seed: { seed: config.seed, count: config.count },
     quota: { pets: config.quotaPets, bytes: config.quotaBytes },

@@ -4,6 +4,7 @@
  * written anywhere. The file and PostgreSQL stores keep the same rules.
  */
 import type { CollectionContents, CollectionKey, Item, ItemId, ItemSpace, ItemStore, SeededItems, SpaceContents } from '../items/types.js';
+import { collectionFull } from '../items/quota.js';
 
 /** One collection: its items by id, in id order, and the next integer id. */
 export interface Shelf {
@@ -85,8 +86,9 @@ export class MemoryItemSpace implements ItemSpace {
     return this.#shelf(key).items.get(id);
   }
 
-  create(key: CollectionKey, item: Item): Promise<Item> {
+  create(key: CollectionKey, item: Item, max?: number): Promise<Item> {
     const shelf = this.#shelf(key);
+    if (max !== undefined && shelf.items.size >= max) return Promise.reject(collectionFull(key, max));
     const stored = key.idKind === 'integer' ? { ...item, [key.idField]: shelf.nextId++ } : item;
     shelf.items.set(stored[key.idField] as ItemId, stored);
     return Promise.resolve(stored);

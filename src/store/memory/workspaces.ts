@@ -76,6 +76,12 @@ export class MemoryWorkspaces implements WorkspaceStore {
     return entry && this.touch(id, entry).workspace;
   }
 
+  /** A use of `key`'s items (an API served by convention): an open key's workspace counts as used, made if it is new. */
+  usedByItems(key: string): void {
+    const id = this.idOf(key);
+    if (this.options.openKeys && !this.configured.has(id)) this.touch(id, this.entries.get(id) ?? this.make(id));
+  }
+
   openIds(): string[] {
     return [...this.entries.keys()];
   }

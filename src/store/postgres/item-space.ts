@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import type { CollectionKey, Item, ItemId, ItemSpace, SeededItems, SpaceContents } from '../items/types.js';
-import { stringifyJson } from '../../kernel/json.js';
+import { collectionFull } from '../items/quota.js';
+import { inIdOrder, nextIdAfter } from '../memory/items.js';
+import { parseJson, stringifyJson } from '../../kernel/json.js';
 import { StoreFailure } from '../../kernel/store-errors.js';
 import type { UsesInFlight } from '../uses-in-flight.js';
 import { failed, transaction } from './pool.js';
@@ -48,8 +50,13 @@ export class PgItemSpace implements ItemSpace {
     return (await this.#read(key, 'Could not read the item', GET, [...this.#at(key), idText(id)]))[0];
   }
 
-  create(key: CollectionKey, item: Item): Promise<Item> {
+  create(key: CollectionKey, item: Item, max?: number): Promise<Item> {
     return this.#write(key, 'Could not store the item', async (client, counters) => {
+      // Counted under the collection's row lock (`#lock`): creates made together, through any instance, count each other.
+      if (max !== undefined) {
+        const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM petstore_items WHERE ${AT}`, this.#at(key));
+        if (Number(rows[0]?.n ?? 0) >= max) throw collectionFull(key, max);
+      }
       const integer = key.idKind === 'integer';
       const stored = integer ? { ...item, [key.idField]: counters.nextId } : item;
       const id = stored[key.idField] as ItemId;

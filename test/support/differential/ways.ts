@@ -14,6 +14,8 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { setupServer } from 'msw/node';
 import { servesPath } from '../../../src/engine/served-paths.js';
+import { specSources } from '../../../src/library/option-values.js';
+import { basesOf } from '../../../src/server/served-specs.js';
 import { petstoreSandbox } from '../../../src/middleware.js';
 import { sandboxHandlers } from '../../../src/msw.js';
 import { createSandbox, type PetstoreSandbox } from '../../../src/index.js';
@@ -27,6 +29,8 @@ export interface SandboxOptions {
   readonly seed: number;
   readonly count: number;
   readonly options: Readonly<Record<string, string | number>>;
+  /** Specs served by convention instead of the Pet Store (`--spec`, `createSandbox({ spec })`). */
+  readonly spec?: readonly string[];
 }
 
 /** The first corpus's options: the seed and count, a journal that keeps the whole corpus, a quota the corpus reaches. */
@@ -36,7 +40,14 @@ export const SANDBOX_OPTIONS: SandboxOptions = { seed: 1, count: 30, options: { 
 export const argsOf = (options: SandboxOptions): string[] => [
   ...['--seed', String(options.seed), '--count', String(options.count)],
   ...Object.entries(options.options).flatMap(([name, value]) => [`--${name}`, String(value)]),
+  ...(options.spec ?? []).flatMap((file) => ['--spec', file]),
 ];
+
+/** Whether the engine made with `options` serves a target: under its specs' base paths (else /v1), or the control plane. */
+const servedBy = (options: SandboxOptions) => {
+  const bases = options.spec ? basesOf(specSources([...options.spec])) : undefined;
+  return (request: WireRequest) => servesPath(request.target, bases);
+};
 
 /** One way in: how a request of the corpus is sent, and a fetch over the same way for the control plane's typed client. */
 export interface Way {
@@ -118,7 +129,7 @@ export async function mswNodeWay(options: SandboxOptions = SANDBOX_OPTIONS): Pro
   return {
     name: 'MSW in Node',
     refuses: UNSENDABLE.nodeFetch,
-    takes: (request) => servesPath(request.target),
+    takes: servedBy(options),
     origin,
     send: async (wire) => rawOf(await fetchVia(new URL(wire.target, origin), initOf(wire))),
     fetch: fetchVia,
@@ -147,7 +158,7 @@ export async function middlewareWay(options: SandboxOptions = SANDBOX_OPTIONS): 
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     name: 'middleware in Express',
-    takes: (request) => servesPath(request.target),
+    takes: servedBy(options),
     origin: origin + MOUNT,
     send: (wire) => sendOverHttp(origin, wire, MOUNT),
     fetch: globalThis.fetch,

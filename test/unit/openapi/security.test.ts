@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bearerToken } from '../../../src/kernel/auth.js';
 import { loadSpec } from '../../../src/openapi/load-spec.js';
-import { createCredentialReader, describeSecurity, type CredentialReader } from '../../../src/openapi/security.js';
+import {
+  createCredentialReader,
+  createDocumentCredentialReader,
+  describeSecurity,
+  documentSecurity,
+  type CredentialReader,
+} from '../../../src/openapi/security.js';
 import { indexSpec, type Spec } from '../../../src/openapi/spec.js';
 
 type Json = Record<string, unknown>;
@@ -154,5 +160,22 @@ describe('the security of hand-made documents', () => {
     }
     expect(describeOf(spec, 'op1')).toBe('no credential is needed');
     expect(describeOf(spec, 'op3')).toBe('send X-Key: <API_KEY>');
+  });
+
+  it("the document's own security, whatever its operations declare: what a request no operation takes is judged by", () => {
+    const spec = specOf(SCHEMES, [[], [{ header: [] }]], [{ bearer: [] }, { query: [] }]);
+    expect(documentSecurity(spec)).toEqual({
+      open: false,
+      alternatives: [[{ kind: 'http', scheme: 'bearer' }], [{ kind: 'apiKey', in: 'query', name: 'api_key' }]],
+    });
+    const read = createDocumentCredentialReader(spec);
+    expect(read({ authorization: 'Bearer b-1' }, {})).toEqual({ open: false, key: 'b-1', challenge: 'Bearer' });
+    expect(read({ 'x-key': 'h-1' }, { api_key: 'q-1' })).toEqual({ open: false, key: 'q-1', challenge: 'Bearer' });
+    expect(read({ 'x-key': 'h-1' }, {})).toEqual({ open: false, challenge: 'Bearer' });
+    expect(describeSecurity(spec, undefined)).toBe('send Authorization: Bearer <API_KEY> or the query parameter api_key=<API_KEY>');
+    const none = specOf(SCHEMES, [[{ header: [] }]]);
+    expect(documentSecurity(none)).toEqual({ open: true, alternatives: [] });
+    expect(createDocumentCredentialReader(none)({ 'x-key': 'h-1' }, {})).toEqual({ open: true });
+    expect(describeSecurity(none, undefined)).toBe('no credential is needed');
   });
 });

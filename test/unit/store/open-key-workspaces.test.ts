@@ -136,6 +136,36 @@ describe('workspaces of open keys', () => {
     expect(dirname(second.ws.dataFile)).toBe(dir);
   });
 
+  it("finds a workspace an earlier run used only through a spec's items (its items' folder alone) and holds it to the TTL", async () => {
+    const dir = tempDir('petstore-okw-');
+    const first = await start({ max: 10 }, dir);
+    const [k1, other] = ['k1', 'other'].map((k) => first.ws.idOf(k)) as [string, string];
+    // A configured key's workspace made: the secret the ids are keyed with is written, so the next run names them alike.
+    await create(first.ws, 'other');
+    await first.ws.close();
+    const hoursAgo = Date.now() / 1000 - 7200;
+    for (const id of [k1, other]) {
+      mkdirSync(join(dir, 'db.items', id), { recursive: true });
+      writeFileSync(join(dir, 'db.items', id, 'api.json'), '{}\n');
+      utimesSync(join(dir, 'db.items', id), hoursAgo, hoursAgo);
+    }
+    const second = await start({ max: 10, ttlMs: 3_600_000 }, dir);
+    expect(second.removed).toEqual([[k1, 'ttl']]);
+    expect(readdirSync(join(dir, 'db.items'))).toEqual([other]);
+  });
+
+  it("counts a use of a key's items as a use of its workspace: kept as the most recently used, the least recently used going beyond the cap", async () => {
+    const { ws, dir, removed } = await start({ max: 2 });
+    await create(ws, 'k1');
+    await create(ws, 'k2');
+    ws.usedByItems('k1');
+    ws.usedByItems('other');
+    ws.usedByItems('k3');
+    for (let i = 0; i < 100 && removed.length === 0; i++) await sleep(20);
+    expect(removed).toEqual([[ws.idOf('k2'), 'cap']]);
+    expect(onDisk(dir)).toEqual(new Set([ws.idOf('k1')]));
+  });
+
   it('with no policy (no open keys, or a QA command on the files), removes nothing', async () => {
     const dir = tempDir('petstore-okw-');
     const ws = await Workspaces.open({ dataFile: join(dir, 'db.json'), defaultKey: 'main', store: { seed: { seed: 1, count: 1 } } });

@@ -3,18 +3,23 @@
  * memory item store and the real validators: each role, its refusals, and
  * every success body checked against the spec by the independent checker.
  */
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSpecChecker } from '../../../../contracts/spec-check.js';
 import { ApiError } from '../../../../src/kernel/errors.js';
 import type { ModeHandler, Reply } from '../../../../src/kernel/operation.js';
-import { createConventionalMode, MAX_ITEMS_PER_COLLECTION, type ConventionalDeps } from '../../../../src/modes/conventional/index.js';
+import { createConventionalMode, type ConventionalDeps } from '../../../../src/modes/conventional/index.js';
 import { inferApi } from '../../../../src/openapi/conventions.js';
 import { loadSpec } from '../../../../src/openapi/load-spec.js';
 import { operation } from '../../../../src/openapi/spec.js';
 import { createValidators } from '../../../../src/openapi/validate.js';
+import { MAX_ITEMS_PER_COLLECTION } from '../../../../src/store/items/quota.js';
 import type { Item, SeededItems } from '../../../../src/store/items/types.js';
 import { createMemoryItemStore } from '../../../../src/store/memory/items.js';
+import { createFileItemStore } from '../../../../src/store/file/items.js';
+import { WorkspaceIds } from '../../../../src/store/file/workspace-ids.js';
+import { tempDir } from '../../../support/harness.js';
 
 const file = (path: string) => fileURLToPath(new URL(`../../../../${path}`, import.meta.url));
 const KEY = 'key-a';
@@ -133,6 +138,20 @@ describe('the conventional mode on Pet Store 1.1 (integer ids)', () => {
     await send('cancelOrder', { path: { orderId: '1' } });
     expect((await send('placeOrder', { body: { petId: 1, quantity: 1 } })).body).toMatchObject({ id: MAX_ITEMS_PER_COLLECTION + 1 });
   });
+
+  it('on the file store, creates made together at the edge of the quota: exactly the room passes, the rest 507', async () => {
+    const dataFile = join(tempDir('petstore-items-quota-'), 'db.json');
+    const ids = await WorkspaceIds.load(dataFile);
+    const items = createFileItemStore({ dataFile, ids });
+    const { send, mode, spec } = sandboxOf('test/specs/petstore-1.1.yaml', { '/store/orders': orders(1, 2, 3, 4) }, { items, maxItems: 5 });
+    const op = operation(spec, 'placeOrder');
+    const place = () => mode.handle({ op, key: KEY, path: {}, query: {}, body: { petId: 1, quantity: 1 }, headers: {}, url: '/' });
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, place));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ code: 'quota_exceeded', status: 507 });
+    expect(((await send('listOrders', { query: { limit: '50' } })).body as Item[]).map((o) => o.id)).toEqual([1, 2, 3, 4, 5]);
+    await items.close();
+  });
 });
 
 describe('the conventional mode on the embedded Pet Store 1.0', () => {
@@ -229,6 +248,21 @@ describe('the conventional mode on the inventory (UUID ids, merge patch, another
     expect((await send('getItem', { path: { itemId: uuid(1) } })).body).toEqual(hammer);
   });
 
+  it("leaves the patch's own schema to the pipeline: a patch ItemPatch refuses but whose merge the item schema takes is merged", async () => {
+    const { mode, spec } = inventory([hammer]);
+    // ItemPatch has no createdAt (additionalProperties: false): the pipeline refuses it; the mode only drops a read-only field.
+    const patched = await mode.handle({
+      op: operation(spec, 'updateItem'),
+      key: KEY,
+      path: { itemId: uuid(1) },
+      query: {},
+      body: { createdAt: NOW.toISOString(), name: 'Mallet' },
+      headers: {},
+      url: '/',
+    });
+    expect(patched).toMatchObject({ status: 200, body: { ...hammer, name: 'Mallet' } });
+  });
+
   it('refuses a replacement the item schema refuses, changing nothing', async () => {
     const { send, mode, spec } = inventory([hammer]);
     const op = operation(spec, 'replaceItem');
@@ -270,5 +304,21 @@ describe('the conventional mode on the inventory (UUID ids, merge patch, another
     const withFallback = sandboxOf('test/specs/inventory-v2.yaml', {}, { fallback });
     expect(await withFallback.send('restockItem', { path: { itemId: uuid(1) } })).toEqual({ status: 202, body: { accepted: true } });
     expect(await withFallback.send('health')).toEqual({ status: 200, body: { ok: true } });
+  });
+});
+
+describe('an integer-id collection whose path parameter is declared as a string', () => {
+  const notes = () => sandboxOf('test/specs/string-path-ids.yaml', { '/notes': [1, 2, 3].map((id) => ({ id, text: `note ${id}` })) });
+
+  it('finds, merges and deletes by the id as stored (a number), only in its plain decimal form', async () => {
+    const { send, refusal } = notes();
+    expect((await send('getNote', { path: { noteId: '2' } })).body).toEqual({ id: 2, text: 'note 2' });
+    expect((await send('updateNote', { path: { noteId: '1' }, body: { text: 'changed' } })).body).toEqual({ id: 1, text: 'changed' });
+    expect(await send('deleteNote', { path: { noteId: '3' } })).toEqual({ status: 204, body: undefined });
+    for (const noteId of ['3', '02', '2.0', ' 2', 'two', '']) expect((await refusal('getNote', { path: { noteId } })).code).toBe('not_found');
+    expect((await send('listNotes')).body).toEqual([
+      { id: 1, text: 'changed' },
+      { id: 2, text: 'note 2' },
+    ]);
   });
 });
