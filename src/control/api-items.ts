@@ -7,7 +7,7 @@ import { ApiError } from '../kernel/errors.js';
 import { echo } from '../kernel/echo.js';
 import { formatIssues } from '../kernel/issues.js';
 import { stringifyJson } from '../kernel/json.js';
-import { MAX_ITEMS_PER_COLLECTION } from '../modes/conventional/index.js';
+import { MAX_ITEMS_PER_COLLECTION } from '../store/items/quota.js';
 import type { SchemaCheck } from '../openapi/validate.js';
 import type { CollectionKey, Item, ItemId, ItemStore, SeededItems } from '../store/items/types.js';
 
