@@ -53,7 +53,12 @@ function specAccess(spec: Spec, config: Pick<Config, 'apiKeys' | 'openKeys'>): A
       if (key !== undefined) return key;
       const how = describeSecurity(spec, op ?? unmatched);
       const challenge = found.open ? undefined : found.challenge;
-      throw ApiError.of('unauthorized', `Missing or invalid API key: ${how}.`, challenge ? { 'WWW-Authenticate': challenge } : {});
+      // The Pet Store's wording: a key the sandbox does not accept, an Authorization header it cannot read, or nothing sent.
+      const message =
+        found.key !== undefined ? 'Invalid API key.'
+        : challenge !== undefined && headers.authorization ? `Malformed Authorization header: ${how}.`
+        : `Missing API key: ${how}.`;
+      throw ApiError.of('unauthorized', message, challenge ? { 'WWW-Authenticate': challenge } : {});
     },
   };
 }
