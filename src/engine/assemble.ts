@@ -151,7 +151,7 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
   const apis = served.map((api): ServedApi => {
     const shared = { config, base: api.base, spec: api.spec, validators: api.validators, runtime, sync, onUnexpected, closing: closing.signal };
     const interceptors = [faults.interceptor, api.prefer];
-    if (!api.embedded) return { base: api.base, pipeline: createV1Pipeline({ ...shared, ...conventionalApi(api, backend, config), interceptors }) };
+    if (!api.embedded) return { base: api.base, pipeline: createV1Pipeline({ ...shared, ...conventionalApi(api, backend, config, spec), interceptors }) };
     const modes = { ...api.modes, stateful: createStatefulMode(workspaces) };
     checkModes(api.spec, modes);
     return { base: api.base, pipeline: createV1Pipeline({ ...shared, modes, passThrough: parts.passThrough, interceptors }) };

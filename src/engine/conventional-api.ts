@@ -10,15 +10,22 @@ import { createKeyMatcher } from '../kernel/auth.js';
 import { ApiError } from '../kernel/errors.js';
 import type { Access, ErrorShape } from '../kernel/operation.js';
 import { createConventionalMode, MAX_ITEMS_PER_COLLECTION } from '../modes/conventional/index.js';
+import { createStatefulMode } from '../modes/stateful/index.js';
+import { hasPetStoreOperations, PET_STORE_COLLECTION } from '../openapi/petstore-operations.js';
 import { inferApi } from '../openapi/conventions.js';
 import { deprecationHeadersOf } from '../openapi/deprecation.js';
 import { createErrorShaper } from '../openapi/error-shape.js';
 import { createCredentialReader, describeSecurity, type CredentialReader } from '../openapi/security.js';
 import type { OperationSpec, Spec } from '../openapi/spec.js';
 import type { Backend } from '../store/backend.js';
+import type { ItemId } from '../store/items/types.js';
 import { seedCollections } from '../store/schema-seed.js';
 import type { V1PipelineDeps } from '../v1/pipeline.js';
 import type { ApiParts } from './engine-types.js';
+import { petLayer, petReferencing, seededPetIds } from './pet-layer.js';
+
+/** The noun `petId` properties name the workspace's pets by. */
+const PET_NOUN = 'pet';
 
 /** The workspace of a request to an open operation that sends no key: one for every such caller, per API. */
 export const ANONYMOUS_KEY = 'anonymous';
@@ -63,16 +70,29 @@ function specAccess(spec: Spec, config: Pick<Config, 'apiKeys' | 'openKeys'>): A
   };
 }
 
-/** The pipeline's parts of an API served by convention: its modes (stateful by convention), access, errors, and headers. */
-export function conventionalApi(api: ApiParts, backend: Backend, config: Config): Pick<V1PipelineDeps, 'modes' | 'access' | 'shapeError' | 'headersOf'> {
+/**
+ * The pipeline's parts of an API served by convention: its modes (stateful
+ * by convention), access, errors, and headers. With the Pet Store's own
+ * operations (compared with `embedded`, the embedded spec), those are the
+ * Pet Store's mode's over the workspace's pets (`engine/pet-layer.ts`).
+ */
+export function conventionalApi(
+  api: ApiParts,
+  backend: Backend,
+  config: Config,
+  embedded?: Spec,
+): Pick<V1PipelineDeps, 'modes' | 'access' | 'shapeError' | 'headersOf'> {
   const { spec, validators } = api;
   const model = inferApi(spec);
-  const collections = model.collections.map(({ name, idField, idKind, itemSchema }) => ({ name, idField, idKind, schemaPointer: itemSchema }));
+  const layered = embedded !== undefined && hasPetStoreOperations(spec, embedded);
+  const collections = model.collections
+    .filter(({ name }) => !(layered && name === PET_STORE_COLLECTION))
+    .map(({ name, idField, idKind, itemSchema }) => ({ name, idField, idKind, schemaPointer: itemSchema }));
   // A collection holds at most MAX_ITEMS_PER_COLLECTION items: `--count` beyond it seeds that many.
   const count = Math.min(config.count, MAX_ITEMS_PER_COLLECTION);
   // Every seeded item is checked as a created one is: one its schema refuses (a pattern no example met) is not stored.
-  const seed = () => {
-    const seeded = seedCollections(spec.document, collections, { seed: config.seed, count });
+  const seed = (references?: ReadonlyMap<string, readonly ItemId[]>) => {
+    const seeded = seedCollections(spec.document, collections, { seed: config.seed, count, ...(references ? { references } : {}) });
     for (const { name, schemaPointer } of collections) {
       const valid = validators.schema(schemaPointer, 'body');
       seeded.set(
@@ -82,15 +102,18 @@ export function conventionalApi(api: ApiParts, backend: Backend, config: Config)
     }
     return seeded;
   };
-  const stateful = createConventionalMode({
+  const items =
+    layered ? petReferencing(backend.items, backend.workspaces, (ids) => seed(new Map([[PET_NOUN, ids]])), seededPetIds(config.count)) : backend.items;
+  const conventional = createConventionalMode({
     api: api.base,
     spec,
     model,
     validators,
-    items: backend.items,
-    seed,
+    items,
+    seed: () => seed(),
     ...(api.modes.example ? { fallback: api.modes.example } : {}),
   });
+  const stateful = layered ? petLayer(createStatefulMode(backend.workspaces), conventional) : conventional;
   const shaper = createErrorShaper(spec, validators);
   const shapeError: ErrorShape = (op, error) => shaper(op?.operationId, error.status, error);
   return {
