@@ -6,9 +6,13 @@
  * (fixture sets, export, the quota), and its orders, served by convention,
  * refer to those pets.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { createSandbox } from '../../src/index.js';
 import { controlOf, type Control } from '../support/control-client.js';
-import { startTestSandbox, type TestSandbox } from '../support/harness.js';
+import { libraryStore, startTestSandbox, type TestSandbox } from '../support/harness.js';
 import { PETSTORE_11, servedApi, type ServedApi } from '../support/own-spec.js';
 
 const ARGS = ['--count', '5', '--seed', '7', '--api-keys', 'sandbox-key,other-key,third-key', '--quota-pets', '9'];
@@ -107,5 +111,23 @@ describe("the Pet Store 1.1 at /v1, its pets the Pet Store's", { timeout: 60_000
     expect(placed.status).toBe(201);
     expect(placed.body).toEqual({ id: 6, petId: 2, quantity: 3, complete: false });
     for (const order of (await v1.send('/store/orders?limit=50')).body as { petId: number }[]) expect(order.petId).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("two specs with the Pet Store's operations", { timeout: 60_000 }, () => {
+  it("share each key's pets, as versions of one store", async () => {
+    const embedded = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+    const v11 = parse(readFileSync(PETSTORE_11, 'utf8')) as { servers: { url: string }[] };
+    v11.servers = [{ url: 'https://api.petstore.example.com/v1.1' }];
+    const sandbox = await createSandbox({ spec: [embedded, v11], count: 2, store: await libraryStore() });
+    try {
+      const headers = { authorization: 'Bearer sandbox-key', 'content-type': 'application/json' };
+      const created = await sandbox.fetch('/v1.1/pets', { method: 'POST', headers, body: '{"name":"Rex","categoryId":1}' });
+      expect(created.status).toBe(201);
+      const read = await sandbox.fetch('/v1/pets/3', { headers });
+      expect(await read.text()).toBe('{"id":3,"name":"Rex","categoryId":1}');
+    } finally {
+      await sandbox.close();
+    }
   });
 });
