@@ -3,7 +3,7 @@ import { createEngine, type ClosableEngine, type ServedApi } from './engine.js';
 import type { ApiParts } from './engine-types.js';
 
 export type { ApiParts } from './engine-types.js';
-import { conventionalApi, servedItemsOf } from './conventional-api.js';
+import { conventionalApi, servedPartsOf } from './conventional-api.js';
 import { servedOperations } from '../openapi/served-spec.js';
 import { createControlPlane } from '../control/plane.js';
 import type { Interceptor, ModeHandler, V1Exchange } from '../kernel/operation.js';
@@ -138,7 +138,7 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
   // Aborted by the engine's close: the faults' delays and the live journal tails stop on it.
   const closing = new AbortController();
   // The items each API served by convention keeps: its mode writes them, the control plane exports, loads and copies them.
-  const conventional = new Map((parts.apis ?? []).filter((api) => !api.embedded).map((api) => [api.base, servedItemsOf(api, config)]));
+  const conventional = new Map((parts.apis ?? []).filter((api) => !api.embedded).map((api) => [api.base, servedPartsOf(api, config, spec)]));
   const control = createControlPlane({
     config,
     runtime,
@@ -148,7 +148,7 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
     checkPet: validators.schema('/components/schemas/Pet', 'record'),
     operations: servedOperations(parts.apis ?? [{ spec }]),
-    ...(conventional.size > 0 ? { items: backend.items, apiItems: { apis: [...conventional.values()], store: backend.items } } : {}),
+    ...(conventional.size > 0 ? { items: backend.items, apiItems: { apis: [...conventional.values()].map((parts) => parts.served), store: backend.items } } : {}),
     version: parts.version,
     startedAt: parts.startedAt,
     prepareMode: parts.prepareMode,

@@ -10,7 +10,9 @@ import { createKeyMatcher } from '../kernel/auth.js';
 import { ApiError } from '../kernel/errors.js';
 import type { Access, ErrorShape } from '../kernel/operation.js';
 import { createConventionalMode } from '../modes/conventional/index.js';
-import { inferApi } from '../openapi/conventions.js';
+import { createStatefulMode } from '../modes/stateful/index.js';
+import { hasPetStoreOperations, PET_STORE_COLLECTION } from '../openapi/petstore-operations.js';
+import { inferApi, type ApiModel } from '../openapi/conventions.js';
 import { deprecationHeadersOf } from '../openapi/deprecation.js';
 import { createErrorShaper } from '../openapi/error-shape.js';
 import { createCredentialReader, createDocumentCredentialReader, describeSecurity } from '../openapi/security.js';
@@ -19,9 +21,14 @@ import type { SchemaCheck } from '../openapi/validate.js';
 import type { ServedItemsApi } from '../control/api-items.js';
 import type { Backend } from '../store/backend.js';
 import { MAX_ITEMS_PER_COLLECTION } from '../store/items/quota.js';
+import type { ItemId, SeededItems } from '../store/items/types.js';
 import { seedCollections } from '../store/schema-seed.js';
 import type { V1PipelineDeps } from '../v1/pipeline.js';
 import type { ApiParts } from './engine-types.js';
+import { petLayer, petReferencing, seededPetIds } from './pet-layer.js';
+
+/** The noun `petId` properties name the workspace's pets by. */
+const PET_NOUN = 'pet';
 
 /** The workspace of a request to an open operation that sends no key: one for every such caller, per API. */
 export const ANONYMOUS_KEY = 'anonymous';
@@ -44,22 +51,45 @@ function specAccess(spec: Spec, config: Pick<Config, 'apiKeys' | 'openKeys'>): A
       if (key !== undefined) return key;
       const how = describeSecurity(spec, op);
       const challenge = found.open ? undefined : found.challenge;
-      throw ApiError.of('unauthorized', `Missing or invalid API key: ${how}.`, challenge ? { 'WWW-Authenticate': challenge } : {});
+      // The Pet Store's wording: a key the sandbox does not accept, an Authorization header it cannot read, or nothing sent.
+      const message =
+        found.key !== undefined ? 'Invalid API key.'
+        : challenge !== undefined && headers.authorization ? `Malformed Authorization header: ${how}.`
+        : `Missing API key: ${how}.`;
+      throw ApiError.of('unauthorized', message, challenge ? { 'WWW-Authenticate': challenge } : {});
     },
   };
 }
 
-/** What an API served by convention keeps in the item store: its collections, each with its item schema's check, and their seeded items. */
-export function servedItemsOf(api: ApiParts, config: Config): ServedItemsApi {
+/** What an API served by convention keeps and how it is seeded: what its mode and the control plane's export and load share. */
+export interface ServedParts {
+  model: ApiModel;
+  /** Whether the spec has the Pet Store's own operations: those are then the Pet Store's mode's, over the workspace's pets. */
+  layered: boolean;
+  /** Its collections (the Pet Store's `/pets` left to the pets when layered) and their seeded items. */
+  served: ServedItemsApi;
+  /** The seeded items, `<noun>Id` properties naming ids of `references` where given (the workspace's pets). */
+  seedWith(references?: ReadonlyMap<string, readonly ItemId[]>): SeededItems;
+}
+
+/**
+ * What an API served by convention keeps in the item store: its collections, each with its item schema's check,
+ * and their seeded items. With the Pet Store's own operations (compared with `embedded`, the embedded spec), its
+ * `/pets` is the workspace's pets, not a collection of items.
+ */
+export function servedPartsOf(api: ApiParts, config: Config, embedded?: Spec): ServedParts {
   const { spec, validators } = api;
   const model = inferApi(spec);
-  const collections = model.collections.map(({ name, idField, idKind, itemSchema }) => ({ name, idField, idKind, schemaPointer: itemSchema }));
+  const layered = embedded !== undefined && hasPetStoreOperations(spec, embedded);
+  const collections = model.collections
+    .filter(({ name }) => !(layered && name === PET_STORE_COLLECTION))
+    .map(({ name, idField, idKind, itemSchema }) => ({ name, idField, idKind, schemaPointer: itemSchema }));
   // A collection holds at most MAX_ITEMS_PER_COLLECTION items: `--count` beyond it seeds that many.
   const count = Math.min(config.count, MAX_ITEMS_PER_COLLECTION);
   const checks = new Map(collections.map(({ name, schemaPointer }) => [name, validators.schema(schemaPointer, 'body')]));
   // Every seeded item is checked as a created one is: one its schema refuses (a pattern no example met) is not stored.
-  const seed = () => {
-    const seeded = seedCollections(spec.document, collections, { seed: config.seed, count });
+  const seedWith = (references?: ReadonlyMap<string, readonly ItemId[]>) => {
+    const seeded = seedCollections(spec.document, collections, { seed: config.seed, count, ...(references ? { references } : {}) });
     for (const { name } of collections) {
       const valid = checks.get(name) as SchemaCheck;
       seeded.set(
@@ -69,31 +99,41 @@ export function servedItemsOf(api: ApiParts, config: Config): ServedItemsApi {
     }
     return seeded;
   };
-  return {
+  const served = {
     base: api.base,
     collections: collections.map(({ name, idField, idKind }) => ({ name, idField, idKind, check: checks.get(name) as SchemaCheck })),
-    seed,
+    seed: () => seedWith(),
   };
+  return { model, layered, served, seedWith };
 }
 
-/** The pipeline's parts of an API served by convention: its modes (stateful by convention), access, errors, and headers. */
+/**
+ * The pipeline's parts of an API served by convention: its modes (stateful
+ * by convention), access, errors, and headers. With the Pet Store's own
+ * operations, those are the Pet Store's mode's over the workspace's pets
+ * (`engine/pet-layer.ts`), and an order's seeded `petId` names one of them.
+ */
 export function conventionalApi(
   api: ApiParts,
   backend: Backend,
   config: Config,
-  { seed }: ServedItemsApi = servedItemsOf(api, config),
+  { model, layered, seedWith }: ServedParts = servedPartsOf(api, config),
 ): Pick<V1PipelineDeps, 'modes' | 'access' | 'shapeError' | 'headersOf'> {
   const { spec, validators } = api;
-  const model = inferApi(spec);
-  const stateful = createConventionalMode({
+  const items =
+    layered ?
+      petReferencing(backend.items, backend.workspaces, (ids) => seedWith(new Map([[PET_NOUN, ids]])), seededPetIds(config.count))
+    : backend.items;
+  const conventional = createConventionalMode({
     api: api.base,
     spec,
     model,
     validators,
-    items: backend.items,
-    seed,
+    items,
+    seed: () => seedWith(),
     ...(api.modes.example ? { fallback: api.modes.example } : {}),
   });
+  const stateful = layered ? petLayer(createStatefulMode(backend.workspaces), conventional) : conventional;
   const shaper = createErrorShaper(spec, validators);
   const shapeError: ErrorShape = (op, error) => shaper(op?.operationId, error.status, error);
   return {

@@ -29,6 +29,8 @@ export interface SeedOptions {
   count: number;
   /** Faker to draw realistic strings with: the English build by default; a browser's has less, and seeds plainer text. */
   faker?: Faker;
+  /** Ids of items kept elsewhere, by the noun `<x>Id` properties name them (`pet`: the workspace's pets), referred to as seeded ones are. */
+  references?: ReadonlyMap<string, readonly ItemId[]>;
 }
 
 /** The collection's noun as `<x>Id` properties name it: its path's last segment, singular (`/store/orders` → `order`). */
@@ -110,7 +112,7 @@ function seedOne(document: object, collection: SeedCollection, options: SeedOpti
  * Deterministic for (document, collections, seed, count) and the Faker build.
  */
 export function seedCollections(document: object, collections: readonly SeedCollection[], options: SeedOptions): Map<string, Item[]> {
-  const references = new Map<string, readonly ItemId[]>();
+  const references = new Map<string, readonly ItemId[]>(options.references);
   const seeded = new Map<string, Item[]>();
   for (const collection of seedOrder(document, collections)) {
     if (nodeAt(document, collection.schemaPointer) === undefined) {

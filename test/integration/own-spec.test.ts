@@ -55,7 +55,7 @@ describe('the Pet Store 1.1 at /v1', { timeout: 60_000 }, () => {
     expect(refused.headers.get('www-authenticate')).toBe('Bearer');
   });
 
-  it('creates and reads pets by the same conventions', async () => {
+  it("creates and reads pets (the Pet Store's own operations, over the workspace's pets)", async () => {
     const created = await v1.send('/pets', { json: { name: 'Rex', categoryId: 1 } });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ id: 6, name: 'Rex', categoryId: 1 });
