@@ -133,6 +133,7 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
     checkPet: validators.schema('/components/schemas/Pet', 'record'),
     operations: servedOperations(parts.apis ?? [{ spec }]),
+    apis: (parts.apis ?? [{ base: '/v1', spec, embedded: true }]).map(({ base, spec: served, embedded }) => ({ base, spec: served, embedded })),
     ...(parts.apis?.some((api) => !api.embedded) ? { items: backend.items } : {}),
     version: parts.version,
     startedAt: parts.startedAt,
