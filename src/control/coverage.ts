@@ -11,6 +11,8 @@ export interface CoverageOptions {
   workspace: string | undefined;
   /** The share of documented answers, in percent, below which the report fails. */
   failUnder?: number | undefined;
+  /** An operation's path with its API's base path; default under `/v1`. */
+  pathOf?: (op: OperationSpec) => string;
 }
 
 const byStatus = (a: StatusCount, b: StatusCount) => a.status - b.status;
@@ -53,7 +55,7 @@ export function buildCoverage(operations: ReadonlyMap<string, OperationSpec>, co
     return {
       operationId: op.operationId,
       method: op.method.toUpperCase(),
-      path: `/v1${op.path}`,
+      path: options.pathOf?.(op) ?? `/v1${op.path}`,
       deprecated: op.deprecated,
       requests: got.reduce((n, g) => n + g.count, 0),
       statuses,

@@ -3,7 +3,7 @@ import type { BackendKind, CheckpointStore, FaultStore, JournalStore, ModeStore,
 import type { FixtureSource } from './fixtures.js';
 import type { ServedItems } from './api-items.js';
 import type { Config, Mode } from '../config/load.js';
-import type { OperationSpec } from '../openapi/spec.js';
+import type { OperationSpec, Spec } from '../openapi/spec.js';
 import type { SchemaCheck } from '../openapi/validate.js';
 import type { EventStream } from './event-stream.js';
 import type { ControlBody, ControlOperationId, ControlPathParams, ControlQuery, ControlResult } from './routes.js';
@@ -14,6 +14,13 @@ export interface Probes {
   draining(): boolean;
   /** The backend's kind; its `health()` rejects when storage does not answer. */
   backend: { readonly kind: BackendKind; health(): Promise<void> };
+}
+
+/** An API the sandbox serves, as the control plane describes it: where, from which spec, and whether it is the embedded Pet Store. */
+export interface ControlApi {
+  base: string;
+  spec: Spec;
+  embedded: boolean;
 }
 
 /** What the control plane acts on: the sandbox's state, which its HTTP router only exposes. */
@@ -30,6 +37,8 @@ export interface ControlDeps {
   fixtures: FixtureSource;
   /** The interface's operations, by operationId: what a fault may name and force. */
   operations: ReadonlyMap<string, OperationSpec>;
+  /** The APIs served, in order (`GET /apis`); absent: the embedded Pet Store's `operations` at `/v1`. */
+  apis?: readonly ControlApi[] | undefined;
   /** The items of the specs served by convention (`--spec`): a reset forgets a workspace's, to be seeded afresh. */
   items?: ItemStore | undefined;
   /** The APIs served by convention with their collections: what an export, a load, a checkpoint and a copy carry besides the pets. */

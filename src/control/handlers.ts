@@ -13,6 +13,7 @@ import { checkResetOptions, resetSet } from './operations.js';
 import { exportOf } from './api-items.js';
 import { loadSet, planSet } from './set-load.js';
 import { beforeWrite } from './before-write.js';
+import { apiHandlers, apisOf, servedPathsOf } from './apis.js';
 import type { ControlBody, ControlResult } from './routes.js';
 
 type FaultList = ControlResult<'listFaults'>['faults'];
@@ -86,11 +87,12 @@ function dataHandlers({
 /** A workspace's faults. They hold operation ids of the interface, which the spec's enum lists too. */
 function faultHandlers({ deps, workspaceOf }: ControlContext): HandlerGroup<'listOperations' | 'listFaults' | 'addFault' | 'clearFaults' | 'deleteFault'> {
   const { faults } = deps;
+  const pathOf = servedPathsOf(apisOf(deps));
   // What checkFault accepts, from the same function: a form built on it offers nothing the sandbox refuses.
   const operations = [...deps.operations.values()].map((op) => ({
     operationId: op.operationId,
     method: op.method.toUpperCase(),
-    path: `/v1${op.path}`,
+    path: pathOf(op),
     faultStatuses: faultStatuses(op).sort((a, b) => a - b),
   }));
   return {
@@ -143,5 +145,6 @@ export function createControlHandlers(deps: ControlDeps): ControlHandlers {
     ...providerStateHandlers(context),
     ...checkpointHandlers(context),
     ...probeHandlers(context),
+    ...apiHandlers(context),
   };
 }

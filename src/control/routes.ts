@@ -46,6 +46,8 @@ export const CONTROL_ROUTES = {
   getMode: { method: 'GET', path: '/mode', status: 200, admin: true, workspace: false },
   setMode: { method: 'PUT', path: '/mode', status: 200, admin: true, workspace: false },
   listWorkspaces: { method: 'GET', path: '/workspaces', status: 200, admin: true, workspace: false },
+  listApis: { method: 'GET', path: '/apis', status: 200, admin: true, workspace: false },
+  getApiSpec: { method: 'GET', path: '/apis/{index}/spec', status: 200, admin: true, workspace: false },
   listFixtures: { method: 'GET', path: '/fixtures', status: 200, admin: true, workspace: false },
   resetWorkspace: { method: 'POST', path: '/reset', status: 200, admin: true, workspace: true },
   loadFixture: { method: 'POST', path: '/load', status: 200, admin: true, workspace: true },

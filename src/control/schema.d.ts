@@ -128,6 +128,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the APIs the sandbox serves
+         * @description Each API the sandbox serves, in the order given: the embedded Pet Store at `/v1` unless specs were given with `--spec`, else each of them under its own base path. For each: its title and version, whether it is the embedded Pet Store (served by its own rules), its collections and operations (each with its full path, how it is answered and how a request presents its API key), and the URL its spec is served at as JSON (`GET /apis/{index}/spec`). The docs page and the QA console read the same list.
+         */
+        get: operations["listApis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apis/{index}/spec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the spec of a served API
+         * @description The OpenAPI document of one API the sandbox serves, as JSON, as it was loaded (its `servers` unchanged: the sandbox serves it under the base path `GET /apis` names). `index` is the API's place in that list.
+         */
+        get: operations["getApiSpec"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/fixtures": {
         parameters: {
             query?: never;
@@ -306,8 +346,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the interface's operations and the statuses a fault may force
-         * @description Each operation of `openapi.yaml`, with its method, path and the statuses `POST /faults` accepts for it: the errors it documents, then the outages (500, 502, 503, 504). The QA console's fault form offers these, so it never offers a status the sandbox would refuse.
+         * List the served operations and the statuses a fault may force
+         * @description Each operation of `openapi.yaml` (of every spec served, with `--spec`), with its method, path (its API's base path first) and the statuses `POST /faults` accepts for it: the errors it documents, then the outages (500, 502, 503, 504). The QA console's fault form offers these, so it never offers a status the sandbox would refuse.
          */
         get: operations["listOperations"];
         put?: never;
@@ -1122,6 +1162,140 @@ export interface components {
              */
             applied: number;
         };
+        /** @description The APIs the sandbox serves. */
+        ApiList: {
+            /** @description In the order they were given (`--spec`), the embedded Pet Store alone without. */
+            apis: components["schemas"]["ApiInfo"][];
+        };
+        /** @description One API the sandbox serves. */
+        ApiInfo: {
+            /**
+             * @description Its place in the list, as `GET /apis/{index}/spec` takes it.
+             * @example 0
+             */
+            index: number;
+            /**
+             * @description The path it is served under (`''`, the root, for a spec without `servers`).
+             * @example /api/v2
+             */
+            base: string;
+            /**
+             * @description The spec's `info.title`.
+             * @example Inventory
+             */
+            title: string;
+            /**
+             * @description The spec's `info.version`.
+             * @example 2.0.0
+             */
+            version: string;
+            /** @description Whether it is the embedded Pet Store, served by its own rules (quotas, fixture sets, checkpoints). */
+            embedded: boolean;
+            /**
+             * @description Where its spec is served as JSON, on this control plane.
+             * @example /__sandbox/apis/0/spec
+             */
+            specUrl: string;
+            /** @description The collections the sandbox keeps items of, by convention (none for the embedded Pet Store, whose pets `GET /export` holds). */
+            collections: components["schemas"]["ApiCollection"][];
+            /** @description Its operations, in the order of its spec. */
+            operations: components["schemas"]["ApiOperation"][];
+        };
+        /** @description A collection of items kept by convention. */
+        ApiCollection: {
+            /**
+             * @description Its path template in the spec, its name in the store.
+             * @example /items
+             */
+            name: string;
+            /**
+             * @description Its path with the API's base path.
+             * @example /api/v2/items
+             */
+            path: string;
+            /**
+             * @description The item property holding the id.
+             * @example id
+             */
+            idField: string;
+            /**
+             * @description The operation that lists its items, if the spec has one.
+             * @example listItems
+             */
+            listOperationId?: string;
+        };
+        /** @description One operation of a served API, and how the sandbox answers it. */
+        ApiOperation: {
+            /**
+             * @description Its id, as a fault (`POST /faults`) and the coverage name it.
+             * @example listItems
+             */
+            operationId: string;
+            /**
+             * @description HTTP method, upper case.
+             * @example GET
+             */
+            method: string;
+            /**
+             * @description The path template, with the API's base path.
+             * @example /api/v2/items
+             */
+            path: string;
+            /**
+             * @description How the stateful mode answers it: `petstore` (the Pet Store's own rules), `convention` (a collection's items, by REST conventions), `examples` (the spec's examples: it fits no convention).
+             * @enum {string}
+             */
+            answeredBy: "petstore" | "convention" | "examples";
+            /**
+             * @description With `convention`, the collection it acts on.
+             * @example /items
+             */
+            collection?: string;
+            /**
+             * @description With `convention`, what it does to the collection.
+             * @enum {string}
+             */
+            role?: "list" | "create" | "read" | "replace" | "patch" | "delete";
+            /** @description Present and true when the spec marks it deprecated. */
+            deprecated?: boolean;
+            key?: components["schemas"]["ApiKeyPlace"];
+        };
+        /** @description Where a request to the operation presents its API key (the first way its spec allows that takes one); absent when the operation is open. */
+        ApiKeyPlace: {
+            /**
+             * @description The part of the request that carries it.
+             * @enum {string}
+             */
+            in: "header" | "query" | "cookie";
+            /**
+             * @description The header's, query parameter's or cookie's name.
+             * @example X-Api-Key
+             */
+            name: string;
+            /**
+             * @description With `Authorization`, the scheme before the key (`Bearer`, `Basic`).
+             * @example Bearer
+             */
+            scheme?: string;
+        };
+        /** @description An OpenAPI 3.0 document, as JSON. */
+        ApiDocument: {
+            /**
+             * @description The OpenAPI version.
+             * @example 3.0.3
+             */
+            openapi: string;
+            /** @description Its title, version and description. */
+            info: {
+                [key: string]: unknown;
+            };
+            /** @description Its operations, by path. */
+            paths: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         /** @description The operations of `openapi.yaml`, and what a fault may force on each. */
         OperationList: {
             /** @description In the order of `openapi.yaml`. */
@@ -1140,7 +1314,7 @@ export interface components {
              */
             method: string;
             /**
-             * @description The path template, with the interface's base path.
+             * @description The path template, with its API's base path.
              * @example /v1/pets
              */
             path: string;
@@ -1633,6 +1807,65 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    listApis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The APIs, in the order they were given. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getApiSpec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The API's `index` in `GET /apis`.
+                 * @example 0
+                 */
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No API has that index (or `index` is not a whole number, so it names none). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listFixtures: {

@@ -21,6 +21,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ControlError, createControlClient, type ControlClient } from '../control/client.js';
+import type { ControlResult } from '../control/routes.js';
 import { ApiError } from '../kernel/errors.js';
 import type { Spec } from '../openapi/spec.js';
 import { scrubText, scrubValue } from './scrub.js';
@@ -119,20 +120,73 @@ async function sendCall({ client }: Sandbox, tool: Tool, args: Record<string, un
   }
 }
 
+/** A resource as listed. */
+interface Resource {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: 'application/json';
+}
+
+/** Where the control plane serves the spec of each API the sandbox serves (`GET /apis/{index}/spec`). */
+const API_SPEC = /\/__sandbox\/apis\/(\d+)\/spec$/;
+
+/**
+ * The specs as resources: the two the sandbox serves beside its docs, and,
+ * when it serves specs of its own (`--spec`), each of them as the control
+ * plane serves it. A sandbox that does not answer lists the first two.
+ */
+async function listResources({ origin, client }: Sandbox): Promise<Resource[]> {
+  const fixed = RESOURCES.map(({ path, ...r }): Resource => ({ uri: `${origin}${path}`, mimeType: 'application/json', ...r }));
+  let apis: ControlResult<'listApis'>['apis'];
+  try {
+    ({ apis } = await client.call('listApis'));
+  } catch {
+    return fixed;
+  }
+  // The embedded Pet Store alone is the first resource already.
+  if (apis.length === 1 && apis[0]?.embedded === true && apis[0].base === '/v1') return fixed;
+  const served = apis.map((api): Resource => ({
+    uri: `${origin}${api.specUrl}`,
+    name: `api-${api.index}`,
+    title: `${api.title} ${api.version} (OpenAPI)`,
+    description: `The API the sandbox serves at ${api.base || '/'}, its spec as loaded.`,
+    mimeType: 'application/json',
+  }));
+  return [...fixed, ...served];
+}
+
+/** The text of a resource: a spec the sandbox serves beside its docs (no credential), or one of its APIs' through the control plane. */
+async function resourceText(uri: string, sandbox: Sandbox): Promise<{ status: number; text: string }> {
+  const { origin } = sandbox;
+  const index = uri.startsWith(origin) ? API_SPEC.exec(uri.slice(origin.length))?.[1] : undefined;
+  if (index !== undefined) {
+    try {
+      return { status: 200, text: await sandbox.client.text('getApiSpec', { path: { index: Number(index) } }) };
+    } catch (error) {
+      if (error instanceof ControlError && error.status !== undefined) return { status: error.status, text: JSON.stringify(error.body ?? error.message) };
+      throw error;
+    }
+  }
+  if (!RESOURCES.some((r) => `${origin}${r.path}` === uri)) throw new McpError(ErrorCode.InvalidParams, `No resource ${uri}.`);
+  const res = await fetch(uri, { signal: AbortSignal.timeout(sandbox.timeoutMs) });
+  return { status: res.status, text: await res.text() };
+}
+
 /** Reads a spec from the sandbox. */
 async function readResource(uri: string, sandbox: Sandbox): Promise<{ contents: { uri: string; mimeType: string; text: string }[] }> {
   const { origin } = sandbox;
-  if (!RESOURCES.some((r) => `${origin}${r.path}` === uri)) throw new McpError(ErrorCode.InvalidParams, `No resource ${uri}.`);
-  let res: Response;
-  let text: string;
+  let answer: { status: number; text: string };
   try {
-    res = await fetch(uri, { signal: AbortSignal.timeout(sandbox.timeoutMs) });
-    text = await res.text();
+    answer = await resourceText(uri, sandbox);
   } catch (error) {
+    if (error instanceof McpError) throw error;
     if (timedOut(error)) throw new McpError(ErrorCode.InternalError, silence(sandbox));
     throw new McpError(ErrorCode.InternalError, `Cannot reach the sandbox at ${origin}: ${String((error as Error).cause ?? (error as Error).message)}`);
   }
-  if (!res.ok) throw new McpError(ErrorCode.InternalError, `The sandbox answered ${res.status} for ${uri}: ${text.slice(0, 300)}`);
+  const { status, text } = answer;
+  if (status < 200 || status > 299) throw new McpError(ErrorCode.InternalError, `The sandbox answered ${status} for ${uri}: ${text.slice(0, 300)}`);
   return { contents: [{ uri, mimeType: 'application/json', text }] };
 }
 
@@ -177,7 +231,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   );
   server.setRequestHandler(
     ListResourcesRequestSchema,
-    guarded(token, () => ({ resources: RESOURCES.map(({ path, ...r }) => ({ uri: `${origin}${path}`, mimeType: 'application/json', ...r })) })),
+    guarded(token, async () => ({ resources: await listResources(sandbox) })),
   );
   server.setRequestHandler(
     ReadResourceRequestSchema,

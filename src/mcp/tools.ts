@@ -45,6 +45,7 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   { name: 'restore_checkpoint', operationId: 'restoreCheckpoint' },
   { name: 'get_mode', operationId: 'getMode' },
   { name: 'set_mode', operationId: 'setMode' },
+  { name: 'list_apis', operationId: 'listApis' },
 ];
 
 /** A tool ready to list and call. */

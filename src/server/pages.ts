@@ -52,17 +52,40 @@ function withSunset(api: Json): Json {
   return { ...api, paths: Object.fromEntries(paths) };
 }
 
+/** An API the sandbox serves, as the docs page shows it: its base path and its spec's document. */
+export interface PageApi {
+  base: string;
+  document: Json;
+}
+
+/** The served APIs as the docs page lists them (`/docs/apis.json`): a name for the selector, the spec's URL, the base path. */
+interface ListedApi {
+  name: string;
+  url: string;
+  base: string;
+}
+
+/** Where the docs page reads the spec of the served API at `index`. */
+const apiSpecPath = (index: number) => `/docs/apis/${index}/openapi.json`;
+
 /**
  * The specs as the docs page reads them: "try it" must reach this sandbox,
- * whatever its host and port, so the only server is a path relative to the
- * page's origin; a deprecated operation shows its Sunset date; the control spec's references to the interface's schemas
- * point at the JSON served beside it.
+ * whatever its host and port, so each API's only server is its base path
+ * relative to the page's origin; a deprecated operation shows its Sunset
+ * date; the control spec's references to the interface's schemas point at
+ * the JSON served beside it. Without `apis`, the embedded Pet Store at `/v1`.
  */
-function docsSpecs(): { interface: Json; control: Json } {
-  const api = readSpecDocument(SPEC_FILE);
+function docsSpecs(apis: readonly PageApi[] | undefined): { apis: Json[]; listed: ListedApi[]; control: Json } {
+  const served = apis ?? [{ base: '/v1', document: readSpecDocument(SPEC_FILE) }];
   const control = mapRefs(readSpecDocument(CONTROL_SPEC_FILE), (ref) => ref.replace(/^\.\/openapi\.yaml#/, './openapi.json#')) as Json;
+  const listed = served.map(({ base, document }, index) => {
+    const info = (document.info ?? {}) as { title?: unknown; version?: unknown };
+    const name = `${typeof info.title === 'string' ? info.title : 'API'} ${typeof info.version === 'string' ? info.version : ''} (${base || '/'})`;
+    return { name: name.replace(/ {2}/g, ' '), url: apiSpecPath(index), base };
+  });
   return {
-    interface: { ...withSunset(api), servers: [{ url: '/v1', description: 'This sandbox' }] },
+    apis: served.map(({ base, document }) => ({ ...withSunset(document), servers: [{ url: base || '/', description: 'This sandbox' }] })),
+    listed,
     control: { ...control, servers: [{ url: '/__sandbox', description: "This sandbox's control plane" }] },
   };
 }
@@ -103,6 +126,8 @@ export const PAGE_ROUTES = [
   UI_PATHS.controlDocs,
   '/docs/openapi.json',
   '/docs/sandbox-control.json',
+  '/docs/apis.json',
+  '/docs/apis/:index/openapi.json',
   UI_PATHS.docsKey,
   '/docs/assets/*asset',
   UI_PATHS.console,
@@ -119,14 +144,14 @@ export const PAGE_TARGETS: OwnTargets = { exact: ['/', '//'], prefixes: [UI_PATH
 
 /**
  * The browser pages, built into `uiDir` by `npm run build`: the API docs
- * (Swagger UI) at `/docs` and `/docs/control`, the QA console at
+ * (Swagger UI) at `/docs` (every API served, `apis`, one at a time) and `/docs/control`, the QA console at
  * `/__sandbox/ui`, and `GET /` pointing at them, as an Express app of their
  * own. Static files need no credential; every call the pages make for data
  * does. `apiKey` (the sandbox's first) is what the docs page authorizes
  * "try it" with, for a browser on this machine only (`keyForPage`). A page
  * path with nothing there passes on.
  */
-export function createPages(uiDir: string, apiKey: string | undefined): express.Express {
+export function createPages(uiDir: string, apiKey: string | undefined, apis?: readonly PageApi[]): express.Express {
   const router = express();
   router.disable('x-powered-by');
   router.set('etag', false);
@@ -144,13 +169,33 @@ export function createPages(uiDir: string, apiKey: string | undefined): express.
   router.get('/', (req, res) => {
     // A browser goes to the docs; a program gets the links.
     if (req.accepts(['json', 'html']) === 'html') return res.redirect(302, UI_PATHS.docs);
-    sendJson(res, 200, { api: '/v1', docs: UI_PATHS.docs, controlPlane: '/__sandbox', controlDocs: UI_PATHS.controlDocs, console: UI_PATHS.console });
+    sendJson(res, 200, {
+      api: apis?.[0]?.base ?? '/v1',
+      docs: UI_PATHS.docs,
+      controlPlane: '/__sandbox',
+      controlDocs: UI_PATHS.controlDocs,
+      console: UI_PATHS.console,
+    });
   });
   router.get([UI_PATHS.docs, UI_PATHS.controlDocs], page('docs'));
   router.get(['/docs/openapi.json', '/docs/sandbox-control.json'], (req, res) => {
-    specs ??= docsSpecs();
+    specs ??= docsSpecs(apis);
     secure(res);
-    sendJson(res, 200, req.path.endsWith('openapi.json') ? specs.interface : specs.control);
+    // The first API's (the Pet Store's, without --spec): what the page showed before it listed several.
+    sendJson(res, 200, req.path.endsWith('openapi.json') ? specs.apis[0] : specs.control);
+  });
+  router.get('/docs/apis.json', (_req, res) => {
+    specs ??= docsSpecs(apis);
+    secure(res);
+    sendJson(res, 200, { apis: specs.listed });
+  });
+  router.get('/docs/apis/:index/openapi.json', (req, res, next) => {
+    specs ??= docsSpecs(apis);
+    const index = /^\d{1,4}$/.test(req.params.index ?? '') ? Number(req.params.index) : -1;
+    // Not a served API's: passed on, to the engine's 404.
+    if (specs.apis[index] === undefined) return next();
+    secure(res);
+    sendJson(res, 200, specs.apis[index]);
   });
   router.get(UI_PATHS.docsKey, (req, res) => {
     secure(res);

@@ -149,7 +149,16 @@ function createListener(parts: Parts): Listening {
   });
   // The listener's requests are counted, so that a stop waits for those under way (the library's in-process ones are its own).
   const inFlight = serverRequestsInFlight(reporting.onRefused);
-  const listener = createServerListener({ engine, pages: createPages(UI_DIR, config.apiKeys[0]), onPage: reporting.onAnswered, inFlight });
+  const listener = createServerListener({
+    engine,
+    pages: createPages(
+      UI_DIR,
+      config.apiKeys[0],
+      parts.apis?.map(({ base, spec: served }) => ({ base, document: served.document })),
+    ),
+    onPage: reporting.onAnswered,
+    inFlight,
+  });
   return { listener, engine, onRefused: reporting.onRefused, stopServing: () => inFlight.stop() };
 }
 

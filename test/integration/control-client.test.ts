@@ -33,6 +33,8 @@ const CALLS: { [K in JsonOperationId]: ControlInput<K> } = {
   getMode: {},
   setMode: { body: { mode: 'stateful' } },
   listWorkspaces: {},
+  listApis: {},
+  getApiSpec: { path: { index: 0 } },
   listFixtures: {},
   resetWorkspace: { body: { seed: 2, count: 4 } },
   loadFixture: { body: { pets: [{ id: 7, name: 'Rex', categoryId: 1 }], mode: 'append' } },

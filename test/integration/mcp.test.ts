@@ -33,6 +33,7 @@ const TOOLS = [
   'restore_checkpoint',
   'get_mode',
   'set_mode',
+  'list_apis',
 ];
 
 let sb: TestSandbox;

@@ -7,6 +7,7 @@ import { createCoverageView } from './coverage.js';
 import { createDataView } from './data.js';
 import { byId, say } from './dom.js';
 import { createFaultsView } from './faults.js';
+import { createItemsView } from './items.js';
 import { createJournalView } from './journal.js';
 import { createLiveRefresh } from './live.js';
 import { createModeView } from './mode.js';
@@ -26,15 +27,16 @@ const app: Console = {
     else say(target, sentence(error), true);
   },
   changed: async () => {
-    await Promise.all([pets.load(), faults.load()]);
+    await Promise.all([pets.load(), items.load(), faults.load()]);
   },
 };
 const pets = createPetsView(app);
+const items = createItemsView(app);
 const data = createDataView(app);
 const mode = createModeView(app);
 const faults = createFaultsView(app);
 // The pets, the workspaces' counts and the faults' Applied counts follow the journal: no polling.
-const live = createLiveRefresh([pets, faults]);
+const live = createLiveRefresh([pets, items, faults]);
 const journal = createJournalView(app, (entry) => live.saw(entry));
 const unauthenticated = createUnauthenticatedView(app);
 const coverage = createCoverageView(app);
@@ -49,7 +51,7 @@ async function enter(): Promise<void> {
   showApp(true);
   journal.start();
   unauthenticated.start();
-  await Promise.all([pets.load(), data.load(), mode.load(), faults.load(), faults.loadChoices(), coverage.load()]);
+  await Promise.all([pets.load(), items.load(), data.load(), mode.load(), faults.load(), faults.loadChoices(), coverage.load()]);
 }
 
 function logout(message = ''): void {
@@ -84,7 +86,7 @@ byId<HTMLFormElement>('workspace-form').addEventListener('submit', (event) => {
   key = byId<HTMLInputElement>('api-key').value.trim() || undefined;
   live.cancel();
   journal.start();
-  void Promise.all([pets.load(), faults.load(), coverage.load()]);
+  void Promise.all([pets.load(), items.load(), faults.load(), coverage.load()]);
 });
 
 byId('logout').addEventListener('click', () => logout());
