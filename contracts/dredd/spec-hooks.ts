@@ -70,6 +70,22 @@ function withId(t: Transaction, op: OperationPlan & { pattern: RegExp }, id: str
   return query === undefined ? filled : `${filled}?${query}`;
 }
 
+/**
+ * Runs a request again once when the connection was reset before any answer:
+ * a kept-alive connection the sandbox closed while idle (after its
+ * keep-alive timeout, while Dredd ran other transactions) may be picked for
+ * the next request just as it closes, and that request never reached it.
+ */
+async function retriedOnReset<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    const text = `${String(error)} ${String((error as { cause?: unknown }).cause)}`;
+    if (!/ECONNRESET|socket hang up|other side closed/.test(text)) throw error;
+    return send();
+  }
+}
+
 /** A call of the API with the key, as the credential says; its JSON answer. */
 async function call(s: HookSettings, base: string, method: string, path: string, credential?: Credential, body?: string): Promise<unknown> {
   const headers: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
@@ -77,7 +93,7 @@ async function call(s: HookSettings, base: string, method: string, path: string,
   if (credential?.in === 'header') headers[credential.name] = `${credential.prefix}${s.key}`;
   if (credential?.in === 'cookie') headers.Cookie = `${credential.name}=${encodeURIComponent(s.key)}`;
   if (credential?.in === 'query') url = withQuery(url, `${encodeURIComponent(credential.name)}=${encodeURIComponent(s.key)}`);
-  const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  const res = await retriedOnReset(() => fetch(url, { method, headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) }));
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`);
   return text ? (JSON.parse(text) as unknown) : undefined;
@@ -100,7 +116,8 @@ async function existingId(s: HookSettings, t: Transaction, op: OperationPlan): P
 /** The key's next request to the operation refused with a 401, through the control plane. */
 async function refuseKeyOnce(s: HookSettings & { adminUrl: string }, operationId: string): Promise<void> {
   const control = createControlClient({ origin: s.adminUrl, adminToken: s.adminToken, key: s.key, timeoutMs: TIMEOUT_MS });
-  await control.call('addFault', { body: { operationId: operationId as ControlBody<'addFault'>['operationId'], status: 401, count: 1 } });
+  const fault = { operationId: operationId as ControlBody<'addFault'>['operationId'], status: 401, count: 1 };
+  await retriedOnReset(() => control.call('addFault', { body: fault }));
 }
 
 /** Why a transaction cannot be run, or undefined when its condition is set up. */

@@ -69,6 +69,18 @@ function fillPathExamples(doc: Json, item: Json): void {
     }
 }
 
+/**
+ * Writes each response an operation takes from `components/responses` in
+ * its place: Dredd 14 reads one response object referenced for two statuses
+ * (a shared `Refused` for 400 and 401) as the same one twice, under the
+ * last status, so two transactions would bear one name and ask one status.
+ */
+function inlineResponses(doc: Json, operation: Json): void {
+  const responses = (operation.responses ?? {}) as Json;
+  for (const [status, response] of Object.entries(responses))
+    if (typeof (response as Json | undefined)?.$ref === 'string') responses[status] = structuredClone(resolved(doc, response));
+}
+
 /** A body drawn from the schema, without the properties a client does not send (`readOnly`). */
 function drawnBody(doc: Json, pointer: string, label: string): unknown {
   const value = sampleValue(doc, pointer, seededRandom('verify', label));
@@ -122,6 +134,7 @@ export async function prepareSpec(file: string, dir: string, index: number): Pro
     for (const method of METHODS) {
       const operation = item[method] as Json | undefined;
       if (!operation) continue;
+      inlineResponses(doc, operation);
       if (fillBodyExample(doc, requestBodyPointer(operation, template, method), operation))
         generatedBodies.push(`${String(operation.operationId ?? '?')} (${method.toUpperCase()} ${template})`);
     }
