@@ -40,6 +40,30 @@ export interface SpecArgs {
 /** The name of an API in the output and the reports: `Inventory 2.0.0 (test/specs/inventory-v2.yaml)`. */
 const apiName = (spec: PreparedSpec) => `${spec.title} (${relative(process.cwd(), spec.file) || spec.file})`;
 
+/**
+ * The cases with the key replaced wherever a spec's scheme put it: the
+ * reports redact the usual credential headers, but a loaded spec may send
+ * the key in any header (`X-Api-Key`) or in the query, and reports go to CI
+ * artifacts, which many people can read.
+ */
+function withoutKey(cases: ReportCase[], key: string): ReportCase[] {
+  const hide = (text: string) => text.split(key).join('<redacted>').split(encodeURIComponent(key)).join('<redacted>');
+  return cases.map((c) =>
+    c.request ?
+      {
+        ...c,
+        request: {
+          ...c.request,
+          url: hide(c.request.url),
+          headers:
+            c.request.headers &&
+            Object.fromEntries(Object.entries(c.request.headers).map(([name, value]) => [name, typeof value === 'string' ? hide(value) : value.map(hide)])),
+        },
+      }
+    : c,
+  );
+}
+
 /** Reads (and prepares for Dredd) every spec; the problem of the first that cannot be read. */
 async function prepareAll(specs: readonly string[], dir: string): Promise<PreparedSpec[] | string> {
   const { prepareSpec } = await import('./dredd/spec-plan.js');
@@ -92,7 +116,7 @@ async function runSpecs(args: SpecArgs, served: Served, prepared: PreparedSpec[]
       spec: { file: spec.file, dreddFile: spec.dreddFile, planFile: spec.planFile },
     });
     into.push(printDredd(report, apiName(spec), `Dredd ${spec.title}`));
-    cases.push(...dreddCases(report, apiName(spec), endpoint));
+    cases.push(...withoutKey(dreddCases(report, apiName(spec), endpoint), served.key));
   }
 }
 

@@ -65,7 +65,11 @@ describe('npm run verify -- --spec', () => {
     expect(removed?.method).toBe('DELETE');
     expect(tests.every((t) => t.status === 'passed')).toBe(true);
     expect(report.results.extra.coverage.apis).toHaveLength(2);
+    // The inventory's key goes in X-Api-Key, which reports do not know as a credential: verify hides it there too.
+    expect(readFileSync(ctrf, 'utf8')).not.toContain('sandbox-key');
+    expect(readFileSync(ctrf, 'utf8')).toContain('"X-Api-Key": "<redacted>"');
     const xml = readFileSync(junit, 'utf8');
+    expect(xml).not.toContain('sandbox-key');
     expect(junitErrors(xml)).toEqual([]);
     expect(xml).toContain('<testsuite name="Dredd: Inventory 2.0.0 (test/specs/inventory-v2.yaml)"');
     expect(xml).toContain('<property name="api-coverage" value="22 of 23 documented answers exercised (95.6%)"/>');
@@ -86,6 +90,25 @@ describe('npm run verify -- --spec', () => {
     expect(out).toContain('RESULT: FAIL');
     expect(code, out).toBe(1);
   }, 240_000);
+
+  it('skips with its reason what no request can bring about, and sends a key the spec puts in the query', async () => {
+    const ctrf = join(dir, 'notes.json');
+    const { code, out } = await verify('--spec', fixture('notes-api.yaml'), '--report', `ctrf=${ctrf}`);
+    expect(out).toContain('SKIP    /notes > Add a note > 409 > application/json\n          no request from outside makes addNote answer 409');
+    expect(out).toContain(
+      'SKIP    /notes/{noteId} > One note > 401 > application/json\n          getNote is open (security: []): no request is refused for its key',
+    );
+    // One shared response object for 400 and 401 still makes two transactions, each asking its own status.
+    expect(out).toContain('PASS    /notes > Add a note > 400 > application/json');
+    expect(out).toContain('PASS  Dredd Notes 0.3.0: 7 of 9 transactions passed, 2 skipped');
+    expect(code, out).toBe(0);
+    const tests = (JSON.parse(readFileSync(ctrf, 'utf8')) as { results: { tests: (CtrfTest & { message?: string })[] } }).results.tests;
+    expect(tests.find((t) => t.name === '/notes > Add a note > 409 > application/json')).toMatchObject({
+      status: 'skipped',
+      message: 'no request from outside makes addNote answer 409',
+    });
+    expect(tests.find((t) => t.name === '/notes > List notes > 200 > application/json')?.extra?.request?.url).toMatch(/\/api\/notes\/notes\?key=<redacted>$/);
+  }, 120_000);
 
   it('refuses bad usage before anything runs, and names a spec it cannot read', async () => {
     const noKey = await verify('--spec', PETSTORE_11, '--target', 'http://127.0.0.1:9');
