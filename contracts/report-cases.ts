@@ -88,6 +88,6 @@ export function pactCases(
 /** The checks around Dredd and Pact (control plane, workspace) that failed: a case each, so a report never hides why a run failed. */
 export function outcomeCases(outcomes: Outcome[]): ReportCase[] {
   return outcomes
-    .filter((o) => !o.ok && o.tool !== 'Dredd' && o.tool !== 'Pact')
+    .filter((o) => !o.ok && !o.tool.startsWith('Dredd') && o.tool !== 'Pact')
     .map((o) => ({ tool: 'verify', group: 'verify', name: o.tool, status: 'error', durationMs: 0, message: o.line }));
 }

@@ -6,7 +6,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describeExchange, type ReportCase } from './report-case.js';
 import type { ReportRun } from './report-run.js';
-import { coverageText } from './verify-coverage.js';
+import { apiCoverageText, coverageText } from './verify-coverage.js';
 
 /** Characters XML 1.0 cannot hold at all, not even escaped: control characters and unpaired surrogates. */
 // eslint-disable-next-line no-control-regex
@@ -42,6 +42,9 @@ function testsuite(name: string, cases: ReportCase[], run: ReportRun): string {
     `  <testsuite name="${attr(name)}" tests="${cases.length}" failures="${count(cases, 'failed')}" errors="${count(cases, 'error')}" ` +
     `skipped="${count(cases, 'skipped')}" time="${seconds(time)}" timestamp="${new Date(run.start).toISOString().slice(0, 19)}">`;
   const coverage = run.coverage ? [`      <property name="coverage" value="${attr(coverageText(run.coverage))}"/>`] : [];
+  // With --spec, a spec's suite also carries its API's share.
+  const api = run.coverage?.apis?.find((a) => name === `Dredd: ${a.api}`);
+  if (api) coverage.push(`      <property name="api-coverage" value="${attr(apiCoverageText(api))}"/>`);
   const properties = ['    <properties>', `      <property name="target" value="${attr(run.target)}"/>`, ...coverage, '    </properties>'].join('\n');
   return [head, properties, ...cases.map(testcase), '  </testsuite>'].join('\n');
 }

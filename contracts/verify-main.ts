@@ -23,38 +23,10 @@ import { restoreOnSignal } from './workspace-guard.js';
 import { VERIFY_OPTIONS } from './verify-options.js';
 import { coverageOutcome, readRunCoverage, type RunCoverage } from './verify-coverage.js';
 import { plural } from './plural.js';
+import { specFilesOf, specTargetOf, usage, UsageError, type VerifyProgram } from './verify-usage.js';
+import type { SpecArgs } from './verify-specs.js';
 
-/** How the user ran verify, for the usage text and the hints it prints: `npm run verify --` or `petstore-sandbox verify`. */
-export interface VerifyProgram {
-  /** The command line up to verify's own options. */
-  name: string;
-  /** How the user runs the sandbox's QA commands, e.g. `npm run cli --`. */
-  cli: string;
-}
-
-const usage = (program: VerifyProgram) => `Usage: ${program.name} --target <base URL ending in /v1> --key <API key> [options]
-
-Checks a deployment of the Pet Store interface against its contracts:
-  Dredd  every documented response of spec/openapi.yaml, bodies checked against the spec
-  Pact   every pact file in contracts/pacts (needs the /__sandbox control plane to set provider states)
-
-Options:
-  --target <url>         the deployment's base address, ending in /v1 (required)
-  --key <key>            an API key the deployment accepts (required)
-  --admin-url <origin>   where /__sandbox is served (default: the target without /v1, if it answers there)
-  --admin-token <token>  the control plane's admin token (default: $PETSTORE_ADMIN_TOKEN or sandbox-admin)
-  --pacts <dir>          folder of pact files (default: contracts/pacts)
-  --report <fmt>=<file>  also write a report for CI: junit=<file> (JUnit XML) or ctrf=<file> (CTRF JSON);
-                         repeat it for several files. One test case per Dredd transaction and Pact interaction
-  --force                overwrite a --report file that is not a report verify wrote (a symlink never)
-  --verbose              also print Dredd's own report
-  -h, --help             this text
-
-Exit status: 0 all contracts hold, 1 a contract is broken or could not be checked, 2 bad usage.
-On a sandbox, the key's workspace is saved as a checkpoint first and restored afterwards (also on Ctrl-C).
-Elsewhere, Dredd creates pets with the key, and they stay.`;
-
-class UsageError extends Error {}
+export type { VerifyProgram } from './verify-usage.js';
 
 /** Whether two addresses name the same place (`http://h:80/` and `http://h`). */
 const sameAddress = (a: string, b: string): boolean => new URL(a).href.replace(/\/+$/, '') === new URL(b).href.replace(/\/+$/, '');
@@ -69,17 +41,41 @@ async function hasControlPlane(control: ControlClient): Promise<boolean> {
   }
 }
 
-function readArgs(argv: string[]) {
-  let values;
+function parseValues(argv: string[]) {
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: VERIFY_OPTIONS,
-    }));
+    return parseArgs({ args: argv, options: VERIFY_OPTIONS }).values;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+type Values = ReturnType<typeof parseValues>;
+
+function reportsOf(values: Values): ReportTarget[] {
+  try {
+    return parseReportTargets(values.report, process.cwd(), values.force === true);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** The options of a run with `--spec` (verify-specs.ts). */
+const specArgsOf = (values: Values, specs: readonly string[]): SpecArgs => ({
+  specs,
+  target: specTargetOf(values.target, values.key),
+  key: values.key,
+  adminUrl: values['admin-url']?.replace(/\/+$/, ''),
+  adminToken: values['admin-token'] ?? process.env.PETSTORE_ADMIN_TOKEN ?? 'sandbox-admin',
+  pactsDir: values.pacts,
+  reports: reportsOf(values),
+  verbose: values.verbose === true,
+});
+
+function readArgs(argv: string[]) {
+  const values = parseValues(argv);
   if (values.help) return undefined;
+  const specs = specFilesOf(values.spec);
+  if (specs.length > 0) return { specArgs: specArgsOf(values, specs) };
   if (!values.target) throw new UsageError('--target is required');
   if (!values.key) throw new UsageError('--key is required');
   let url: URL;
@@ -90,16 +86,10 @@ function readArgs(argv: string[]) {
   }
   if (!/^https?:$/.test(url.protocol) || !/\/v1\/?$/.test(url.pathname))
     throw new UsageError(`--target must be an http(s) URL ending in /v1, got '${values.target}'`);
-  const target = values.target.replace(/\/+$/, '');
-  let reports: ReportTarget[];
-  try {
-    reports = parseReportTargets(values.report, process.cwd(), values.force === true);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
   return {
-    reports,
-    target,
+    specArgs: undefined,
+    reports: reportsOf(values),
+    target: values.target.replace(/\/+$/, ''),
     key: values.key,
     adminUrl: values['admin-url']?.replace(/\/+$/, ''),
     adminToken: values['admin-token'] ?? process.env.PETSTORE_ADMIN_TOKEN ?? 'sandbox-admin',
@@ -122,6 +112,7 @@ export async function verifyMain(argv: string[], program: VerifyProgram): Promis
     console.log(usage(program));
     return 0;
   }
+  if (args.specArgs) return (await import('./verify-specs.js')).verifySpecs(args.specArgs);
   // Loaded only now: Dredd and Pact take seconds to import, a usage error should not wait for them.
   const { CONTROL_TIMEOUT_MS, providerBaseUrl } = await import('./provider/verify-pacts.js');
   const outcomes: Outcome[] = [];
@@ -183,7 +174,7 @@ function report(args: Args, outcomes: Outcome[], cases: ReportCase[], start: num
   for (const problem of problems) outcomes.push({ tool: 'Report', ok: false, line: `could not write ${problem}` });
 }
 
-type Args = NonNullable<ReturnType<typeof readArgs>>;
+type Args = Exclude<NonNullable<ReturnType<typeof readArgs>>, { specArgs: SpecArgs }>;
 
 /** Dredd, then Pact where provider states can be set; each adds its outcome. */
 async function runChecks(args: Args, controlPlane: string | undefined, outcomes: Outcome[], cases: ReportCase[], servesTarget: boolean): Promise<void> {

@@ -18,16 +18,16 @@ const indent = (text: string) =>
     .map((line) => `          ${line}`)
     .join('\n');
 
-/** Prints each Dredd transaction with why it failed; returns its summary line. */
-export function printDredd(report: DreddReport): Outcome {
-  console.log('Dredd: spec/openapi.yaml');
+/** Prints each Dredd transaction with why it failed (or was skipped); returns its summary line, under `tool`. */
+export function printDredd(report: DreddReport, heading = 'spec/openapi.yaml', tool = 'Dredd'): Outcome {
+  console.log(`Dredd: ${heading}`);
   for (const result of report.results) {
     console.log(`  ${result.status.toUpperCase().padEnd(6)}  ${result.name}`);
     if (result.status !== 'pass' && result.message.trim()) console.log(indent(result.message));
   }
-  const { tests, passes, failures, errors } = report.stats;
-  const line = `${passes} of ${plural(tests, 'transaction')} passed${failures ? `, ${failures} failed` : ''}${errors ? `, ${errors} errored` : ''}`;
-  return { tool: 'Dredd', ok: report.ok, line };
+  const { tests, passes, failures, errors, skipped } = report.stats;
+  const counts = `${failures ? `, ${failures} failed` : ''}${errors ? `, ${errors} errored` : ''}${skipped ? `, ${skipped} skipped` : ''}`;
+  return { tool, ok: report.ok, line: `${passes} of ${plural(tests, 'transaction')} passed${counts}` };
 }
 
 /** Prints the summary; true when every check passed or was skipped. */

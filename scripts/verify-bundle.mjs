@@ -32,7 +32,11 @@ export function verifyBundleOptions(root, outdir) {
 /** esbuild's options for the hooks: CommonJS, as Dredd loads them, with `hooks` (Dredd's, handed in by proxyquire) the only import left. */
 export function verifyHooksBundleOptions(root, outdir) {
   return {
-    entryPoints: { hooks: join(root, 'contracts', 'dredd', 'hooks.ts'), 'validate-hooks': join(root, 'contracts', 'dredd', 'validate-hooks.ts') },
+    entryPoints: {
+      hooks: join(root, 'contracts', 'dredd', 'hooks.ts'),
+      'validate-hooks': join(root, 'contracts', 'dredd', 'validate-hooks.ts'),
+      'spec-hooks': join(root, 'contracts', 'dredd', 'spec-hooks.ts'),
+    },
     outdir,
     outExtension: { '.js': '.cjs' },
     bundle: true,

@@ -55,6 +55,9 @@ pact and coverage work directly on the data file when no sandbox runs):
                             check any deployment against the interface's contracts
                             (Dredd and Pact; verify --help for its options; needs
                             dredd and @pact-foundation/pact installed beside the package)
+  verify --spec <file> [--spec <file> ...] [--target <origin> --key <API key>]
+                            check a sandbox serving those specs (one it starts,
+                            or --target) against each of them
 Command options: --url <origin> (e.g. http://127.0.0.1:4010), --key <API key> (workspace; default the first key)
 
 Options (each also from an environment variable):

@@ -12,6 +12,8 @@ export const HOOK_SOURCES = {
   conditions: here('./hooks.ts'),
   /** Validates each real response against the spec (Dredd checks only status and Content-Type). */
   validation: here('./validate-hooks.ts'),
+  /** Creates the conditions of a spec the sandbox was loaded with, from its plan. */
+  specConditions: here('./spec-hooks.ts'),
 };
 
 /**
@@ -23,6 +25,7 @@ const BUNDLES_DIR = join(PACKAGE_ROOT, 'node_modules', '.cache', 'petstore-sandb
 export interface HookBundle {
   conditions: string;
   validation: string;
+  specConditions: string;
   /** Removes the bundle's folder. */
   remove(): Promise<void>;
 }
@@ -36,6 +39,7 @@ export interface HookBundle {
 const PREBUILT = {
   conditions: join(PACKAGE_ROOT, 'dist', 'verify', 'dredd-hooks', 'hooks.cjs'),
   validation: join(PACKAGE_ROOT, 'dist', 'verify', 'dredd-hooks', 'validate-hooks.cjs'),
+  specConditions: join(PACKAGE_ROOT, 'dist', 'verify', 'dredd-hooks', 'spec-hooks.cjs'),
 };
 
 /** Whether this code runs from the package's bundle (dist/verify/), not from contracts/ sources. */
@@ -60,7 +64,7 @@ export async function bundleHooks(): Promise<HookBundle> {
   const remove = () => rm(dir, { recursive: true, force: true });
   try {
     await build({
-      entryPoints: { hooks: HOOK_SOURCES.conditions, 'validate-hooks': HOOK_SOURCES.validation },
+      entryPoints: { hooks: HOOK_SOURCES.conditions, 'validate-hooks': HOOK_SOURCES.validation, 'spec-hooks': HOOK_SOURCES.specConditions },
       outdir: dir,
       outExtension: { '.js': '.cjs' },
       bundle: true,
@@ -75,5 +79,5 @@ export async function bundleHooks(): Promise<HookBundle> {
     await remove();
     throw error;
   }
-  return { conditions: join(dir, 'hooks.cjs'), validation: join(dir, 'validate-hooks.cjs'), remove };
+  return { conditions: join(dir, 'hooks.cjs'), validation: join(dir, 'validate-hooks.cjs'), specConditions: join(dir, 'spec-hooks.cjs'), remove };
 }

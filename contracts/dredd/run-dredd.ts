@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { SPEC_FILE } from '../../src/config/paths.js';
 import { bundleHooks } from './bundle-hooks.js';
-import { SETTINGS_ENV } from './settings.js';
+import { SETTINGS_ENV, skipReasons, transactionName } from './settings.js';
 
 // The package's spec, found from wherever this code runs: contracts/ in a checkout, dist/verify/ in the package.
 export { SPEC_FILE };
@@ -32,6 +32,8 @@ export interface DreddOptions {
    * that the workspace's journal and coverage count it. Default false.
    */
   keyedRefusals?: boolean;
+  /** A spec the sandbox was loaded with (spec-plan.ts) instead of the Pet Store's: its hooks follow its plan. */
+  spec?: { file: string; dreddFile: string; planFile: string };
 }
 
 export interface DreddResult {
@@ -81,8 +83,7 @@ const exchangeOf = (test: DreddTest) => ({
   expectedStatus: test.expected?.statusCode === undefined ? undefined : String(test.expected.statusCode),
 });
 
-const nameOf = (test: DreddTest) =>
-  test.origin ? [test.origin.resourceName, test.origin.actionName, test.origin.exampleName].join(' > ') : (test.title ?? '?');
+const nameOf = (test: DreddTest) => transactionName(test);
 
 // Dredd's hooks read their settings from process.env, so two runs in one process must not overlap.
 let queue: Promise<unknown> = Promise.resolve();
@@ -104,8 +105,9 @@ async function runOnce(options: DreddOptions): Promise<DreddReport> {
     [SETTINGS_ENV.key]: options.key,
     [SETTINGS_ENV.adminUrl]: options.adminUrl,
     [SETTINGS_ENV.adminToken]: options.adminToken,
-    [SETTINGS_ENV.spec]: SPEC_FILE,
+    [SETTINGS_ENV.spec]: options.spec?.file ?? SPEC_FILE,
     [SETTINGS_ENV.keyedRefusals]: options.keyedRefusals ? '1' : undefined,
+    [SETTINGS_ENV.plan]: options.spec?.planFile,
   };
   for (const [name, value] of Object.entries(settings)) {
     if (value) process.env[name] = value;
@@ -113,7 +115,8 @@ async function runOnce(options: DreddOptions): Promise<DreddReport> {
   }
   reporterOutput.transports.console.silent = !options.print;
   try {
-    return await runDreddWith(options, [bundle.conditions, ...(options.validateBodies === false ? [] : [bundle.validation])]);
+    const conditions = options.spec ? bundle.specConditions : bundle.conditions;
+    return await runDreddWith(options, [conditions, ...(options.validateBodies === false ? [] : [bundle.validation])]);
   } finally {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
@@ -127,8 +130,15 @@ async function runOnce(options: DreddOptions): Promise<DreddReport> {
 function runDreddWith(options: DreddOptions, hookfiles: string[]): Promise<DreddReport> {
   const results: DreddResult[] = [];
   const emitter = new EventEmitter();
+  const skips = skipReasons();
+  skips.clear();
+  // A skip's reason is the hooks' (Dredd's own message says only that a hook skipped it).
+  const messageOf = (status: DreddResult['status'], test: DreddTest) =>
+    status === 'pass' ? ''
+    : status === 'skip' ? (skips.get(nameOf(test)) ?? test.message ?? '')
+    : (test.message ?? '');
   const record = (status: DreddResult['status']) => (test: DreddTest) =>
-    results.push({ name: nameOf(test), status, message: status === 'pass' ? '' : (test.message ?? ''), ...exchangeOf(test) });
+    results.push({ name: nameOf(test), status, message: messageOf(status, test), ...exchangeOf(test) });
   emitter.on('test pass', record('pass'));
   emitter.on('test fail', record('fail'));
   emitter.on('test skip', record('skip'));
@@ -138,7 +148,7 @@ function runDreddWith(options: DreddOptions, hookfiles: string[]): Promise<Dredd
 
   const dredd = new Dredd({
     endpoint: options.endpoint,
-    path: [SPEC_FILE],
+    path: [options.spec?.dreddFile ?? SPEC_FILE],
     hookfiles,
     loglevel: options.print ? 'error' : 'silent',
     color: false,

@@ -8,6 +8,7 @@ export const SETTINGS_ENV = {
   adminToken: 'PETSTORE_CONTRACT_ADMIN_TOKEN',
   spec: 'PETSTORE_CONTRACT_SPEC',
   keyedRefusals: 'PETSTORE_CONTRACT_KEYED_REFUSALS',
+  plan: 'PETSTORE_CONTRACT_PLAN',
 } as const;
 
 export interface HookSettings {
@@ -24,6 +25,8 @@ export interface HookSettings {
    * then it is journaled, and counted, in that workspace.
    */
   keyedRefusals: boolean;
+  /** A loaded spec's plan (spec-plan.ts), which its hooks follow. */
+  plan: string | undefined;
 }
 
 /** The settings the runner left in the environment; throws naming what is missing. */
@@ -34,5 +37,29 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): HookSettings
   if (!spec) throw new Error(`${SETTINGS_ENV.spec} is not set: the Dredd hooks need the spec file.`);
   const adminUrl = env[SETTINGS_ENV.adminUrl] || undefined;
   const keyedRefusals = adminUrl !== undefined && env[SETTINGS_ENV.keyedRefusals] === '1';
-  return { key, spec, adminUrl, adminToken: env[SETTINGS_ENV.adminToken] || 'sandbox-admin', keyedRefusals };
+  return { key, spec, adminUrl, adminToken: env[SETTINGS_ENV.adminToken] || 'sandbox-admin', keyedRefusals, plan: env[SETTINGS_ENV.plan] || undefined };
+}
+
+/** Where a transaction came from in the spec, as Dredd names it with its tests. */
+export interface DreddOrigin {
+  resourceName?: string;
+  actionName?: string;
+  exampleName?: string;
+}
+
+/** A transaction's name in the reports: `/items > Add an item > 400 > application/json`. */
+export const transactionName = (t: { origin?: DreddOrigin; name?: string; title?: string }): string =>
+  t.origin ? [t.origin.resourceName, t.origin.actionName, t.origin.exampleName].join(' > ') : (t.name ?? t.title ?? '?');
+
+const SKIPS = Symbol.for('petstore-sandbox.dredd.skip-reasons');
+
+/**
+ * Why the hooks skipped each transaction, by its name. Dredd reports a skip
+ * only as "Skipped in before hook"; the hooks run in the runner's process
+ * (Dredd loads them there), so the reasons are kept on the global object,
+ * which the bundled hooks and the runner share.
+ */
+export function skipReasons(): Map<string, string> {
+  const global = globalThis as { [SKIPS]?: Map<string, string> };
+  return (global[SKIPS] ??= new Map());
 }

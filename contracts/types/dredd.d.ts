@@ -36,6 +36,8 @@ declare module 'dredd' {
 declare module 'hooks' {
   export interface Transaction {
     name: string;
+    /** Where in the spec it comes from; its parts name the transaction in the reports. */
+    origin?: { resourceName?: string; actionName?: string; exampleName?: string };
     /** The request path with the endpoint's base path, e.g. `/v1/pets/7`. */
     fullPath: string;
     protocol: string;
