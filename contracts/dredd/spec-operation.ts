@@ -6,7 +6,7 @@
  * missing.
  */
 import { randomUUID } from 'node:crypto';
-import { resolved } from '../../src/store/schema-node.js';
+import { resolved } from '../../src/openapi/schema-ref.js';
 
 type Json = Record<string, unknown>;
 

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { basePathOf } from '../../src/openapi/base-path.js';
-import { resolved } from '../../src/store/schema-node.js';
+import { resolved } from '../../src/openapi/schema-ref.js';
 import { sampleValue } from '../../src/store/schema-seed.js';
 import { seededRandom } from '../../src/store/schema-random.js';
 import { jsonMedia, operationPlan, type Credential, type OperationPlan } from './spec-operation.js';

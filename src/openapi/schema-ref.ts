@@ -44,6 +44,9 @@ export function followRef(document: unknown, node: unknown, pointer = ''): Locat
   return isObject(current) ? { node: current, pointer: at } : undefined;
 }
 
+/** `node` with its local `$ref` chain followed, or an empty schema when it leads nowhere. */
+export const resolved = (document: unknown, node: unknown): Json => followRef(document, node)?.node ?? {};
+
 /** The schema at `pointer` with its `$ref` chain followed; undefined if there is none. */
 export const located = (document: unknown, pointer: string): Located | undefined => followRef(document, nodeAt(document, pointer), pointer);
 
