@@ -26,8 +26,8 @@ const RETRY_MS = 1_000;
  * entries written by other instances since the last one told are read and
  * told, in order. Where no session can listen (a pooler in transaction mode
  * without `--database-listen-url`), the followed workspaces' entries are read
- * every `pollMs` instead, one query per followed workspace. Entries of this instance are told as they are answered,
- * not here. Best effort, as a tail is: while the database is out of reach
+ * every `pollMs` instead, one query per followed workspace. Entries of this
+ * instance are told as they are answered, not here. Best effort, as a tail is: while the database is out of reach
  * it tells nothing, and two instances' writes to one workspace that commit
  * out of order within milliseconds can leave one out (`GET /journal` has
  * every entry).
