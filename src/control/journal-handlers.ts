@@ -80,9 +80,16 @@ async function liveTail(journal: JournalStore, id: string, open: object, limit: 
   if (after !== undefined && since.gap) first.push({ event: 'gap', data: { lastEventId: after, firstId: backlog[0]?.id ?? null } });
   for (const { id: entryId, entry } of backlog) first.push({ event: 'entry', id: entryId, data: entry });
   return new EventStream(first, (sendOn) => {
-    for (const event of held) if ((event.id ?? 0) > seen) sendOn(event);
+    // Ids only go up on a stream: an entry at or below the last one sent (the backlog had it) is not sent again.
+    let last = seen;
+    const onward = (event: SentEvent) => {
+      if ((event.id ?? 0) <= last) return;
+      last = event.id ?? last;
+      sendOn(event);
+    };
+    held.forEach(onward);
     held = [];
-    send = sendOn;
+    send = onward;
     return stop;
   });
 }

@@ -9,11 +9,12 @@
  * so its folder and files are readable by everyone. Stopped by its pid.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { tempDir } from './harness.js';
 import { postgresUrl } from './postgres.js';
+import { ROOT } from './spawn.js';
 
 export const PGBOUNCER = '/usr/sbin/pgbouncer';
 
@@ -38,29 +39,25 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Its configuration: every database of the server on `postgresPort`, transaction pooling, `poolSize` server connections per database and user. */
+/** The deployment's configuration, which this one is made of (docs/deployment.md). */
+export const PGBOUNCER_CONFIG = join(ROOT, 'deploy', 'pgbouncer.ini');
+
+/**
+ * Its configuration: the deployment's (`deploy/pgbouncer.ini`) with its two lines marked `set:` given the test
+ * server's port and this one's, `poolSize` server connections per database and user, the user list in `dir`, no
+ * Unix socket (another test's PgBouncer may use the same port number's socket name), no connection log lines.
+ */
 function writeConfig(dir: string, port: number, postgresPort: number, poolSize: number): string {
   const users = join(dir, 'userlist.txt');
   // The test server's superuser and password (postgres.ts): PgBouncer logs in to the server with it too.
   writeFileSync(users, '"postgres" "password"\n', { mode: 0o644 });
+  const text = readFileSync(PGBOUNCER_CONFIG, 'utf8')
+    .replace(/^\* = host=.*$/m, `* = host=127.0.0.1 port=${postgresPort}`)
+    .replace(/^listen_port = .*$/m, `listen_port = ${port}`)
+    .replace(/^auth_file = .*$/m, `auth_file = ${users}`)
+    .replace(/^default_pool_size = .*$/m, `default_pool_size = ${poolSize}`);
   const ini = join(dir, 'pgbouncer.ini');
-  const lines = [
-    '[databases]',
-    `* = host=127.0.0.1 port=${postgresPort}`,
-    '[pgbouncer]',
-    'listen_addr = 127.0.0.1',
-    `listen_port = ${port}`,
-    'unix_socket_dir =',
-    'auth_type = md5',
-    `auth_file = ${users}`,
-    'pool_mode = transaction',
-    `default_pool_size = ${poolSize}`,
-    'max_client_conn = 500',
-    'ignore_startup_parameters = extra_float_digits',
-    'log_connections = 0',
-    'log_disconnections = 0',
-  ];
-  writeFileSync(ini, `${lines.join('\n')}\n`, { mode: 0o644 });
+  writeFileSync(ini, `${text}\nunix_socket_dir =\nlog_connections = 0\nlog_disconnections = 0\n`, { mode: 0o644 });
   return ini;
 }
 

@@ -21,6 +21,9 @@ const CUT_SLACK = 64;
  */
 const MAX_PREPARED_ROWS = 256;
 
+/** The journal's writes take their seqs one batch at a time, across instances ("petstore journal", a 32-bit advisory lock key). */
+const JOURNAL_LOCK = 0x5e7_10a1;
+
 /** A batch's row slots: the next power of two up to MAX_PREPARED_ROWS, so that a few prepared statements serve those sizes; its own count above. */
 export const slotsFor = (rows: number): number => (rows > MAX_PREPARED_ROWS ? rows : 2 ** Math.ceil(Math.log2(Math.max(rows, 1))));
 
@@ -35,8 +38,11 @@ function textFor(slots: number): string {
 function statement(slots: number): string {
   const rowsSql = Array.from({ length: slots }, (_, i) => `($${3 * i + 5}, $${3 * i + 6}, $${3 * i + 7}::int)`).join(', ');
   // Slots past the batch's rows hold nulls, and `b` leaves them out.
-  return `WITH v (workspace, record, bytes) AS (VALUES ${rowsSql}),
-            b AS (SELECT * FROM v WHERE workspace IS NOT NULL),
+  // The lock is taken before any row is inserted (b reads it) and held to COMMIT: batches of every instance take their
+  // seqs in turn, so they commit in seq order, and a tail that read up to a seq never meets a lower one later.
+  return `WITH l AS MATERIALIZED (SELECT pg_advisory_xact_lock(${JOURNAL_LOCK})),
+            v (workspace, record, bytes) AS (VALUES ${rowsSql}),
+            b AS (SELECT v.* FROM v, l WHERE workspace IS NOT NULL),
             ins AS (INSERT INTO petstore_journal (workspace, record, bytes, instance) SELECT workspace, record, bytes, $2 FROM b RETURNING bytes, seq),
             n AS (SELECT workspace, count(*) AS n FROM b GROUP BY workspace),
             c AS (${ADD_COUNTS('$4')}),

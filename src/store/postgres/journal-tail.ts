@@ -19,18 +19,18 @@ export const noticeOf = (workspaces: Iterable<string>): string => {
 const RETRY_MS = 1_000;
 
 /**
- * Other instances' requests for this instance's live tails
- * (`/journal/stream`). While any workspace is followed here, a connection of
- * its own (not the pool's) LISTENs on JOURNAL_CHANNEL, which every journal
- * write notifies on COMMIT; on a notice naming a followed workspace, its
- * entries written by other instances since the last one told are read and
- * told, in order. Where no session can listen (a pooler in transaction mode
- * without `--database-listen-url`), the followed workspaces' entries are read
- * every `pollMs` instead, one query per followed workspace. Entries of this
- * instance are told as they are answered, not here. Best effort, as a tail is: while the database is out of reach
- * it tells nothing, and two instances' writes to one workspace that commit
- * out of order within milliseconds can leave one out (`GET /journal` has
- * every entry).
+ * Every instance's requests, this one's too, for this instance's live tails
+ * (`/journal/stream`), in the order of their seqs. While any workspace is
+ * followed here, a connection of its own (not the pool's) LISTENs on
+ * JOURNAL_CHANNEL, which every journal write notifies on COMMIT; on a notice
+ * naming a followed workspace, its entries since the last one told are read
+ * and told, in order. Where no session can listen (a pooler in transaction
+ * mode without `--database-listen-url`), the followed workspaces' entries
+ * are read every `pollMs` instead, one query per followed workspace. Journal
+ * writes take their seqs in turn and commit in that order (journal-insert.ts),
+ * so a read up to a seq has every entry below it: a stream resumed after an
+ * id on any instance misses none and repeats none. While the database is out
+ * of reach a tail tells nothing, and tells it all once it is back.
  */
 export class JournalTail {
   private client: pg.Client | undefined;
@@ -45,8 +45,6 @@ export class JournalTail {
   constructor(
     private readonly source: TailSource,
     private readonly pool: pg.Pool,
-    /** This instance's tag on the journal rows it writes. */
-    private readonly instance: string,
     private readonly tell: (workspace: string, seq: number, record: JournalRecord) => void,
     private readonly onError: (error: unknown) => void,
   ) {}
@@ -146,8 +144,8 @@ export class JournalTail {
     for (const [workspace, after] of this.last) {
       if (after === undefined || (named && !named.has(workspace))) continue;
       const { rows } = await this.pool.query<{ seq: string; record: string }>(
-        'SELECT seq, record FROM petstore_journal WHERE workspace = $1 AND seq > $2 AND instance IS DISTINCT FROM $3 ORDER BY seq',
-        [workspace, after, this.instance],
+        'SELECT seq, record FROM petstore_journal WHERE workspace = $1 AND seq > $2 ORDER BY seq',
+        [workspace, after],
       );
       const newest = rows.at(-1);
       if (!newest || !this.last.has(workspace)) continue;

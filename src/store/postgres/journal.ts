@@ -71,7 +71,7 @@ export class PgJournal implements JournalStore {
   ) {
     this.tail =
       source === undefined ? undefined : (
-        new JournalTail(source, pool, this.instance, (ws, seq, record) => this.followers.tell(ws, seq, () => showRecord(record, this.check)), onError)
+        new JournalTail(source, pool, (ws, seq, record) => this.followers.tell(ws, seq, () => showRecord(record, this.check)), onError)
       );
   }
 
@@ -183,9 +183,10 @@ export class PgJournal implements JournalStore {
     const { rows } = await this.pool.query<{ bytes: string; seqs: string[] | null }>(
       journalInsert(kept, [this.size, this.instance, noticeOf(kept.map((b) => b.workspace)), JSON.stringify(countsOf(batch))]),
     );
-    // Told once written, with the seq each row was given (in the batch's order): the same id every instance tells.
+    // With a tail, it tells every instance's entries, these too, in seq order; without one (no other instance is
+    // heard), these are told once written, with the seq each row was given (in the batch's order).
     const seqs = rows[0]?.seqs ?? [];
-    kept.forEach(({ workspace, record }, i) => this.followers.tell(workspace, Number(seqs[i]), () => showRecord(record, this.check)));
+    if (!this.tail) kept.forEach(({ workspace, record }, i) => this.followers.tell(workspace, Number(seqs[i]), () => showRecord(record, this.check)));
     if (Number(rows[0]?.bytes ?? 0) > this.budget) await this.evict();
     this.unvacuumed += kept.length;
     if (this.unvacuumed >= VACUUM_EVERY && !this.vacuuming) {
