@@ -3,7 +3,7 @@ import { createEngine, type ClosableEngine, type ServedApi } from './engine.js';
 import type { ApiParts } from './engine-types.js';
 
 export type { ApiParts } from './engine-types.js';
-import { conventionalApi, servedPartsOf } from './conventional-api.js';
+import { conventionalApi, servedPartsOf, type ServedParts } from './conventional-api.js';
 import { servedOperations } from '../openapi/served-spec.js';
 import { createControlPlane } from '../control/plane.js';
 import type { Interceptor, ModeHandler, V1Exchange } from '../kernel/operation.js';
@@ -105,6 +105,15 @@ function journaling(journal: Backend['journal'], capture: (e: V1Exchange) => Jou
   };
 }
 
+/** What the control plane knows of the APIs served: each one's spec, and the items of those served by convention (`conventional`). */
+function apisForControl(parts: EngineParts, conventional: ReadonlyMap<string, ServedParts>) {
+  const { spec, backend } = parts;
+  return {
+    apis: (parts.apis ?? [{ base: '/v1', spec, embedded: true }]).map(({ base, spec: served, embedded }) => ({ base, spec: served, embedded })),
+    ...(conventional.size > 0 ? { items: backend.items, apiItems: { apis: [...conventional.values()].map((api) => api.served), store: backend.items } } : {}),
+  };
+}
+
 /**
  * The engine of a sandbox from its parts, with no platform of its own: the
  * same assembly serves the Node server (server/sandbox.ts, which reads the
@@ -148,8 +157,7 @@ export function assembleEngine(parts: EngineParts): AssembledEngine {
     ...(backend.checkpoints ? { checkpoints: backend.checkpoints } : {}),
     checkPet: validators.schema('/components/schemas/Pet', 'record'),
     operations: servedOperations(parts.apis ?? [{ spec }]),
-    apis: (parts.apis ?? [{ base: '/v1', spec, embedded: true }]).map(({ base, spec: served, embedded }) => ({ base, spec: served, embedded })),
-    ...(conventional.size > 0 ? { items: backend.items, apiItems: { apis: [...conventional.values()].map((api) => api.served), store: backend.items } } : {}),
+    ...apisForControl(parts, conventional),
     version: parts.version,
     startedAt: parts.startedAt,
     prepareMode: parts.prepareMode,

@@ -121,9 +121,7 @@ export function conventionalApi(
 ): Pick<V1PipelineDeps, 'modes' | 'access' | 'shapeError' | 'headersOf'> {
   const { spec, validators } = api;
   const items =
-    layered ?
-      petReferencing(backend.items, backend.workspaces, (ids) => seedWith(new Map([[PET_NOUN, ids]])), seededPetIds(config.count))
-    : backend.items;
+    layered ? petReferencing(backend.items, backend.workspaces, (ids) => seedWith(new Map([[PET_NOUN, ids]])), seededPetIds(config.count)) : backend.items;
   const conventional = createConventionalMode({
     api: api.base,
     spec,

@@ -1,8 +1,7 @@
 import type pg from 'pg';
 import type { CollectionKey, Item, ItemId, ItemSpace, SeededItems, SpaceContents } from '../items/types.js';
 import { collectionFull } from '../items/quota.js';
-import { inIdOrder, nextIdAfter } from '../memory/items.js';
-import { parseJson, stringifyJson } from '../../kernel/json.js';
+import { stringifyJson } from '../../kernel/json.js';
 import { StoreFailure } from '../../kernel/store-errors.js';
 import type { UsesInFlight } from '../uses-in-flight.js';
 import { failed, transaction } from './pool.js';
