@@ -99,6 +99,21 @@ async function controlPlaneOf(served: Served, adminUrl: string): Promise<string 
   }
 }
 
+/**
+ * The faults of the key's workspace now; the returned function removes any
+ * added since: a 401 the hooks had the control plane answer once, whose
+ * request was refused earlier (a 400) and left it waiting, would refuse the
+ * key's next request long after verify ended.
+ */
+async function faultsKept(served: Served, controlPlane: string): Promise<() => Promise<void>> {
+  const control = createControlClient({ origin: controlPlane, adminToken: served.adminToken, key: served.key, timeoutMs: 10_000 });
+  const before = new Set((await control.call('listFaults')).faults.map((fault) => fault.id));
+  return async () => {
+    for (const fault of (await control.call('listFaults')).faults)
+      if (!before.has(fault.id)) await control.call('deleteFault', { path: { faultId: fault.id } });
+  };
+}
+
 /** Dredd over each spec; adds an outcome and the cases of each. */
 async function runSpecs(args: SpecArgs, served: Served, prepared: PreparedSpec[], controlPlane: string | undefined, into: Outcome[], cases: ReportCase[]) {
   const { runDredd } = await import('./dredd/run-dredd.js');
@@ -152,7 +167,12 @@ export async function verifySpecs(args: SpecArgs): Promise<number> {
       console.log(served.started ? `Verifying a sandbox started here, serving ${specs}, at ${served.origin}` : `Verifying ${served.origin} (${specs})`);
       if (!served.started) console.log('Changes: Dredd creates, replaces and removes items with --key; they stay.');
       const controlPlane = await controlPlaneOf(served, args.adminUrl ?? served.origin);
-      await runSpecs(args, served, prepared, controlPlane, outcomes, cases);
+      const removeFaults = controlPlane === served.origin && !served.started ? await faultsKept(served, controlPlane) : undefined;
+      try {
+        await runSpecs(args, served, prepared, controlPlane, outcomes, cases);
+      } finally {
+        await removeFaults?.();
+      }
       await verifySpecPacts(args, { served, prepared, controlPlane }, outcomes, cases);
       if (controlPlane === served.origin) coverage = await coverageOf(served, controlPlane, prepared, outcomes);
     }
