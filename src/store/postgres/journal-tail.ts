@@ -15,6 +15,9 @@ export const noticeOf = (workspaces: Iterable<string>): string => {
   return names.length > MAX_NAMED ? '*' : names.join(',');
 };
 
+/** How long a workspace's first read waits for the connection to listen, ms. */
+const LISTEN_WAIT_MS = 2_000;
+
 /** How long to wait before listening again after the connection broke, ms. */
 const RETRY_MS = 1_000;
 
@@ -37,6 +40,8 @@ export class JournalTail {
   /** Per followed workspace, the last seq told (undefined until read). */
   private readonly last = new Map<string, string | undefined>();
   private chain: Promise<void> = Promise.resolve();
+  /** Settles once the connection listens (or failed to): a workspace's starting seq is read after it, so no entry falls between them. */
+  private listening: Promise<void> = Promise.resolve();
   private retry: NodeJS.Timeout | undefined;
   /** The next poll, when polling; whether the last poll failed (an outage is reported once, not every poll). */
   private poll: NodeJS.Timeout | undefined;
@@ -53,12 +58,14 @@ export class JournalTail {
   add(workspace: string): void {
     if (this.last.has(workspace)) return;
     this.last.set(workspace, undefined);
+    if ('pollMs' in this.source) this.pollSoon(this.source.pollMs);
+    else if (!this.client && !this.retry) this.listening = this.listen(this.source.listenUrl);
     this.queue(async () => {
+      // Read once listening (or given up waiting, the database out of reach): whatever commits after this read notifies this tail.
+      await Promise.race([this.listening, new Promise((resolve) => setTimeout(resolve, LISTEN_WAIT_MS).unref())]);
       const { rows } = await this.pool.query<{ seq: string }>('SELECT coalesce(max(seq), 0) AS seq FROM petstore_journal WHERE workspace = $1', [workspace]);
       if (this.last.has(workspace)) this.last.set(workspace, rows[0]?.seq ?? '0');
     });
-    if ('pollMs' in this.source) this.pollSoon(this.source.pollMs);
-    else if (!this.client && !this.retry) void this.listen(this.source.listenUrl);
   }
 
   /** Resolves once what is queued is done: a workspace just followed knows the seq its tail starts after. */
