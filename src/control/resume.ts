@@ -20,6 +20,10 @@ export interface FollowOptions {
 export const FIRST_DELAY_MS = 250;
 export const MAX_DELAY_MS = 5_000;
 
+/** A sandbox closed for good (a library sandbox's `close()`): it answers every request so, and a follow ends with it. */
+const closedForGood = (error: unknown): boolean =>
+  error instanceof ControlError && error.status === 503 && (error.body?.message ?? '').startsWith('The sandbox is closed');
+
 /** Whether a failure may pass by itself: no answer at all (the server away, the connection cut), or a server error (503 while it stops). */
 const passing = (error: unknown): boolean => !(error instanceof ControlError) || error.status === undefined || error.status >= 500;
 
@@ -44,7 +48,8 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * the stream came back); an entry whose id is not above the last one
  * yielded is not. A refusal (a 4xx: a bad token, key or id) ends it with
  * its error; any other failure is waited out, the waits doubling up to
- * MAX_DELAY_MS, until `signal` aborts: then it ends without an error.
+ * MAX_DELAY_MS, until `signal` aborts or the sandbox says it is closed
+ * for good: then it ends without an error.
  */
 export async function* resumingEvents(
   open: (lastEventId: string | undefined, signal: AbortSignal | undefined) => AsyncIterable<ServerSentEvent>,
@@ -66,7 +71,7 @@ export async function* resumingEvents(
         yield event;
       }
     } catch (error) {
-      if (signal?.aborted) return;
+      if (signal?.aborted || closedForGood(error)) return;
       if (!reconnect || !passing(error)) throw error;
     }
     if (!reconnect) return;
