@@ -70,7 +70,9 @@ async function liveTail(journal: JournalStore, id: string, open: object, limit: 
   let held: SentEvent[] = [];
   let send: ((event: SentEvent) => void) | undefined;
   const stop = journal.follow(id, (data, entryId) => (send ?? ((e: SentEvent) => held.push(e)))({ event: 'entry', id: entryId, data }));
-  const since = await Promise.resolve(after !== undefined || limit ? journal.since(id, after ?? -1) : { entries: [], gap: false }).catch((error: unknown) => {
+  // Read even with nothing to replay: the stream opens once the journal is followed (on PostgreSQL, once the tail
+  // knows the seq it starts after), so every entry answered after `open` is on it.
+  const since = await Promise.resolve(journal.since(id, after ?? (limit ? -1 : Number.MAX_SAFE_INTEGER))).catch((error: unknown) => {
     stop();
     throw error;
   });

@@ -79,7 +79,7 @@ describe('the inventory API at /api/v2', { timeout: 60_000 }, () => {
   it("judges a path no operation takes by the document's own security: 401 naming its key without one, else 404", async () => {
     const refused = await v2.send('/nowhere', { bearer: null });
     expect(refused.status).toBe(401);
-    expect(refused.body).toEqual({ error: 'unauthorized', detail: 'Missing or invalid API key: send X-Api-Key: <API_KEY>.' });
+    expect(refused.body).toEqual({ error: 'unauthorized', detail: 'Missing API key: send X-Api-Key: <API_KEY>.' });
     expect((await v2.send('/nowhere', { apiKey: 'sandbox-key' })).status).toBe(404);
   });
 
