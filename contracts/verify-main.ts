@@ -23,6 +23,7 @@ import { restoreOnSignal } from './workspace-guard.js';
 import { VERIFY_OPTIONS } from './verify-options.js';
 import { coverageOutcome, readRunCoverage, type RunCoverage } from './verify-coverage.js';
 import { plural } from './plural.js';
+import { recordPactRun } from './pact-outcome.js';
 import { specFilesOf, specTargetOf, usage, UsageError, type VerifyProgram } from './verify-usage.js';
 import type { SpecArgs } from './verify-specs.js';
 
@@ -178,7 +179,7 @@ type Args = Exclude<NonNullable<ReturnType<typeof readArgs>>, { specArgs: SpecAr
 
 /** Dredd, then Pact where provider states can be set; each adds its outcome. */
 async function runChecks(args: Args, controlPlane: string | undefined, outcomes: Outcome[], cases: ReportCase[], servesTarget: boolean): Promise<void> {
-  const [{ runDredd }, { PactFailure, verifyPacts }] = await Promise.all([import('./dredd/run-dredd.js'), import('./provider/verify-pacts.js')]);
+  const [{ runDredd }, { verifyPacts }] = await Promise.all([import('./dredd/run-dredd.js'), import('./provider/verify-pacts.js')]);
   const dredd = await runDredd({
     endpoint: args.target,
     key: args.key,
@@ -202,22 +203,14 @@ async function runChecks(args: Args, controlPlane: string | undefined, outcomes:
     outcomes.push({ tool: 'Pact', ok: true, skipped: true, line: `skipped (no pact files in ${args.pactsDir})` });
   } else {
     console.log(`\nPact: verifying ${plural(files.length, 'pact file')} from ${args.pactsDir}\n`);
-    try {
-      const summary = await verifyPacts({
+    const verify = () =>
+      verifyPacts({
         target: args.target,
         key: args.key,
         adminUrl: controlPlane,
         pactFiles: files,
         logLevel: args.verbose ? 'info' : 'error',
       });
-      outcomes.push({ tool: 'Pact', ok: true, line: `${plural(summary.interactions, 'interaction')} of ${summary.consumers.join(', ')} verified` });
-      cases.push(...pactCases(interactions(), summary.results, { status: 'error', message: 'the verifier reported no result for it' }));
-    } catch (error) {
-      const message = (error as Error).message;
-      console.log(`\n${message}`);
-      outcomes.push({ tool: 'Pact', ok: false, line: message.split('\n').slice(1).join('; ') || 'verification failed' });
-      const results = error instanceof PactFailure ? error.results : [];
-      cases.push(...pactCases(interactions(), results, { status: 'error', message: message.split('\n').slice(1).join('; ') || message }));
-    }
+    await recordPactRun(verify, interactions, outcomes, cases);
   }
 }

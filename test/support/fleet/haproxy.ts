@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../spawn.js';
-import { waitForPort } from './ports.js';
+import { waitForPort } from '../ports.js';
 
 export const HAPROXY_CONFIG = join(ROOT, 'deploy', 'haproxy.cfg');
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tempDir } from '../harness.js';
 import { spawnSandbox, stopSandbox, killSandbox, type ChildSandbox, type Ended } from '../spawn.js';
-import { freePort } from './ports.js';
+import { freePort } from '../ports.js';
 
 export interface FleetInstance {
   readonly name: string;
