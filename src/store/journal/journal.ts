@@ -141,7 +141,7 @@ export class Journal {
   /** The entries kept whose id is above `after`, and whether some after it were dropped (the ids of a journal are not consecutive: all journals share one count). */
   since(journal: string, after: number): JournalSince {
     const ring = this.rings.get(journal);
-    const entries = [];
+    const entries: JournalSince['entries'] = [];
     for (let k = ring?.oldest; k; k = k.next) if (k.id > after) entries.push({ id: k.id, entry: this.show(k.record) });
     return { entries, gap: after < (ring?.dropped ?? this.dropped) };
   }
