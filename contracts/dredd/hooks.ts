@@ -17,6 +17,7 @@ import { createControlClient } from '../../src/control/client.js';
 import type { ControlBody } from '../../src/control/routes.js';
 import { createSpecChecker, type SpecChecker } from '../spec-check.js';
 import { readSettings, type HookSettings } from './settings.js';
+import { retriedOnReset } from './retry-on-reset.js';
 
 /** An id no deployment is expected to hold, for deployments whose ids cannot be listed. */
 const FALLBACK_MISSING_ID = 999999999;
@@ -104,8 +105,9 @@ hooks.beforeAll((transactions, done) => {
     const sample = transactions[0];
     if (!sample) return;
     const base = `${sample.protocol}//${sample.host}:${sample.port}${basePath(sample)}`;
-    if (s.adminUrl) await prepareWithControlPlane({ ...s, adminUrl: s.adminUrl });
-    else await prepareWithApi(s, base);
+    const adminUrl = s.adminUrl;
+    // Once more if a kept-alive connection was closed under the first call: that call never reached the sandbox.
+    await retriedOnReset(() => (adminUrl ? prepareWithControlPlane({ ...s, adminUrl }) : prepareWithApi(s, base)));
   };
   run().then(
     () => done(),

@@ -20,6 +20,7 @@ import type { ControlBody } from '../../src/control/routes.js';
 import { readSettings, skipReasons, transactionName, type HookSettings } from './settings.js';
 import type { Credential, OperationPlan } from './spec-operation.js';
 import type { SpecPlan } from './spec-plan.js';
+import { retriedOnReset } from './retry-on-reset.js';
 
 const TIMEOUT_MS = 10_000;
 
@@ -68,22 +69,6 @@ function withId(t: Transaction, op: OperationPlan & { pattern: RegExp }, id: str
   const values = op.pattern.exec(path)?.slice(1) ?? [];
   const filled = op.template.replace(/\{[^}]+\}/g, () => (index++ === 0 ? encodeURIComponent(id) : (values[index - 1] ?? '')));
   return query === undefined ? filled : `${filled}?${query}`;
-}
-
-/**
- * Runs a request again once when the connection was reset before any answer:
- * a kept-alive connection the sandbox closed while idle (after its
- * keep-alive timeout, while Dredd ran other transactions) may be picked for
- * the next request just as it closes, and that request never reached it.
- */
-async function retriedOnReset<T>(send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (error) {
-    const text = `${String(error)} ${String((error as { cause?: unknown }).cause)}`;
-    if (!/ECONNRESET|socket hang up|other side closed/.test(text)) throw error;
-    return send();
-  }
 }
 
 /** A call of the API with the key, as the credential says; its JSON answer. */
