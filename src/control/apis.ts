@@ -8,6 +8,7 @@
 import { ApiError } from '../kernel/errors.js';
 import { echo } from '../kernel/echo.js';
 import { inferApi } from '../openapi/conventions.js';
+import { PET_STORE_OPERATION_IDS } from '../openapi/petstore-operations.js';
 import { securityOf, type SchemeUse } from '../openapi/security.js';
 import type { OperationSpec } from '../openapi/spec.js';
 import { CONTROL_BASE } from './routes.js';
@@ -49,14 +50,15 @@ function describe(api: ControlApi, index: number): ApiInfo {
   const info = (api.spec.document.info ?? {}) as { title?: unknown; version?: unknown };
   const model = api.embedded ? undefined : inferApi(api.spec);
   const operations = [...api.spec.operations.values()].map((op): ApiOperation => {
-    const inferred = model?.operations.get(op.operationId);
+    const petStore = api.embedded || (api.layered === true && PET_STORE_OPERATION_IDS.has(op.operationId));
+    const inferred = petStore ? undefined : model?.operations.get(op.operationId);
     const key = keyPlaceOf(api, op);
     return {
       operationId: op.operationId,
       method: op.method.toUpperCase(),
       path: `${api.base}${op.path}`,
       answeredBy:
-        api.embedded ? 'petstore'
+        petStore ? 'petstore'
         : inferred ? 'convention'
         : 'examples',
       ...(inferred ? { collection: inferred.collection.name, role: inferred.role } : {}),

@@ -21,6 +21,8 @@ export interface ControlApi {
   base: string;
   spec: Spec;
   embedded: boolean;
+  /** A spec served by convention whose listPets, createPet and getPet are the Pet Store's, answered by its rules. */
+  layered?: boolean;
 }
 
 /** What the control plane acts on: the sandbox's state, which its HTTP router only exposes. */

@@ -109,7 +109,12 @@ function journaling(journal: Backend['journal'], capture: (e: V1Exchange) => Jou
 function apisForControl(parts: EngineParts, conventional: ReadonlyMap<string, ServedParts>) {
   const { spec, backend } = parts;
   return {
-    apis: (parts.apis ?? [{ base: '/v1', spec, embedded: true }]).map(({ base, spec: served, embedded }) => ({ base, spec: served, embedded })),
+    apis: (parts.apis ?? [{ base: '/v1', spec, embedded: true }]).map(({ base, spec: served, embedded }) => ({
+      base,
+      spec: served,
+      embedded,
+      ...(conventional.get(base)?.layered ? { layered: true } : {}),
+    })),
     ...(conventional.size > 0 ? { items: backend.items, apiItems: { apis: [...conventional.values()].map((api) => api.served), store: backend.items } } : {}),
   };
 }

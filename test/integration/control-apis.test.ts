@@ -53,6 +53,9 @@ describe('GET /__sandbox/apis with two specs', { timeout: 60_000 }, () => {
       role: 'list',
     });
     expect(operationOf(v1, 'listOrders').key).toEqual({ in: 'header', name: 'Authorization', scheme: 'Bearer' });
+    // The 1.1 spec's own listPets, createPet and getPet are the Pet Store's, answered by its rules over the workspace's pets.
+    for (const id of ['listPets', 'createPet', 'getPet']) expect(operationOf(v1, id)).toMatchObject({ answeredBy: 'petstore' });
+    expect(operationOf(v1, 'listPets').collection).toBeUndefined();
     expect(operationOf(v2, 'listItems')).toEqual({
       operationId: 'listItems',
       method: 'GET',
