@@ -31,6 +31,7 @@ async function withDatabase<T>(config: Config, io: CommandIo, run: (backend: Bac
     operations: loadSpec().operations,
     claimMode: false,
     removeOpenKeys: false,
+    keepReads: false,
   });
   try {
     return await run(backend);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { Backend, ModeStore } from '../backend.js';
+import type { Backend, MaybePromise, ModeStore } from '../backend.js';
 import type { Config, Mode } from '../../config/load.js';
 import type { ResponseCheck } from '../journal/types.js';
 import type { Logger } from '../../kernel/logger.js';
@@ -17,7 +17,8 @@ import { PgWorkspaces, type PgWorkspacesOptions } from './workspaces.js';
 import { loadPg } from './pg-driver.js';
 import { createPgItemStore } from './items.js';
 import { byWorkspaceId } from '../items/by-workspace-id.js';
-import { tailSource } from './pooler.js';
+import { tailSource, type TailSource } from './pooler.js';
+import { CacheCoherence } from './cache-coherence.js';
 
 /** Bytes of pet reads each instance keeps for reuse while their workspace is unchanged. */
 const READ_CACHE_BYTES = 16 * 2 ** 20;
@@ -37,6 +38,12 @@ export interface PostgresBackendOptions {
   claimMode?: boolean;
   /** Whether this process removes open keys' workspaces (docs/open-keys.md). Default true; a QA command passes false. */
   removeOpenKeys?: boolean;
+  /**
+   * Whether this process listens, to answer reads from what it kept without
+   * asking the database first (cache-coherence.ts), where it has a session to
+   * listen on. Default true; a QA command, which serves nothing, passes false.
+   */
+  keepReads?: boolean;
 }
 
 /**
@@ -53,13 +60,14 @@ async function prepareState(pool: pg.Pool, mode: Mode, claimMode: boolean): Prom
   return rows[0] as { secret: string; mode: Mode };
 }
 
-/** The mode in the database; this instance's copy, a plain field, is read again before every request (`sync`). */
-function sharedMode(pool: pg.Pool, initial: Mode): ModeStore {
+/** The mode in the database; this instance's copy, a plain field, is read again before every request (`sync`) or told as it changes. */
+function sharedMode(pool: pg.Pool, initial: Mode, published: () => Promise<void>): ModeStore {
   const store: ModeStore = {
     mode: initial,
     set: async (next: Mode) => {
       await pool.query('UPDATE petstore_state SET mode = $1', [next]).catch(failed('Could not switch the mode'));
       store.mode = next;
+      await published();
     },
   };
   return store;
@@ -124,6 +132,50 @@ function openJournal(pool: pg.Pool, config: Config, url: string, checkResponse: 
   return new PgJournal(pool, config.journalSize, config.journalMemory, checkResponse, onError, tailSource(config, url));
 }
 
+/** Where this instance can LISTEN, if anywhere. */
+const listenUrlOf = (source: TailSource): string | undefined => ('listenUrl' in source ? source.listenUrl : undefined);
+
+/**
+ * How this instance's copies (the mode, the faults, the kept reads) stay
+ * current: told of every change as it commits, where it can listen
+ * (CacheCoherence), else read before each request (StateReader), as they
+ * are while the session is being made or after it broke.
+ */
+function currentCopies(
+  pool: pg.Pool,
+  listenUrl: string | undefined,
+  { workspaces, mode, faults }: { workspaces: PgWorkspaces; mode: ModeStore; faults: PgFaults },
+  logger: Logger,
+  where: string,
+): { coherence: CacheCoherence; sync: (id?: string) => MaybePromise<void> } {
+  const state = new StateReader(pool, async (read) => {
+    mode.mode = read.mode;
+    for (const [id, version] of read.versions) workspaces.cache.observe(id, version);
+    for (const id of read.missing) forgetGone(id, workspaces);
+    await faults.refresh(read.faultsVersion);
+  });
+  const coherence = new CacheCoherence(pool, listenUrl, {
+    version: (id, version) => workspaces.cache.observe(id, version),
+    gone: (id) => forgetGone(id, workspaces),
+    state: async (shared, faultsVersion) => {
+      mode.mode = shared;
+      await faults.refresh(faultsVersion);
+    },
+    rejoin: async () => {
+      workspaces.cache.reset();
+      await state.sync();
+    },
+    onError: (error) =>
+      logger.warn(`Reads are asked of PostgreSQL at ${where} before each request until it is heard from again: ${(error as Error).message || String(error)}`),
+  });
+  const sync = (id?: string) => {
+    if (!coherence.fresh()) return state.sync(id);
+    if (id !== undefined) state.used(id);
+    return undefined;
+  };
+  return { coherence, sync };
+}
+
 /**
  * The shared backend: workspaces, journal, faults and mode in one
  * PostgreSQL database, so any number of instances serve as one. Start-up
@@ -140,6 +192,7 @@ export async function openPostgresBackend({
   operations,
   claimMode = config.modeGiven,
   removeOpenKeys = true,
+  keepReads = true,
 }: PostgresBackendOptions): Promise<Backend> {
   const where = describeTarget(url);
   await loadPg();
@@ -154,20 +207,22 @@ export async function openPostgresBackend({
     seed: { seed: config.seed, count: config.count },
     maxOpen: config.maxWorkspaces,
     cacheBytes: READ_CACHE_BYTES,
+    published: () => coherence.published(),
     ...openKeyPolicy(config, logger, removeOpenKeys, (id) => items.forget(id)),
   });
-  const mode = sharedMode(pool, initialMode);
-  const faults = new PgFaults(pool, operations, (key) => workspaces.idOf(key));
-  const state = new StateReader(pool, async (read) => {
-    mode.mode = read.mode;
-    for (const [id, version] of read.versions) workspaces.cache.observe(id, version);
-    for (const id of read.missing) forgetGone(id, workspaces);
-    await faults.refresh(read.faultsVersion);
-  });
+  const mode = sharedMode(pool, initialMode, () => coherence.published());
+  const faults = new PgFaults(
+    pool,
+    operations,
+    (key) => workspaces.idOf(key),
+    () => coherence.published(),
+  );
+  const { coherence, sync } = currentCopies(pool, keepReads ? listenUrlOf(tailSource(config, url)) : undefined, { workspaces, mode, faults }, logger, where);
   const journal = openJournal(pool, config, url, checkResponse, (error) =>
     logger.error(`Journal entries were dropped or not shown: PostgreSQL at ${where} failed`, error),
   );
   await openDefault(workspaces, config.apiKeys[0] as string, pool, where);
+  coherence.start();
   return {
     kind: 'postgres',
     workspaces,
@@ -176,7 +231,7 @@ export async function openPostgresBackend({
     mode,
     checkpoints: new PgCheckpoints(pool, { count: config.checkpointCount, bytes: config.checkpointBytes }),
     items,
-    sync: (key?: string) => state.sync(key === undefined ? undefined : workspaces.idOf(key)),
+    sync: (key?: string) => sync(key === undefined ? undefined : workspaces.idOf(key)),
     health: async () => {
       await pool.query('SELECT 1').catch(failed('The database cannot be reached'));
     },
@@ -184,6 +239,7 @@ export async function openPostgresBackend({
       await items.close();
       await workspaces.close();
       await journal.close();
+      await coherence.close();
       await pool.end();
     },
   };

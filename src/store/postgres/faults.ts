@@ -21,7 +21,7 @@ const LIVE = '(remaining IS NULL OR remaining > 0)';
  * Faults in PostgreSQL, shared by every instance. Each instance keeps a
  * copy for its interceptor, read again whenever the shared version
  * (`petstore_state.faults_version`, bumped by every change) moves; `sync`
- * checks it before each request. A count-limited fault is taken by an
+ * checks it before each request, or the instance hears it move. A count-limited fault is taken by an
  * atomic decrement (`remaining - 1 WHERE remaining > 0`), so it fires
  * exactly `count` times across all instances.
  */
@@ -33,6 +33,8 @@ export class PgFaults implements FaultStore {
     private readonly pool: pg.Pool,
     private readonly operations: ReadonlyMap<string, OperationSpec>,
     private readonly workspaceOf: (key: string) => string,
+    /** Resolves once every instance that keeps reads heard the changes committed so far (cache-coherence.ts). */
+    private readonly published: () => Promise<void> = async () => undefined,
   ) {}
 
   async list(workspace: string): Promise<Fault[]> {
@@ -52,6 +54,7 @@ export class PgFaults implements FaultStore {
         [workspace, JSON.stringify(input), input.count ?? null],
       )
       .catch(failed('Could not store the fault'));
+    await this.published();
     return asFault(rows[0] as FaultRow);
   }
 
@@ -64,6 +67,7 @@ export class PgFaults implements FaultStore {
         [workspace, id ?? null],
       )
       .catch(failed('Could not clear the faults'));
+    await this.published();
     return Number(rows[0]?.n ?? 0);
   }
 

@@ -135,6 +135,41 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (workspace, api, collection, id)
    );
    CREATE INDEX petstore_items_in_order ON petstore_items (workspace, api, collection, num, seq);`,
+  // 6: reads kept by instances that listen, told of every change (cache-coherence.ts):
+  // a workspace's new version or its removal, and the shared mode or faults'
+  // version, notified on COMMIT by triggers, whoever writes; the instances that
+  // serve reads from what they kept without asking the database first (members,
+  // each listening session under a lease, unlogged: they register again after
+  // a restart), and the pings a write sends after its COMMIT, numbered in
+  // COMMIT order, whose last heard each member records.
+  `CREATE UNLOGGED TABLE petstore_cache_members (
+     id text PRIMARY KEY,
+     expires timestamptz NOT NULL,
+     heard bigint NOT NULL DEFAULT 0
+   );
+   CREATE SEQUENCE petstore_cache_pings;
+   CREATE FUNCTION petstore_cache_workspace() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_OP = 'DELETE' THEN
+       PERFORM pg_notify('petstore_cache', 'g ' || OLD.id);
+     ELSIF NEW.version IS DISTINCT FROM OLD.version THEN
+       PERFORM pg_notify('petstore_cache', 'w ' || NEW.id || ' ' || NEW.version);
+     END IF;
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER petstore_cache_version AFTER UPDATE OF version ON petstore_workspaces
+     FOR EACH ROW EXECUTE FUNCTION petstore_cache_workspace();
+   CREATE TRIGGER petstore_cache_removal AFTER DELETE ON petstore_workspaces
+     FOR EACH ROW EXECUTE FUNCTION petstore_cache_workspace();
+   CREATE FUNCTION petstore_cache_state() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF NEW.mode IS DISTINCT FROM OLD.mode OR NEW.faults_version IS DISTINCT FROM OLD.faults_version THEN
+       PERFORM pg_notify('petstore_cache', 's ' || NEW.mode || ' ' || NEW.faults_version);
+     END IF;
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER petstore_cache_state AFTER UPDATE OF mode, faults_version ON petstore_state
+     FOR EACH ROW EXECUTE FUNCTION petstore_cache_state();`,
 ];
 
 /** Any number of instances may start at once: the first takes this lock and migrates, the others wait and find nothing to do. */

@@ -16,13 +16,16 @@ const MAX_WORKSPACES = 4096;
  * reports them here; a read is answered from the cache only when its entry
  * was read at exactly the newest version seen, so it is never older than
  * the request: a change made through any instance is seen by the next
- * request to any other. Bounded in bytes; least recently used entries go
+ * request to any other. An instance that listens hears the versions as they
+ * change instead, and asks nothing before a request (cache-coherence.ts). Bounded in bytes; least recently used entries go
  * first.
  */
 export class ReadCache {
   private readonly entries = new Map<string, Entry>();
   private readonly newest = new Map<string, number>();
   private bytes = 0;
+  /** Counts the resets: a read that began before the last one is not kept (it may predate a change that was not heard). */
+  private generation = 0;
 
   constructor(private readonly budget: number) {}
 
@@ -45,8 +48,14 @@ export class ReadCache {
     return entry.value as T;
   }
 
-  /** Keeps an answer read at `version`; it also tells the cache that version exists. */
-  set(workspace: string, key: string, version: number, value: unknown, bytes: number): void {
+  /** What to pass `set` for a read that begins now. */
+  get epoch(): number {
+    return this.generation;
+  }
+
+  /** Keeps an answer read at `version`, by a read that began at `epoch`; it also tells the cache that version exists. */
+  set(workspace: string, key: string, version: number, value: unknown, bytes: number, epoch: number): void {
+    if (epoch !== this.generation) return;
     this.observe(workspace, version);
     if (version !== this.newest.get(workspace) || bytes > this.budget / 4) return;
     const id = `${workspace}\n${key}`;
@@ -57,6 +66,14 @@ export class ReadCache {
       if (this.bytes <= this.budget) break;
       this.drop(oldest);
     }
+  }
+
+  /** Forgets everything, and every read under way: what follows may have changed unheard (cache-coherence.ts). */
+  reset(): void {
+    this.generation += 1;
+    this.entries.clear();
+    this.newest.clear();
+    this.bytes = 0;
   }
 
   /** Forgets `workspace` and its entries: it was removed from the database. */

@@ -34,6 +34,10 @@ const MAX_MARKED = 4096;
 
 const READ = `SELECT s.mode, s.faults_version, w.id, w.version FROM petstore_state s LEFT JOIN petstore_workspaces w ON w.id = ANY($1::text[])`;
 
+const MARK = `UPDATE petstore_workspaces SET last_used = now() WHERE id IN (
+    SELECT id FROM petstore_workspaces WHERE id = ANY($1::text[]) AND last_used < now() - interval '1 second' FOR UPDATE SKIP LOCKED)
+  RETURNING set_config('synchronous_commit', 'off', true) AS async_commit`;
+
 const MARK_AND_READ = `WITH used AS (
     UPDATE petstore_workspaces SET last_used = now() WHERE id IN (
       SELECT id FROM petstore_workspaces WHERE id = ANY($2::text[]) AND last_used < now() - interval '1 second' FOR UPDATE SKIP LOCKED))
@@ -70,6 +74,33 @@ export class StateReader {
     /** Takes a read's result into this instance's copies (mode, faults, cache versions) before its requests go on. */
     private readonly apply: (state: SharedState) => Promise<void> | void,
   ) {}
+
+  /** Workspaces used by requests answered without a read, to be marked used (see `used`). */
+  private unmarked: string[] = [];
+
+  /**
+   * A request of `workspace` answered without a read (the instance hears
+   * changes as they come, cache-coherence.ts): the workspace is marked used
+   * all the same, at most once a second, by a statement that marks those
+   * used meanwhile together, sent after the request.
+   */
+  used(workspace: string): void {
+    const now = Date.now();
+    if ((this.marked.get(workspace) ?? -Infinity) > now - MARK_EVERY_MS) return;
+    if (this.marked.size >= MAX_MARKED) this.marked.clear();
+    this.marked.set(workspace, now);
+    if (this.unmarked.push(workspace) > 1) return;
+    setImmediate(() => {
+      const ids = this.unmarked;
+      this.unmarked = [];
+      this.pool.query(MARK, [ids]).catch(() => this.forgetMarks(ids));
+    });
+  }
+
+  /** Marks that failed are tried again with the next use. */
+  private forgetMarks(ids: string[]): void {
+    for (const id of ids) this.marked.delete(id);
+  }
 
   /** Resolves once a read that started after this call has been applied; `workspace` is the request's, if any. */
   sync(workspace?: string): Promise<void> {

@@ -26,9 +26,11 @@ const CREATE_ONE = (() => {
 })();
 
 /**
- * One API key's pets in PostgreSQL. Nothing is cached: every read asks the
- * database, so a change made through any instance is seen by the next
- * request to any other. A write resolves once committed.
+ * One API key's pets in PostgreSQL. Reads are kept (ReadCache) labelled
+ * with the workspace's version, and served only while it stands, so a change
+ * made through any instance is seen by the next request to any other. A
+ * write resolves once committed, and heard by every instance that keeps
+ * reads without asking (`published`).
  */
 export class PgWorkspace implements WorkspaceData {
   constructor(
@@ -37,6 +39,8 @@ export class PgWorkspace implements WorkspaceData {
     private readonly quota: Quota,
     private readonly cache: ReadCache,
     private readonly writes: WriteTimes,
+    /** Resolves once every instance that keeps reads heard the changes committed so far: a write is answered after it. */
+    private readonly published: () => Promise<void> = async () => undefined,
   ) {
     this.batcher = new CreateBatcher(pool, id, quota, (item) => this.createOne(item));
   }
@@ -77,6 +81,7 @@ export class PgWorkspace implements WorkspaceData {
    * statement (one snapshot), so the label is exact.
    */
   private async read<T>(key: string, { name, sql }: { name: string; sql: string }, values: unknown[], build: (texts: string[]) => T): Promise<T> {
+    const epoch = this.cache.epoch;
     const { rows } = await this.pool
       .query<[string, string | null]>({
         name,
@@ -91,7 +96,7 @@ export class PgWorkspace implements WorkspaceData {
     const answer = build(texts);
     // Roughly what the texts and their parsed objects hold.
     const bytes = 256 + texts.reduce((n, t) => n + 3 * t.length, 0);
-    this.cache.set(this.id, key, Number(rows[0][0]), answer, bytes);
+    this.cache.set(this.id, key, Number(rows[0][0]), answer, bytes, epoch);
     return answer;
   }
 
@@ -106,7 +111,10 @@ export class PgWorkspace implements WorkspaceData {
     return this.writes.time('create', () => {
       const rest = textAfterId(input);
       const fixedBytes = Buffer.byteLength(`{"id":${rest}`);
-      return this.batcher.add(input, rest, fixedBytes).then((pet) => ({ pet, json: `{"id":${pet.id}${rest}`, byteLength: fixedBytes + idBytes(pet.id) }));
+      return this.batcher.add(input, rest, fixedBytes).then(async (pet) => {
+        await this.published();
+        return { pet, json: `{"id":${pet.id}${rest}`, byteLength: fixedBytes + idBytes(pet.id) };
+      });
     });
   }
 
@@ -144,7 +152,9 @@ export class PgWorkspace implements WorkspaceData {
         await this.lock(client);
         await client.query('DELETE FROM petstore_pets WHERE workspace = $1', [this.id]);
         await this.store(client, pets, nextId, EMPTY);
-      }).catch(failed('Could not replace the data')),
+      })
+        .catch(failed('Could not replace the data'))
+        .then(this.published),
     );
   }
 
@@ -161,7 +171,9 @@ export class PgWorkspace implements WorkspaceData {
         const clash = appendClash((id) => stored.has(id), pets);
         if (clash) throw clash;
         await this.store(client, pets, nextId, held);
-      }).catch(failed('Could not load the pets')),
+      })
+        .catch(failed('Could not load the pets'))
+        .then(this.published),
     );
   }
 

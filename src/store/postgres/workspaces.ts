@@ -24,6 +24,8 @@ export interface PgWorkspacesOptions {
   maxOpen: number;
   /** Bytes of reads this process may keep for reuse (ReadCache). */
   cacheBytes: number;
+  /** Resolves once every instance that keeps reads heard the changes committed so far (cache-coherence.ts): a write waits for it. */
+  published?: () => Promise<void>;
   /**
    * With open keys: the policy for workspaces of keys not in `configured`,
    * which alone are ever removed, and only when `remove` (a serving
@@ -169,7 +171,7 @@ export class PgWorkspaces implements WorkspaceStore {
     }).catch(failed('Could not open the workspace'));
     // One more open key's workspace: those beyond the cap go, in the background.
     if (made && openKey) void this.removal?.request();
-    const workspace = new PgWorkspace(this.options.pool, id, this.options.quota, this.cache, this.writes);
+    const workspace = new PgWorkspace(this.options.pool, id, this.options.quota, this.cache, this.writes, this.options.published);
     if (this.known.size >= 4096) this.known.clear();
     this.known.set(id, workspace);
     return workspace;
