@@ -1,8 +1,9 @@
 /**
  * The `get` scenario: GET /v1/pets at 10 connections beside Prism, the
  * minimal Express app (and the sandbox on PostgreSQL), at 50 beside the bare
- * node:http handler (and a compared build), and at 50 with the request log
- * off and on: what the log costs.
+ * node:http handler (and a compared build), on PostgreSQL beside the file
+ * backend (a list and a pet by id), and at 50 with the request log off and
+ * on: what the log costs.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,24 @@ export interface GetContext {
   prism: ServerProcess;
   /** The sandbox on PostgreSQL with 50 pets, and its rows' label. */
   pg?: { server: ServerProcess; label: string };
+}
+
+/** PostgreSQL's reads beside the file backend's, at 50 connections: a list and a pet by id, each a target (median of per-round ratios). */
+async function postgresBesideFile(opts: BenchOptions, rows: Row[], sandbox: ServerProcess, pg: NonNullable<GetContext['pg']>): Promise<Target[]> {
+  const both = [
+    { label: 'sandbox', server: sandbox },
+    { label: pg.label, server: pg.server },
+  ];
+  const targets: Target[] = [];
+  for (const [scenario, path] of [
+    ['GET /v1/pets, c50, PostgreSQL beside the file', '/pets'],
+    ['GET /v1/pets/1, c50, PostgreSQL beside the file', '/pets/1'],
+  ] as const) {
+    rows.push(...rowsOf(scenario, await compare(opts, both, { path, connections: 50 })));
+    const what = path === '/pets' ? 'GET /v1/pets' : 'GET /v1/pets/{id}';
+    targets.push(ratioTarget(`PostgreSQL ${what} c50 vs file backend (median of per-round ratios)`, roundRatioOf(rows, scenario, pg.label, 'sandbox'), 1, 0.7));
+  }
+  return targets;
 }
 
 /** The scenario's rows and targets. */
@@ -59,6 +78,7 @@ export async function getResults({ opts, work, sandbox, prism, pg }: GetContext)
       ),
     );
   await Promise.all([express.stop(), bare.stop(), prebuilt.stop(), before?.stop()]);
+  if (pg) targets.push(...(await postgresBesideFile(opts, rows, sandbox, pg)));
   // The same list, served from a spec by convention (`--spec`, the Pet Store 1.1: /v1/pets is an inferred collection).
   const inferred = await startSandbox(join(work, 'inferred', 'db.json'), 50, 'sandbox --spec', undefined, true, ['--spec', PETSTORE_11]);
   const byConvention = [
