@@ -66,6 +66,8 @@ export class PgOpenKeyRemoval {
     private readonly inUse: () => string[],
     /** Told of each removed id, before it is counted: this instance's copies go. */
     private readonly forget: (id: string) => void,
+    /** Resolves once every instance that keeps reads heard the removals committed so far: they are counted after it. */
+    private readonly published: () => Promise<void> = async () => undefined,
   ) {
     const period = Math.max(500, Math.min(policy.ttlMs / 2, TOUCH_MS));
     this.timer = setInterval(() => void this.tick(), period).unref();
@@ -127,6 +129,7 @@ export class PgOpenKeyRemoval {
       const expired = new Set(rows.filter((r) => r.expired).map((r) => r.id));
       return ids.map((id): [string, RemovalReason] => [id, expired.has(id) ? 'ttl' : 'cap']);
     });
+    if (removed.length > 0) await this.published();
     for (const [id, reason] of removed) {
       this.forget(id);
       this.count += 1;

@@ -74,6 +74,7 @@ export class PgWorkspaces implements WorkspaceStore {
       policy,
       () => this.users.ids(),
       (id) => this.forget(id),
+      options.published,
     );
   }
 
