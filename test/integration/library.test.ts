@@ -104,7 +104,7 @@ describe('createSandbox', () => {
     await expect(other.export()).rejects.toBeInstanceOf(ControlError);
   });
 
-  it('follows the journal live until the loop stops', async () => {
+  it('follows the journal live until the loop stops', { timeout: 20_000 }, async () => {
     const ws = sandbox.workspace();
     const controller = new AbortController();
     const seen: string[] = [];
