@@ -5,18 +5,11 @@
  * form) is set: without it there is no tracing at all, not even a module
  * loaded, and the engine's requests take the path they take without it.
  */
-import { importPeer, type OptionalPeer } from '../config/optional-peers.js';
+import { importPeer, OPTIONAL_PEERS, type OptionalPeer } from '../config/optional-peers.js';
 import type { Tracing } from '../kernel/tracing.js';
 
-/** The packages tracing loads (config/optional-peers.ts holds their versions). */
-export const TRACING_PEERS: readonly OptionalPeer[] = [
-  '@opentelemetry/api',
-  '@opentelemetry/core',
-  '@opentelemetry/exporter-trace-otlp-http',
-  '@opentelemetry/resources',
-  '@opentelemetry/sdk-trace',
-  '@opentelemetry/semantic-conventions',
-];
+/** The packages tracing loads: the optional peers of OpenTelemetry (config/optional-peers.ts holds them, with their versions). */
+export const TRACING_PEERS = (Object.keys(OPTIONAL_PEERS) as OptionalPeer[]).filter((name) => name.startsWith('@opentelemetry/'));
 
 type Env = Readonly<Record<string, string | undefined>>;
 
