@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { entriesOf, limitOf, openStream, type OpenedStream } from '../support/journal-stream.js';
+import type { ServerSentEvent } from '../../src/control/sse.js';
 import { twoInstances, type Instance } from '../support/shared-sandboxes.js';
 
 const two = twoInstances(['--count', '2']);
@@ -26,14 +27,20 @@ describe('a journal stream resumed on another instance', { timeout: 120_000 }, (
     // Still on A while the client is away, to see the ids A gives the entries it misses.
     const watcher = await streamOf(two.a, String(last));
     onA.close();
-    await get(two.a, 3);
-    await get(two.b, 4);
-    await get(two.a, 5);
+    const watched: ServerSentEvent[] = [];
+    for (const [instance, limit] of [
+      [two.a, 3],
+      [two.b, 4],
+      [two.a, 5],
+    ] as const) {
+      await get(instance, limit);
+      // Its entry is in the journal before the next request: the entries' seqs, so the replay's order, are the requests' order.
+      watched.push(...entriesOf(await watcher.until((e) => entriesOf(e).length === 1)));
+    }
     const onB = await streamOf(two.b, String(last));
     const resumed = await onB.until((e) => entriesOf(e).length === 3);
     expect(resumed.map((e) => e.event)).toEqual(['open', 'entry', 'entry', 'entry']);
     expect(entriesOf(resumed).map(limitOf)).toEqual(['3', '4', '5']);
-    const watched = entriesOf(await watcher.until((e) => entriesOf(e).length === 3));
     watcher.close();
     const idsOf = (list: typeof watched) => Object.fromEntries(list.map((e) => [limitOf(e), e.id]));
     expect(idsOf(entriesOf(resumed))).toEqual(idsOf(watched));
