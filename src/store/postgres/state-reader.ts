@@ -34,13 +34,13 @@ const MAX_MARKED = 4096;
 
 const READ = `SELECT s.mode, s.faults_version, w.id, w.version FROM petstore_state s LEFT JOIN petstore_workspaces w ON w.id = ANY($1::text[])`;
 
-const MARK = `UPDATE petstore_workspaces SET last_used = now() WHERE id IN (
-    SELECT id FROM petstore_workspaces WHERE id = ANY($1::text[]) AND last_used < now() - interval '1 second' FOR UPDATE SKIP LOCKED)
-  RETURNING set_config('synchronous_commit', 'off', true) AS async_commit`;
+/** Marks the workspaces of the array parameter `$n` used, those not marked in the last second and not locked by a load or a removal. */
+const markUsed = (n: number): string => `UPDATE petstore_workspaces SET last_used = now() WHERE id IN (
+    SELECT id FROM petstore_workspaces WHERE id = ANY($${n}::text[]) AND last_used < now() - interval '1 second' FOR UPDATE SKIP LOCKED)`;
 
-const MARK_AND_READ = `WITH used AS (
-    UPDATE petstore_workspaces SET last_used = now() WHERE id IN (
-      SELECT id FROM petstore_workspaces WHERE id = ANY($2::text[]) AND last_used < now() - interval '1 second' FOR UPDATE SKIP LOCKED))
+const MARK = `${markUsed(1)} RETURNING set_config('synchronous_commit', 'off', true) AS async_commit`;
+
+const MARK_AND_READ = `WITH used AS (${markUsed(2)})
   SELECT s.mode, s.faults_version, w.id, w.version, set_config('synchronous_commit', 'off', true) AS async_commit
   FROM petstore_state s LEFT JOIN petstore_workspaces w ON w.id = ANY($1::text[])`;
 
