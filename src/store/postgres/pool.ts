@@ -90,7 +90,17 @@ export function createPool({ url, size, pooler, onIdleError }: PoolOptions): pg.
   }
   const driver = pgDriver();
   const client = pooler === 'transaction' ? { Client: unnamedClient(driver) } : {};
-  const pool = new driver.Pool({ ...config, ...client, max: size, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 30_000, keepAlive: true });
+  // An idle connection (kept 30 s for the next burst) never holds the process: a script that used the library ends when
+  // its work does, and what an instance holds after its requests left is only what they still use.
+  const pool = new driver.Pool({
+    ...config,
+    ...client,
+    max: size,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    allowExitOnIdle: true,
+  });
   pool.on('error', onIdleError);
   return pool;
 }
