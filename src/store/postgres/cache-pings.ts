@@ -92,9 +92,14 @@ export class Pings {
     this.waits.add(wait);
     try {
       while (members.size > 0) {
+        // A timer that holds the process: a write is waiting on it (a QA command's process, or a script's, would
+        // otherwise end here, as idle connections do not hold it).
         await new Promise<void>((resolve) => {
-          wait.wake = resolve;
-          setTimeout(resolve, this.session().listening ? CHECK_MS : POLL_MS).unref();
+          const timer = setTimeout(resolve, this.session().listening ? CHECK_MS : POLL_MS);
+          wait.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
         });
         if (members.size === 0) break;
         const { rows } = await this.pool.query<{ id: string }>(UNHEARD, [[...members], n]);
