@@ -104,8 +104,6 @@ export class CacheCoherence {
     client.on('error', (error) => this.broken(client, error));
     try {
       await client.connect();
-      // It never holds the process, as the pool's idle connections do not (pool.ts): a clean close unregisters it at once.
-      (client as pg.Client & { unref(): void }).unref();
       await client.query('SET synchronous_commit TO off');
       await client.query(`LISTEN ${CACHE_CHANNEL}`);
       const member = randomUUID();

@@ -90,8 +90,8 @@ export function createPool({ url, size, pooler, onIdleError }: PoolOptions): pg.
   }
   const driver = pgDriver();
   const client = pooler === 'transaction' ? { Client: unnamedClient(driver) } : {};
-  // An idle connection (kept 30 s for the next burst) never holds the process: a script that used the library ends when
-  // its work does, and what an instance holds after its requests left is only what they still use.
+  // An idle connection (kept 30 s for the next burst) never holds the process: what an instance holds after its requests
+  // left is only what they still use. (The listening sessions do hold it: a close waits for them to end.)
   const pool = new driver.Pool({
     ...config,
     ...client,
