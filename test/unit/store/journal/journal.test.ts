@@ -231,30 +231,33 @@ describe('journal accounting against the heap', () => {
     ['two-byte text, few journals', 'ж', 50],
     ['two-byte text, a journal per entry', 'ж', Infinity],
   ])('counts at least what the heap holds for its entries (%s)', (_label, char, journals) => {
-    const box: { journal?: Journal } = { journal: new Journal(200, 1e12) };
     const n = 20_000;
-    for (let i = 0; i < n; i++) {
-      // Fresh strings of varied length, built as the server builds them: decoded from bytes.
-      const url = Buffer.from(`/v1/pets?limit=${i % 100}&n=${i}`).toString();
-      const id = createHash('sha256')
-        .update(String(i % journals))
-        .digest('hex')
-        .slice(0, 16);
-      box.journal?.add(
-        id,
-        record(String(i), {
-          url,
-          request: captureBytes(Buffer.from(`{"name":"${char.repeat(i % 60)}${i}","categoryId":"x"}`)),
-          response: captureText(JSON.stringify({ code: 'invalid_request', message: `Bad ${char.repeat(i % 40)} ${i}`, status: 400 })),
-        }),
-      );
-    }
+    // The journal lives only in this function's frame: once it returns, nothing (not a register of a
+    // frame still running) can hold it, so the collection after it frees what the journal held.
+    const fill = () => {
+      const journal = new Journal(200, 1e12);
+      for (let i = 0; i < n; i++) {
+        // Fresh strings of varied length, built as the server builds them: decoded from bytes.
+        const url = Buffer.from(`/v1/pets?limit=${i % 100}&n=${i}`).toString();
+        const id = createHash('sha256')
+          .update(String(i % journals))
+          .digest('hex')
+          .slice(0, 16);
+        journal.add(
+          id,
+          record(String(i), {
+            url,
+            request: captureBytes(Buffer.from(`{"name":"${char.repeat(i % 60)}${i}","categoryId":"x"}`)),
+            response: captureText(JSON.stringify({ code: 'invalid_request', message: `Bad ${char.repeat(i % 40)} ${i}`, status: 400 })),
+          }),
+        );
+      }
+      collect();
+      return { withJournal: process.memoryUsage().heapUsed, ...journal.memory() };
+    };
     // What the journal holds is what letting it go frees: measured that way, the heap's other growth
     // meanwhile (code compiled late, the runner's own bookkeeping) is not counted against it.
-    collect();
-    const withJournal = process.memoryUsage().heapUsed;
-    const { kept, bytes } = box.journal?.memory() ?? { kept: 0, bytes: 0 };
-    delete box.journal;
+    const { withJournal, kept, bytes } = fill();
     collect();
     const held = withJournal - process.memoryUsage().heapUsed;
     expect(kept).toBe(Math.min(n, journals * 200));
