@@ -39,6 +39,16 @@ describe('ReadCache', () => {
     expect(cache.get('gone', 'page')).toBe('fresh');
   });
 
+  it("gives back a forgotten workspace's bytes", () => {
+    const cache = new ReadCache(100);
+    cache.set('gone', 'a', 1, 'a', 25, cache.epoch);
+    cache.set('gone', 'b', 1, 'b', 25, cache.epoch);
+    cache.set('gone', 'c', 1, 'c', 25, cache.epoch);
+    cache.forget('gone');
+    for (const key of ['x', 'y', 'z', 'w']) cache.set('kept', key, 1, key, 25, cache.epoch);
+    expect(['x', 'y', 'z', 'w'].map((key) => cache.get('kept', key))).toEqual(['x', 'y', 'z', 'w']);
+  });
+
   it('keeps workspaces apart', () => {
     const cache = new ReadCache(1_000);
     cache.set('a', 'page', 1, 'a1', 10, cache.epoch);
@@ -48,7 +58,7 @@ describe('ReadCache', () => {
     expect(cache.get('b', 'page')).toBe('b7');
   });
 
-  it('stays within its byte budget, dropping the least recently used first', () => {
+  it('stays within its byte budget, dropping first the oldest entry not read since it was last passed over', () => {
     const cache = new ReadCache(100);
     cache.set('w', 'one', 1, 1, 20, cache.epoch);
     cache.set('w', 'two', 1, 2, 20, cache.epoch);
@@ -60,6 +70,9 @@ describe('ReadCache', () => {
     expect(cache.get('w', 'two')).toBeUndefined();
     expect(cache.get('w', 'one')).toBe(1);
     expect(cache.get('w', 'six')).toBe(6);
+    // `three`, never read, is now the oldest entry not read since it was passed over: the next to go.
+    cache.set('w', 'seven', 1, 7, 20, cache.epoch);
+    expect([cache.get('w', 'three'), cache.get('w', 'four'), cache.get('w', 'one')]).toEqual([undefined, 4, 1]);
     // An answer bigger than a quarter of the budget is not kept at all.
     cache.set('w', 'big', 1, 'big', 26, cache.epoch);
     expect(cache.get('w', 'big')).toBeUndefined();
