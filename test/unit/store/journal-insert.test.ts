@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalRecord } from '../../../src/store/journal/types.js';
-import { journalInsert, slotsFor } from '../../../src/store/postgres/journal-insert.js';
+import { captureBytes, captureText } from '../../../src/store/journal/body.js';
+import { journalInsert, recordJson, slotsFor } from '../../../src/store/postgres/journal-insert.js';
 
 const entry = (workspace: string, n: number) => ({ workspace, record: { status: 201, n } as unknown as JournalRecord, bytes: 100 + n });
 const head = [1000, 'instance', 'notice', '[]'] as const;
@@ -46,5 +47,37 @@ describe("the PostgreSQL journal batch's statement", () => {
         head,
       ).name,
     ).toBe('petstore-journal-256');
+  });
+});
+
+describe("a journal row's record", () => {
+  const record = (response: JournalRecord['response'], extra: Partial<JournalRecord> = {}): JournalRecord => ({
+    time: 1_700_000_000_000,
+    method: 'GET',
+    url: '/v1/pets',
+    operationId: 'listPets',
+    status: 200,
+    durationMs: 0.4,
+    request: undefined,
+    response,
+    ...extra,
+  });
+  const page = (n: number) => JSON.stringify(Array.from({ length: n }, (_, id) => ({ id, name: `Pet "${id}" \\ \u00e9\n`, status: 'available' })));
+
+  it('is the JSON of the record, whatever its response: short, long and repeated, cut, not UTF-8, or none', () => {
+    const long = page(40);
+    const records = [
+      record(undefined),
+      record(captureText('{"a":1}')),
+      record(captureText(long)),
+      record(captureText(long), { status: 201, credential: 'sk…ab' }),
+      record(captureText(page(41))),
+      record(captureText(page(400))),
+      record(captureBytes(Buffer.from(`{"name":"${'\xff'.repeat(600)}"}`, 'latin1'))),
+      record(captureText(long), { specIssues: [{ in: 'body', name: '/0', message: 'must have "id"' }] }),
+    ];
+    for (const r of records) expect(JSON.parse(recordJson(r))).toEqual(JSON.parse(JSON.stringify(r)));
+    // The long page's escaping is remembered, not its record: the second entry differs only outside the text.
+    expect(recordJson(records[3] as JournalRecord)).toContain('"credential":"sk…ab"');
   });
 });
