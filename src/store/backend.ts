@@ -61,6 +61,9 @@ export interface WorkspaceData {
   checkpointInput?(): Promise<CheckpointInput>;
 }
 
+/** The reads of a workspace that answer a request (a list, a pet): what `WorkspaceStore.reader` hands out. */
+export type WorkspaceReads = Pick<WorkspaceData, 'page' | 'getText'>;
+
 /** The workspaces of a sandbox, by API key. */
 export interface WorkspaceStore {
   /** The workspace id of a key: a keyed hash, never the key. */
@@ -69,6 +72,13 @@ export interface WorkspaceStore {
   use<T>(key: string, work: (workspace: WorkspaceData) => MaybePromise<T>): Promise<T>;
   /** A key's workspace when it can be read at once (for synchronous work only), else undefined. */
   peek(key: string): WorkspaceData | undefined;
+  /**
+   * A key's workspace for reads alone, where some can be answered at once (a
+   * database's reads this process keeps): each read answers at once when it
+   * can, else through `use`. Absent, or undefined for a key, where `peek` and
+   * `use` are the way.
+   */
+  reader?(key: string): WorkspaceReads | undefined;
   /** Ids of the workspaces open (or known) now. */
   openIds(): string[];
   /** Workspaces open now: the file backend's open stores; on PostgreSQL, those this instance's requests use. */

@@ -1,4 +1,4 @@
-import type { MaybePromise, WorkspaceData, WorkspaceStore } from '../../store/backend.js';
+import type { MaybePromise, WorkspaceReads, WorkspaceStore } from '../../store/backend.js';
 import { ApiError } from '../../kernel/errors.js';
 import type { ModeHandler, OperationRequest, Reply } from '../../kernel/operation.js';
 import type { Page, PetText } from '../../store/pet-index.js';
@@ -23,9 +23,12 @@ function petReply(text: PetText | undefined, id: unknown): Reply {
 
 /** The stateful mode: answers from the caller's workspace, whatever backend keeps it. */
 export function createStatefulMode(workspaces: WorkspaceStore): ModeHandler {
-  /** A read of a workspace: at once when it can be read at once (an open file workspace), else once it is available. */
-  const read = (key: string, work: (workspace: WorkspaceData) => MaybePromise<Reply>): MaybePromise<Reply> => {
-    const workspace = workspaces.peek(key);
+  /**
+   * A read of a workspace: at once when it can be read at once (an open file workspace, a read PostgreSQL's
+   * backend keeps), else once it is available.
+   */
+  const read = (key: string, work: (workspace: WorkspaceReads) => MaybePromise<Reply>): MaybePromise<Reply> => {
+    const workspace = workspaces.peek(key) ?? workspaces.reader?.(key);
     return workspace ? work(workspace) : workspaces.use(key, work);
   };
   const handlers: Record<string, Handler> = {

@@ -25,6 +25,10 @@ const CREATE_ONE = (() => {
     INSERT INTO petstore_pets (workspace, id, status, json) SELECT $1, ${take.idAt('0')}, $2, '{"id":' || ${take.idAt('0')} || $6 FROM w RETURNING id`;
 })();
 
+/** What a page and a pet are kept under (ReadCache), within their workspace. */
+const pageKey = (limit: number, status: PetStatus | undefined) => `page ${limit} ${status ?? ''}`;
+const petKey = (id: number) => `pet ${id}`;
+
 /**
  * One API key's pets in PostgreSQL. Reads are kept (ReadCache) labelled
  * with the workspace's version, and served only while it stands, so a change
@@ -45,10 +49,20 @@ export class PgWorkspace implements WorkspaceData {
     this.batcher = new CreateBatcher(pool, id, quota, (item) => this.createOne(item));
   }
 
+  /** The page `page` would answer, when this process keeps it at the workspace's newest version. */
+  keptPage(limit: number, status?: PetStatus): Page | undefined {
+    return this.cache.get<Page>(this.id, pageKey(limit, status));
+  }
+
+  /** What `getText` would answer, when this process keeps it at the workspace's newest version. */
+  keptText(id: number): { text: PetText | undefined } | undefined {
+    return this.cache.get<{ text: PetText | undefined }>(this.id, petKey(id));
+  }
+
   page(limit: number, status?: PetStatus): Page | Promise<Page> {
-    const key = `page ${limit} ${status ?? ''}`;
-    const cached = this.cache.get<Page>(this.id, key);
+    const cached = this.keptPage(limit, status);
     if (cached) return cached;
+    const key = pageKey(limit, status);
     const sql =
       status ?
         'SELECT id, json FROM petstore_pets WHERE workspace = $1 AND status = $3 ORDER BY id LIMIT $2'
@@ -66,9 +80,9 @@ export class PgWorkspace implements WorkspaceData {
 
   /** `get` with the pet's text as the database keeps it (the text a page joins), cached as pages are. */
   getText(id: number): PetText | undefined | Promise<PetText | undefined> {
-    const key = `pet ${id}`;
-    const cached = this.cache.get<{ text: PetText | undefined }>(this.id, key);
+    const cached = this.keptText(id);
     if (cached) return cached.text;
+    const key = petKey(id);
     const sql = 'SELECT id, json FROM petstore_pets WHERE workspace = $1 AND id = $2';
     return this.read(key, { name: 'petstore-pet', sql }, [this.id, id], ([json]) => ({
       text: json === undefined ? undefined : { pet: parseJson(json) as Pet, json, byteLength: Buffer.byteLength(json) },

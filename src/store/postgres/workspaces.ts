@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { MaybePromise, WorkspaceData, WorkspaceStore } from '../backend.js';
+import type { MaybePromise, WorkspaceData, WorkspaceReads, WorkspaceStore } from '../backend.js';
 import { workspaceIdsOf } from '../workspace-id.js';
 import { WorkspaceUsers } from '../workspace-users.js';
 import { UsesInFlight } from '../uses-in-flight.js';
@@ -114,9 +114,27 @@ export class PgWorkspaces implements WorkspaceStore {
     }
   }
 
-  /** Every read goes to the database: nothing can be read at once. */
+  /** A workspace's every read may go to the database: none is handed out for synchronous work. */
   peek(): undefined {
     return undefined;
+  }
+
+  /**
+   * A known workspace's reads: a list or a pet this process keeps at the
+   * workspace's newest version is answered at once, with no `use` (it reads
+   * nothing, so nothing can be removed or closed under it); any other read
+   * goes through `use`.
+   */
+  reader(key: string): WorkspaceReads | undefined {
+    const workspace = this.known.get(this.idOf(key));
+    if (!workspace) return undefined;
+    return {
+      page: (limit, status) => workspace.keptPage(limit, status) ?? this.use(key, (ws) => ws.page(limit, status)),
+      getText: (id) => {
+        const kept = workspace.keptText(id);
+        return kept ? kept.text : this.use(key, (ws) => ws.getText(id));
+      },
+    };
   }
 
   openIds(): string[] {
