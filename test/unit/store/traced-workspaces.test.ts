@@ -1,6 +1,6 @@
 /**
  * The store's child spans (store/traced-workspaces.ts): each read and write
- * of a workspace handed out by `use` or `peek` is one span of the request
+ * of a workspace handed out by `use`, `peek` or `reader` is one span of the request
  * under way, ended when its work settles, failed when it fails; the
  * workspace is named by its id, never its key.
  */
@@ -74,6 +74,27 @@ describe('traced workspaces', () => {
       attributes: { 'petstore.store': 'postgresql', 'petstore.workspace': 'id-of-1' },
       ended: { failed: true, error: failure },
     });
+  });
+
+  it("make each of a reader's reads a child span, and offer a reader only where the store does", async () => {
+    const { tracing, spans } = recorder();
+    let read: (value: unknown) => void = () => undefined;
+    const withReader = {
+      ...store,
+      reader: () => ({ page: () => ({ pets: [pet], json: '[]' }), getText: () => new Promise((resolve) => (read = resolve)) }),
+    } as unknown as WorkspaceStore;
+    const traced = tracedWorkspaces(withReader, tracing, 'postgresql');
+    const reads = traced.reader?.('secret-key');
+    expect(reads?.page(20)).toEqual({ pets: [pet], json: '[]' });
+    const text = reads?.getText(1);
+    expect(spans.map((s) => [s.name, s.attributes['petstore.workspace'], s.ended !== undefined])).toEqual([
+      ['store.page', 'id-of-10', true],
+      ['store.getText', 'id-of-10', false],
+    ]);
+    read({ pet, json: '{}' });
+    await text;
+    expect(spans[1]?.ended).toEqual({ failed: false, error: undefined });
+    expect(tracedWorkspaces(store, tracing, 'file').reader).toBeUndefined();
   });
 
   it('begin no span outside a request', () => {
