@@ -11,6 +11,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { resetBeforeAnswer } from '../../contracts/dredd/retry-on-reset.js';
 import { tempDir } from '../support/harness.js';
 import { createPet, DEFAULT_KEY, expectLedgerKept, exportWorkspace } from '../support/ledger-calls.js';
 import { PetLedger } from '../support/pet-ledger.js';
@@ -37,11 +38,8 @@ const dir = tempDir('petstore-crash-large-');
 const dataFile = join(dir, 'db.json');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Whether a request failed because its connection was closed while it was being sent (EPIPE, ECONNRESET), before any answer. */
-function closedAsSent(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  return cause?.code === 'EPIPE' || cause?.code === 'ECONNRESET' || /other side closed|socket hang up/.test(String(cause?.message));
-}
+/** Whether a request failed because its connection was closed as it was sent (EPIPE) or reset, before any answer. */
+const closedAsSent = (error: unknown): boolean => resetBeforeAnswer(error) || (error as { cause?: { code?: unknown } }).cause?.code === 'EPIPE';
 
 /** WRITERS loops of large creates until the sandbox is gone; a create whose connection died has no known outcome. */
 async function writeUntilKilled(sb: ChildSandbox, ledger: PetLedger, killer: GrowthKiller, armAt: number, highestBefore: number): Promise<void> {
